@@ -1,0 +1,35 @@
+//===- Block.h - Mirage block-graph dialect ---------------------*- C++ -*-===//
+
+#ifndef MIRAGE_DIALECT_BLOCK_IR_BLOCK_H
+#define MIRAGE_DIALECT_BLOCK_IR_BLOCK_H
+
+#include "Mirage/Interfaces/MirageInterfaces.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "Mirage/Dialect/Block/IR/BlockOpsDialect.h.inc"
+
+#define GET_OP_CLASSES
+#include "Mirage/Dialect/Block/IR/BlockOps.h.inc"
+
+namespace mirage::mb {
+/// Shape of the tile an input iterator reads from a device tensor of `shape`,
+/// or failure with a message in `why`.
+mlir::FailureOr<llvm::SmallVector<int64_t>>
+computeInputTileShape(llvm::ArrayRef<int64_t> shape,
+                      llvm::ArrayRef<int64_t> grid, int64_t forloop,
+                      llvm::ArrayRef<int64_t> imap, int64_t fmap,
+                      std::string &why);
+/// Shape of the device tensor an output saver writes a tile of `tile` into.
+mlir::FailureOr<llvm::SmallVector<int64_t>>
+computeOutputShape(llvm::ArrayRef<int64_t> tile, llvm::ArrayRef<int64_t> grid,
+                   llvm::ArrayRef<int64_t> omap, std::string &why);
+} // namespace mirage::mb
+
+#endif // MIRAGE_DIALECT_BLOCK_IR_BLOCK_H

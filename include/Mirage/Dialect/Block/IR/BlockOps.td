@@ -1,0 +1,191 @@
+//===- BlockOps.td - Mirage block-graph ops ----------------*- tablegen -*-===//
+
+#ifndef MIRAGE_DIALECT_BLOCK_IR_BLOCKOPS_TD
+#define MIRAGE_DIALECT_BLOCK_IR_BLOCKOPS_TD
+
+include "Mirage/Dialect/Block/IR/BlockDialect.td"
+include "Mirage/Interfaces/MirageOpBase.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Tile ops: the same operators as the kernel level, on shared-memory tiles.
+// They appear in the loop body or after the loop.
+//===----------------------------------------------------------------------===//
+
+defm MB_ : Mirage_UnaryOps<MB_Dialect, Mirage_Tensor, [Mirage_InBlockGraph]>;
+defm MB_ : Mirage_TensorBinaryOps<MB_Dialect, [Mirage_InBlockGraph]>;
+defm MB_ : Mirage_TensorOps<MB_Dialect, [Mirage_InBlockGraph]>;
+
+//===----------------------------------------------------------------------===//
+// Loop structure
+//===----------------------------------------------------------------------===//
+
+defvar MB_InForLoop = HasParent<"::mirage::mb::ForLoopOp">;
+
+def MB_ForLoopOp : MB_Op<"for_loop", [Mirage_InBlockGraph, SingleBlock,
+    RecursiveMemoryEffects]> {
+  let summary = "the for-loop of a graph-defined kernel";
+  let description = [{
+    Runs its body F times, where F is the `forloop` attribute of the enclosing
+    graph-defined kernel. The body holds the input iterators, the loop-body
+    tile ops and the accumulators; it ends in `mb.yield`, whose operands are
+    accumulator results. The loop's results are the accumulated values after
+    the last iteration.
+
+    Constraints:
+    - [B1] exactly one `mb.for_loop` per graph-defined kernel, directly in its
+      body;
+    - [B2] the body ends in `mb.yield` with one accumulator result per loop
+      result, of the same type;
+    - [B3] every `mb.yield` operand is the result of an accumulator of this
+      loop, and accumulator results are used only by `mb.yield`.
+  }];
+  let results = (outs Variadic<Mirage_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "attr-dict `->` `(` type($results) `)` $body";
+  let hasRegionVerifier = 1;
+}
+
+def MB_YieldOp : MB_Op<"yield", [Pure, Terminator, ReturnLike, MB_InForLoop]> {
+  let summary = "yields the accumulators of a for-loop";
+  let arguments = (ins Variadic<Mirage_Tensor>:$values);
+  let assemblyFormat = "$values attr-dict `:` type($values)";
+}
+
+def MB_InputIterOp : MB_Op<"input_iter", [Pure, MB_InForLoop]> {
+  let summary = "loads the tile of a device tensor for this block and iteration";
+  let description = [{
+    Reads, at every iteration `i` of the loop, the tile of a kernel input that
+    belongs to thread block `(bx, by, bz)`. `imap[g]` names the tensor dim that
+    grid dim `g` partitions (-1: replicated); `fmap` names the dim the loop
+    walks (-1: the whole dim every iteration). Tile shape: dim `imap[g]` is
+    divided by grid dim `g`, then dim `fmap` by F. Tile origin: start with
+    `off[imap[g]] = b_g`; then `off[fmap] = off[fmap] * F + i`; finally
+    `off[k] *= tile[k]`.
+
+    Constraints:
+    - [B4] the operand is an argument of the enclosing graph-defined kernel;
+    - [B5] `imap` has 3 entries, each -1 or a dim of the operand, no dim twice;
+    - [B6] `fmap` is -1 or a dim of the operand;
+    - [B7] every division is exact;
+    - [B8] the result type is the tile type.
+
+    ```mlir
+    %wt = mb.input_iter %W imap = [1, -1, -1] fmap = 0
+        : tensor<4096x6144xf16> -> tensor<128x24xf16>
+    ```
+  }];
+  let arguments = (ins Mirage_Tensor:$input, DenseI64ArrayAttr:$imap,
+                       I64Attr:$fmap);
+  let results = (outs Mirage_Tensor:$tile);
+  let assemblyFormat = [{
+    $input `imap` `=` $imap `fmap` `=` $fmap attr-dict `:` type($input) `->`
+    type($tile)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Accumulators
+//===----------------------------------------------------------------------===//
+
+class MB_AccumOp<string mnemonic, string kind, string semantics,
+                 list<Trait> traits = []>
+    : MB_Op<"accum_" # mnemonic, traits # [Pure, MB_InForLoop,
+                                           Mirage_AccumulatorOpInterface]> {
+  let summary = "for-loop accumulator: " # semantics;
+  let description = [{
+    Accumulates a loop-body value over the F iterations of the loop:
+    }] # semantics # [{. The result may only be yielded by `mb.yield`.
+  }];
+  let arguments = (ins Mirage_Tensor:$input);
+  let results = (outs Mirage_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static constexpr ::mirage::AccumulatorKind kAccumulatorKind =
+        ::mirage::AccumulatorKind::}] # kind # [{;
+  }];
+}
+
+def MB_AccumSumOp : MB_AccumOp<"sum", "Sum",
+    "sum over the iterations; [B9] the result has the input's type">;
+def MB_AccumSumLastOp : MB_AccumOp<"sum_last", "SumLast",
+    "sum over the iterations and over the last dim; [B10] the result is the "
+    "input with its last dim set to 1">;
+def MB_AccumMeanLastOp : MB_AccumOp<"mean_last", "MeanLast",
+    "mean over the iterations and over the last dim, sum / (F * n); [B10] "
+    "the result is the input with its last dim set to 1">;
+def MB_AccumRmsLastOp : MB_AccumOp<"rms_last", "RmsLast",
+    "root mean square over the iterations and the last dim, "
+    "sqrt(sum(x^2) / (F * n) + eps); [B10] the result is the input with its "
+    "last dim set to 1; [B11] eps >= 0"> {
+  let arguments = (ins Mirage_Tensor:$input, F64Attr:$eps);
+  let assemblyFormat = [{
+    $input `eps` `=` $eps attr-dict `:` type($input) `->` type($result)
+  }];
+}
+def MB_AccumSumToOp : MB_AccumOp<"sum_to", "SumTo",
+    "partial sums: over the iterations, and the last dim n is folded to "
+    "`dimx` entries, entry j summing elements j*n/dimx .. (j+1)*n/dimx-1; "
+    "[B12] dimx >= 1 divides n and the result is the input with its last dim "
+    "set to dimx"> {
+  let arguments = (ins Mirage_Tensor:$input, I64Attr:$dimx);
+  let assemblyFormat = [{
+    $input `dimx` `=` $dimx attr-dict `:` type($input) `->` type($result)
+  }];
+}
+def MB_AccumMaxOp : MB_AccumOp<"max", "Max",
+    "element-wise running maximum over the iterations; [B9] the result has "
+    "the input's type">;
+def MB_AccumRescaledSumOp : MB_AccumOp<"rescaled_sum", "RescaledSum",
+    "online-softmax sum: with the running maximum M of `max` (M' = max(M, m)), "
+    "acc' = acc * exp(M - M') + x * exp(m - M'), so the result is "
+    "sum_i x_i * exp(m_i - M_final); [B9] the result has the type of x; "
+    "[B13] m has the element type and rank of x and broadcasts to it"> {
+  let arguments = (ins Mirage_Tensor:$input, Mirage_Tensor:$max);
+  let assemblyFormat = [{
+    $input `,` $max attr-dict `:` type($input) `,` type($max) `->`
+    type($result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Outputs
+//===----------------------------------------------------------------------===//
+
+def MB_OutputSaverOp : MB_Op<"output_saver", [Pure, Mirage_InBlockGraph]> {
+  let summary = "writes a block's tile into a device tensor";
+  let description = [{
+    Writes the tile computed by thread block `(bx, by, bz)` after the loop to
+    the kernel output at `off[omap[g]] = b_g`, times the tile shape. The
+    result is the whole device tensor, whose dim `omap[g]` is grid dim `g`
+    times the tile dim.
+
+    Constraints:
+    - [B14] directly in the body of the graph-defined kernel, after the loop,
+      and its result is used only by `mb.return`;
+    - [B15] `omap` has 3 entries, each -1 or a dim of the tile, no dim twice;
+    - [B16] every grid dim > 1 maps to a tile dim (blocks write disjoint tiles);
+    - [B17] the result type is the tile scaled by the grid along `omap`.
+  }];
+  let arguments = (ins Mirage_Tensor:$input, DenseI64ArrayAttr:$omap);
+  let results = (outs Mirage_Tensor:$output);
+  let assemblyFormat = [{
+    $input `omap` `=` $omap attr-dict `:` type($input) `->` type($output)
+  }];
+  let hasVerifier = 1;
+}
+
+def MB_ReturnOp : MB_Op<"return", [Pure, Terminator, ReturnLike,
+                                   Mirage_InBlockGraph]> {
+  let summary = "returns the saved outputs of a graph-defined kernel";
+  let description = [{
+    Terminates the block graph. [B18] Its operands are `mb.output_saver`
+    results, one per kernel result, of the kernel's result types.
+  }];
+  let arguments = (ins Variadic<Mirage_Tensor>:$outputs);
+  let assemblyFormat = "$outputs attr-dict `:` type($outputs)";
+}
+
+#endif // MIRAGE_DIALECT_BLOCK_IR_BLOCKOPS_TD

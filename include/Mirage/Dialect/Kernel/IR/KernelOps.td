@@ -1,0 +1,107 @@
+//===- KernelOps.td - Mirage kernel-graph ops --------------*- tablegen -*-===//
+
+#ifndef MIRAGE_DIALECT_KERNEL_IR_KERNELOPS_TD
+#define MIRAGE_DIALECT_KERNEL_IR_KERNELOPS_TD
+
+include "Mirage/Dialect/Kernel/IR/KernelDialect.td"
+include "Mirage/Interfaces/MirageOpBase.td"
+
+defm MK_ : Mirage_UnaryOps<MK_Dialect, Mirage_Tensor, []>;
+defm MK_ : Mirage_TensorBinaryOps<MK_Dialect, []>;
+defm MK_ : Mirage_TensorOps<MK_Dialect, []>;
+
+def MK_TransposeOp : MK_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+  let summary = "permutes the dims of a tensor";
+  let description = [{
+    `result[i_perm[0], ..., ] = input[...]`: result dim `k` is input dim
+    `perm[k]`. Constraints: [K1] `perm` has one entry per dim; [K2] it is a
+    permutation.
+  }];
+  let arguments = (ins Mirage_Tensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs Mirage_Tensor:$result);
+  let assemblyFormat = [{
+    $input `perm` `=` $perm attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::mirage::inferTransposeType(loc, getOperationName(),
+          adaptor.getInput().getType(), adaptor.getPerm(), types);
+    }
+  }];
+}
+
+def MK_GraphKernelOp : MK_Op<"graph_kernel", [Pure, IsolatedFromAbove,
+    SingleBlock, DeclareOpInterfaceMethods<Mirage_GraphKernelOpInterface>]> {
+  let summary = "a graph-defined kernel: a block graph run by a grid of blocks";
+  let description = [{
+    A kernel whose code is the block graph in its region. Every thread block
+    `b = (bx, by, bz)` of `grid` runs the block graph with `block` threads. The
+    region's arguments are the device tensors the kernel reads (the operands);
+    the block graph has one `mb.for_loop` of `forloop` iterations and returns
+    the device tensors it writes with `mb.return`.
+
+    Constraints on the kernel itself:
+    - [K3] `grid` has 3 entries >= 1; gx <= 2^31-1 and gy, gz <= 65535;
+    - [K4] `block` has 3 entries >= 1 whose product is at most 1024;
+    - [K5] `forloop` >= 1;
+    - [K6] the region has one argument per operand, of the operand's type,
+      and `mb.return` returns the kernel's result types;
+    - [K7] the block graph's shared-memory footprint (the bytes of every tile
+      it defines, thread-graph internals excluded) is at most the target
+      limit, `mk.smem_limit` on an ancestor or 96 KiB;
+    - [K8] the body holds only block-graph ops: the for-loop, post-loop tile
+      ops, output savers and `mb.return`;
+    - [K9] kernel arguments are device tensors: only `mb.input_iter` reads
+      them;
+    - [K10] every tile value is used: loop-body values reach an accumulator,
+      loop results and post-loop values reach an output saver.
+
+    ```mlir
+    %y = mk.graph_kernel (%x, %w) grid = [256, 1, 1] block = [128, 1, 1]
+        forloop = 32 {
+    ^bb0(%X: tensor<2x4096xf16>, %W: tensor<4096x6144xf16>):
+      %acc:2 = mb.for_loop -> (tensor<2x1xf16>, tensor<2x24xf16>) {
+        %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1
+            : tensor<2x4096xf16> -> tensor<2x128xf16>
+        %wt = mb.input_iter %W imap = [1, -1, -1] fmap = 0
+            : tensor<4096x6144xf16> -> tensor<128x24xf16>
+        %m = mb.matmul %xt, %wt : tensor<2x128xf16>, tensor<128x24xf16>
+            -> tensor<2x24xf16>
+        %r = mb.accum_rms_last %xt eps = 1.0e-06
+            : tensor<2x128xf16> -> tensor<2x1xf16>
+        %s = mb.accum_sum %m : tensor<2x24xf16> -> tensor<2x24xf16>
+        mb.yield %r, %s : tensor<2x1xf16>, tensor<2x24xf16>
+      }
+      %q = mb.div %acc#1, %acc#0 : tensor<2x24xf16>, tensor<2x1xf16>
+          -> tensor<2x24xf16>
+      %o = mb.output_saver %q omap = [1, -1, -1]
+          : tensor<2x24xf16> -> tensor<2x6144xf16>
+      mb.return %o : tensor<2x6144xf16>
+    } : (tensor<2x4096xf16>, tensor<4096x6144xf16>) -> tensor<2x6144xf16>
+    ```
+  }];
+  let arguments = (ins Variadic<Mirage_Tensor>:$inputs,
+                       DenseI64ArrayAttr:$grid, DenseI64ArrayAttr:$block,
+                       I64Attr:$forloop);
+  let results = (outs Variadic<Mirage_Tensor>:$outputs);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $inputs `)` `grid` `=` $grid `block` `=` $block `forloop` `=` $forloop
+    attr-dict-with-keyword $body `:` functional-type($inputs, $outputs)
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The block graph's for-loop, or null if the body has none.
+    ::mirage::mb::ForLoopOp getForLoop();
+    /// Bytes of shared memory the block graph's tiles take ([K7]).
+    int64_t computeSharedMemoryBytes();
+    /// The shared-memory limit in force for this kernel.
+    int64_t getSharedMemoryLimit();
+  }];
+}
+
+#endif // MIRAGE_DIALECT_KERNEL_IR_KERNELOPS_TD

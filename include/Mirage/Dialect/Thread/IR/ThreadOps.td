@@ -1,0 +1,81 @@
+//===- ThreadOps.td - Mirage thread-graph ops --------------*- tablegen -*-===//
+
+#ifndef MIRAGE_DIALECT_THREAD_IR_THREADOPS_TD
+#define MIRAGE_DIALECT_THREAD_IR_THREADOPS_TD
+
+include "Mirage/Dialect/Thread/IR/ThreadDialect.td"
+include "Mirage/Interfaces/MirageOpBase.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+
+def MT_Scalar : AnyTypeOf<[F16, BF16, F32]>;
+
+defvar MT_InThreadGraph = HasParent<"::mirage::mt::ThreadGraphOp">;
+
+// Scalar element-wise ops: mt.exp, mt.mul_scalar, ...
+defm MT_ : Mirage_UnaryOps<MT_Dialect, MT_Scalar, [MT_InThreadGraph]>;
+
+class MT_BinaryOp<string mnemonic, string kind, string formula>
+    : MT_Op<mnemonic, [MT_InThreadGraph, Pure, SameOperandsAndResultType,
+                       Mirage_ElementwiseOpInterface]> {
+  let summary = "scalar " # formula;
+  let description = [{
+    Computes `}] # formula # [{` on two scalars of the same type.
+  }];
+  let arguments = (ins MT_Scalar:$lhs, MT_Scalar:$rhs);
+  let results = (outs MT_Scalar:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+  let extraClassDeclaration = [{
+    static constexpr ::mirage::ElementwiseKind kElementwiseKind =
+        ::mirage::ElementwiseKind::}] # kind # [{;
+  }];
+}
+
+def MT_AddOp : MT_BinaryOp<"add", "Add", "x + y">;
+def MT_SubOp : MT_BinaryOp<"sub", "Sub", "x - y">;
+def MT_MulOp : MT_BinaryOp<"mul", "Mul", "x * y">;
+def MT_DivOp : MT_BinaryOp<"div", "Div", "x / y">;
+def MT_PowOp : MT_BinaryOp<"pow", "Pow", "x ^ y">;
+
+def MT_ThreadGraphOp : MT_Op<"thread_graph", [Pure, Mirage_InBlockGraph,
+    IsolatedFromAbove, SingleBlock]> {
+  let summary = "a fused element-wise region evaluated in registers";
+  let description = [{
+    Evaluates its body once per element of the result shape. Block argument
+    `i` is the element of input tile `i` at that index (broadcast along dims
+    of size 1); the `mt.yield` operands are the elements of the result tiles.
+
+    Constraints:
+    - [T1] at least one input and one result;
+    - [T2] every result has the same shape, and every input has that rank and
+      broadcasts to it (each dim equal or 1);
+    - [T3] the body has one block argument per input, typed with the input's
+      element type;
+    - [T4] the body holds only mt element-wise ops and ends in `mt.yield`
+      whose operand types are the result element types.
+
+    ```mlir
+    %r = mt.thread_graph (%acc, %rms)
+        : (tensor<2x24xf16>, tensor<2x1xf16>) -> tensor<2x24xf16> {
+    ^bb0(%a: f16, %b: f16):
+      %q = mt.div %a, %b : f16
+      mt.yield %q : f16
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Mirage_Tensor>:$inputs);
+  let results = (outs Variadic<Mirage_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $inputs `)` attr-dict `:` functional-type($inputs, $results) $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def MT_YieldOp : MT_Op<"yield", [Pure, Terminator, ReturnLike,
+                                 MT_InThreadGraph]> {
+  let summary = "yields the result elements of a thread graph";
+  let arguments = (ins Variadic<MT_Scalar>:$values);
+  let assemblyFormat = "$values attr-dict `:` type($values)";
+}
+
+#endif // MIRAGE_DIALECT_THREAD_IR_THREADOPS_TD

@@ -1,0 +1,27 @@
+//===- InitMirage.h - Register Mirage dialects and passes -------*- C++ -*-===//
+//
+// Entry points for tools and downstream compilers that embed Mirage.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_INITMIRAGE_H
+#define MIRAGE_INITMIRAGE_H
+
+#include "Mirage/Dialect/Block/IR/Block.h"
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+#include "Mirage/Dialect/Thread/IR/Thread.h"
+#include "mlir/IR/DialectRegistry.h"
+
+namespace mirage {
+
+/// Adds the mk, mb and mt dialects to `registry`.
+inline void registerAllMirageDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mk::MKDialect, mb::MBDialect, mt::MTDialect>();
+}
+
+/// Registers every Mirage pass and pass pipeline with the global registry.
+inline void registerAllMiragePasses() {}
+
+} // namespace mirage
+
+#endif // MIRAGE_INITMIRAGE_H

@@ -1,0 +1,83 @@
+//===- MirageInterfaces.h - Interfaces shared by mk/mb/mt -------*- C++ -*-===//
+//
+// Enums, op interfaces, the block-graph trait and the shape rules shared by
+// the kernel, block and thread dialects.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_INTERFACES_MIRAGEINTERFACES_H
+#define MIRAGE_INTERFACES_MIRAGEINTERFACES_H
+
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include "Mirage/Interfaces/MirageEnums.h.inc"
+
+namespace mirage {
+using mlir::LogicalResult;
+
+/// Maximum rank of a uGraph tensor (DESIGN §3).
+constexpr int64_t kMaxRank = 4;
+
+/// True for a shape of rank 1..kMaxRank whose dims are all static and > 0.
+bool isMirageTensorShape(llvm::ArrayRef<int64_t> shape);
+
+/// Verifies that `op` is nested in a graph-defined kernel ([C0.2]).
+LogicalResult verifyInBlockGraph(mlir::Operation *op);
+
+/// Marks block-level ops: they may only appear inside a graph-defined kernel.
+template <typename ConcreteType>
+class InBlockGraph
+    : public mlir::OpTrait::TraitBase<ConcreteType, InBlockGraph> {
+public:
+  static LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyInBlockGraph(op);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Shape rules. Each reports a diagnostic at `loc` (when given) prefixed with
+// the op name, and on success appends the inferred result type.
+//===----------------------------------------------------------------------===//
+
+/// Numpy broadcast of two tensors of equal rank ([C0.4]).
+LogicalResult inferBroadcastType(std::optional<mlir::Location> loc,
+                                 llvm::StringRef opName, mlir::Type lhs,
+                                 mlir::Type rhs,
+                                 llvm::SmallVectorImpl<mlir::Type> &results);
+/// Broadcast shape of two shapes of equal rank, or failure.
+mlir::FailureOr<llvm::SmallVector<int64_t>>
+broadcastShapes(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs);
+/// Batched matmul ([C0.5]-[C0.8]).
+LogicalResult inferMatmulType(std::optional<mlir::Location> loc,
+                              llvm::StringRef opName, mlir::Type lhs,
+                              mlir::Type rhs,
+                              llvm::SmallVectorImpl<mlir::Type> &results);
+/// Reduction over `dim`, which is kept with size 1 ([C0.9]).
+LogicalResult inferReduceType(std::optional<mlir::Location> loc,
+                              llvm::StringRef opName, mlir::Type input,
+                              int64_t dim,
+                              llvm::SmallVectorImpl<mlir::Type> &results);
+/// Concatenation along `dim` ([C0.9], [C0.12], [C0.13]).
+LogicalResult inferConcatType(std::optional<mlir::Location> loc,
+                              llvm::StringRef opName, mlir::TypeRange inputs,
+                              int64_t dim,
+                              llvm::SmallVectorImpl<mlir::Type> &results);
+/// Transpose by `perm` ([K1], [K2] of mk.transpose).
+LogicalResult inferTransposeType(std::optional<mlir::Location> loc,
+                                 llvm::StringRef opName, mlir::Type input,
+                                 llvm::ArrayRef<int64_t> perm,
+                                 llvm::SmallVectorImpl<mlir::Type> &results);
+/// rms_norm constraints ([C0.10], [C0.11]).
+LogicalResult verifyRmsNorm(mlir::Operation *op, mlir::Type input,
+                            mlir::Type weight, double eps);
+
+/// Size in bytes of one element of a uGraph tensor type.
+int64_t elementByteWidth(mlir::Type elementType);
+
+} // namespace mirage
+
+#include "Mirage/Interfaces/MirageInterfaces.h.inc"
+
+#endif // MIRAGE_INTERFACES_MIRAGEINTERFACES_H

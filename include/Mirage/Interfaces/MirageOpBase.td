@@ -1,0 +1,332 @@
+//===- MirageOpBase.td - Op templates shared by the levels -*- tablegen -*-===//
+//
+// Type constraints and op templates used by more than one dialect. The kernel
+// (mk) and block (mb) levels have the same tensor operators with the same
+// semantics (on device tensors and on shared-memory tiles respectively); the
+// thread level (mt) has the element-wise ones on scalars. Each dialect
+// instantiates the multiclasses below with its own dialect and extra traits.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_INTERFACES_MIRAGEOPBASE_TD
+#define MIRAGE_INTERFACES_MIRAGEOPBASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "Mirage/Interfaces/MirageEnums.td"
+include "Mirage/Interfaces/MirageInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def Mirage_ElementType : AnyTypeOf<[F16, BF16, F32]>;
+
+// [C0.1] Every tensor value of mk and mb is a statically shaped ranked tensor
+// of rank 1 to 4 with positive dims and f16, bf16 or f32 elements.
+def Mirage_Tensor : Type<And<[
+    CPred<"::llvm::isa<::mlir::RankedTensorType>($_self)">,
+    CPred<"::mirage::isMirageTensorShape("
+          "::llvm::cast<::mlir::RankedTensorType>($_self).getShape())">,
+    SubstLeaves<"$_self",
+                "::llvm::cast<::mlir::ShapedType>($_self).getElementType()",
+                Mirage_ElementType.predicate>]>,
+  "static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 "
+  "elements", "::mlir::RankedTensorType">;
+
+//===----------------------------------------------------------------------===//
+// Traits
+//===----------------------------------------------------------------------===//
+
+// [C0.2] A block-level op must be nested inside a graph-defined kernel.
+def Mirage_InBlockGraph : NativeOpTrait<"InBlockGraph"> {
+  let cppNamespace = "::mirage";
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise unary ops (all three levels)
+//===----------------------------------------------------------------------===//
+
+class Mirage_UnaryOp<Dialect d, TypeConstraint ty, list<Trait> extra,
+                     string mnemonic, string kind, string formula>
+    : Op<d, mnemonic, extra # [Pure, SameOperandsAndResultType,
+                               Mirage_ElementwiseOpInterface]> {
+  let summary = "element-wise " # formula;
+  let description = [{
+    Applies `}] # formula # [{` to every element of the operand. The result
+    has the operand's type.
+  }];
+  let arguments = (ins ty:$input);
+  let results = (outs ty:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let extraClassDeclaration = [{
+    static constexpr ::mirage::ElementwiseKind kElementwiseKind =
+        ::mirage::ElementwiseKind::}] # kind # [{;
+  }];
+}
+
+// Unary ops with one constant `c`.
+// Folds: `op(x, identity)` -> x and `op(op(x, a), b)` -> `op(x, a <combine> b)`.
+class Mirage_ScalarOp<Dialect d, TypeConstraint ty, list<Trait> extra,
+                      string mnemonic, string kind, string formula,
+                      string identity, string combine>
+    : Mirage_UnaryOp<d, ty, extra # [DeclareOpInterfaceMethods<
+                        Mirage_ElementwiseOpInterface, ["getScalarParams"]>],
+                     mnemonic, kind, formula> {
+  let arguments = (ins ty:$input, F64Attr:$scalar);
+  let assemblyFormat = "$input `,` $scalar attr-dict `:` type($result)";
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+    ::llvm::SmallVector<double, 2> $cppClass::getScalarParams() {
+      return {getScalar().convertToDouble()};
+    }
+    ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor) {
+      double c = getScalar().convertToDouble();
+      if (c == }] # identity # [{)
+        return getInput();
+      if (auto inner = getInput().getDefiningOp<$cppClass>()) {
+        double combined = inner.getScalar().convertToDouble() }] # combine # [{ c;
+        setScalarAttr(::mlir::FloatAttr::get(getScalarAttr().getType(),
+                                             combined));
+        getInputMutable().assign(inner.getInput());
+        return getResult();
+      }
+      return {};
+    }
+  }];
+}
+
+multiclass Mirage_UnaryOps<Dialect d, TypeConstraint ty, list<Trait> extra> {
+  def ExpOp : Mirage_UnaryOp<d, ty, extra, "exp", "Exp", "exp(x)">;
+  def SquareOp : Mirage_UnaryOp<d, ty, extra, "square", "Square", "x * x">;
+  def SqrtOp : Mirage_UnaryOp<d, ty, extra, "sqrt", "Sqrt", "sqrt(x)">;
+  def RsqrtOp : Mirage_UnaryOp<d, ty, extra, "rsqrt", "Rsqrt", "1 / sqrt(x)">;
+  def SiluOp : Mirage_UnaryOp<d, ty, extra, "silu", "Silu",
+                              "x / (1 + exp(-x))">;
+  def GeluOp : Mirage_UnaryOp<d, ty, extra, "gelu", "Gelu",
+      "0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))">;
+  def ReluOp : Mirage_UnaryOp<d, ty, extra, "relu", "Relu", "max(x, 0)">;
+  def SigmoidOp : Mirage_UnaryOp<d, ty, extra, "sigmoid", "Sigmoid",
+                                 "1 / (1 + exp(-x))">;
+  def NegOp : Mirage_UnaryOp<d, ty, extra, "neg", "Neg", "-x"> {
+    let hasFolder = 1;
+    let extraClassDefinition = [{
+      ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor) {
+        // neg(neg(x)) -> x
+        if (auto inner = getInput().getDefiningOp<$cppClass>())
+          return inner.getInput();
+        return {};
+      }
+    }];
+  }
+  def MulScalarOp : Mirage_ScalarOp<d, ty, extra, "mul_scalar", "MulScalar",
+                                    "x * c", "1.0", "*">;
+  def AddScalarOp : Mirage_ScalarOp<d, ty, extra, "add_scalar", "AddScalar",
+                                    "x + c", "0.0", "+">;
+  // [C0.3] clamp: min <= max.
+  def ClampOp : Mirage_UnaryOp<d, ty, extra # [DeclareOpInterfaceMethods<
+                    Mirage_ElementwiseOpInterface, ["getScalarParams"]>],
+                    "clamp", "Clamp", "min(max(x, lo), hi)"> {
+    let arguments = (ins ty:$input, F64Attr:$min, F64Attr:$max);
+    let assemblyFormat =
+        "$input `min` `=` $min `max` `=` $max attr-dict `:` type($result)";
+    let hasVerifier = 1;
+    let extraClassDefinition = [{
+      ::llvm::SmallVector<double, 2> $cppClass::getScalarParams() {
+        return {getMin().convertToDouble(), getMax().convertToDouble()};
+      }
+      ::llvm::LogicalResult $cppClass::verify() {
+        if (getMin().convertToDouble() > getMax().convertToDouble())
+          return emitOpError("[C0.3] requires min <= max, got min = ")
+                 << getMin().convertToDouble()
+                 << " and max = " << getMax().convertToDouble();
+        return ::mlir::success();
+      }
+    }];
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise binary ops
+//===----------------------------------------------------------------------===//
+
+// On tensors (mk, mb): numpy broadcasting, each dim equal or 1.
+class Mirage_TensorBinaryOp<Dialect d, list<Trait> extra, string mnemonic,
+                            string kind, string formula>
+    : Op<d, mnemonic, extra # [Pure, InferTypeOpAdaptor,
+                               Mirage_ElementwiseOpInterface]> {
+  let summary = "element-wise " # formula # " with broadcasting";
+  let description = [{
+    Computes `}] # formula # [{` element by element. The operands have equal
+    rank and equal element type; each dim pair is equal or one of them is 1
+    (numpy broadcasting, constraint [C0.4]). The result shape is the
+    element-wise maximum of the operand shapes.
+  }];
+  let arguments = (ins Mirage_Tensor:$lhs, Mirage_Tensor:$rhs);
+  let results = (outs Mirage_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let extraClassDeclaration = [{
+    static constexpr ::mirage::ElementwiseKind kElementwiseKind =
+        ::mirage::ElementwiseKind::}] # kind # [{;
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::mirage::inferBroadcastType(loc, getOperationName(),
+          adaptor.getLhs().getType(), adaptor.getRhs().getType(), types);
+    }
+  }];
+}
+
+multiclass Mirage_TensorBinaryOps<Dialect d, list<Trait> extra> {
+  def AddOp : Mirage_TensorBinaryOp<d, extra, "add", "Add", "x + y">;
+  def SubOp : Mirage_TensorBinaryOp<d, extra, "sub", "Sub", "x - y">;
+  def MulOp : Mirage_TensorBinaryOp<d, extra, "mul", "Mul", "x * y">;
+  def DivOp : Mirage_TensorBinaryOp<d, extra, "div", "Div", "x / y">;
+  def PowOp : Mirage_TensorBinaryOp<d, extra, "pow", "Pow", "x ^ y">;
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor ops with shape rules (mk, mb)
+//===----------------------------------------------------------------------===//
+
+multiclass Mirage_TensorOps<Dialect d, list<Trait> extra> {
+  def MatmulOp : Op<d, "matmul", extra # [Pure, InferTypeOpAdaptor]> {
+    let summary = "batched matrix multiplication";
+    let description = [{
+      Contracts the last dim of `lhs` with the second-to-last dim of `rhs`;
+      leading dims are batch dims and must be equal. Constraints:
+      [C0.5] both operands have rank >= 2 and equal rank;
+      [C0.6] `lhs[-1] == rhs[-2]`; [C0.7] batch dims are equal;
+      [C0.8] element types are equal.
+
+      ```mlir
+      %y = mk.matmul %x, %w : tensor<2x4096xf16>, tensor<4096x6144xf16>
+                               -> tensor<2x6144xf16>
+      ```
+    }];
+    let arguments = (ins Mirage_Tensor:$lhs, Mirage_Tensor:$rhs);
+    let results = (outs Mirage_Tensor:$result);
+    let assemblyFormat = [{
+      $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+    }];
+    let extraClassDefinition = [{
+      ::llvm::LogicalResult $cppClass::inferReturnTypes(
+          ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+          Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+        return ::mirage::inferMatmulType(loc, getOperationName(),
+            adaptor.getLhs().getType(), adaptor.getRhs().getType(), types);
+      }
+    }];
+  }
+
+  def ReduceSumOp : Op<d, "reduce_sum", extra # [Pure, InferTypeOpAdaptor]> {
+    let summary = "sum over one dim, keeping it with size 1";
+    let description = [{
+      Sums the operand over dim `dim`; the reduced dim is kept with size 1.
+      [C0.9] `0 <= dim < rank`.
+    }];
+    let arguments = (ins Mirage_Tensor:$input, I64Attr:$dim);
+    let results = (outs Mirage_Tensor:$result);
+    let assemblyFormat = [{
+      $input `dim` `=` $dim attr-dict `:` type($input) `->` type($result)
+    }];
+    let hasFolder = 1;
+    let extraClassDefinition = [{
+      ::llvm::LogicalResult $cppClass::inferReturnTypes(
+          ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+          Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+        return ::mirage::inferReduceType(loc, getOperationName(),
+            adaptor.getInput().getType(), adaptor.getDim(), types);
+      }
+      ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor) {
+        // Reducing a dim of size 1 is the identity.
+        if (getInput().getType() == getType())
+          return getInput();
+        return {};
+      }
+    }];
+  }
+
+  def ReduceMaxOp : Op<d, "reduce_max", extra # [Pure, InferTypeOpAdaptor]> {
+    let summary = "maximum over one dim, keeping it with size 1";
+    let description = [{
+      Takes the maximum of the operand over dim `dim`; the reduced dim is kept
+      with size 1. [C0.9] `0 <= dim < rank`.
+    }];
+    let arguments = (ins Mirage_Tensor:$input, I64Attr:$dim);
+    let results = (outs Mirage_Tensor:$result);
+    let assemblyFormat = [{
+      $input `dim` `=` $dim attr-dict `:` type($input) `->` type($result)
+    }];
+    let hasFolder = 1;
+    let extraClassDefinition = [{
+      ::llvm::LogicalResult $cppClass::inferReturnTypes(
+          ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+          Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+        return ::mirage::inferReduceType(loc, getOperationName(),
+            adaptor.getInput().getType(), adaptor.getDim(), types);
+      }
+      ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor) {
+        // Reducing a dim of size 1 is the identity.
+        if (getInput().getType() == getType())
+          return getInput();
+        return {};
+      }
+    }];
+  }
+
+  def RmsNormOp : Op<d, "rms_norm", extra # [Pure,
+                     AllTypesMatch<["input", "result"]>]> {
+    let summary = "RMS normalisation over the last dim";
+    let description = [{
+      `y = x / sqrt(mean(x^2 over the last dim) + eps)`, then multiplied
+      element-wise by `weight` (broadcast over the leading dims) when given.
+      [C0.10] `eps >= 0`; [C0.11] `weight` has rank 1, the size of the last
+      dim and the element type of the input.
+    }];
+    let arguments = (ins Mirage_Tensor:$input,
+                         Optional<Mirage_Tensor>:$weight, F64Attr:$eps);
+    let results = (outs Mirage_Tensor:$result);
+    let assemblyFormat = [{
+      $input (`weight` `(` $weight^ `:` type($weight) `)`)? `eps` `=` $eps
+      attr-dict `:` type($result)
+    }];
+    let hasVerifier = 1;
+    let extraClassDefinition = [{
+      ::llvm::LogicalResult $cppClass::verify() {
+        return ::mirage::verifyRmsNorm(getOperation(), getInput().getType(),
+            getWeight() ? getWeight().getType() : ::mlir::Type(),
+            getEps().convertToDouble());
+      }
+    }];
+  }
+
+  def ConcatOp : Op<d, "concat", extra # [Pure, InferTypeOpAdaptor]> {
+    let summary = "concatenation along one dim";
+    let description = [{
+      Concatenates the operands along `dim`. [C0.12] at least two operands of
+      equal rank and element type; [C0.9] `0 <= dim < rank`; [C0.13] all other
+      dims are equal.
+    }];
+    let arguments = (ins Variadic<Mirage_Tensor>:$inputs, I64Attr:$dim);
+    let results = (outs Mirage_Tensor:$result);
+    let assemblyFormat = [{
+      $inputs `dim` `=` $dim attr-dict `:` type($inputs) `->` type($result)
+    }];
+    let extraClassDefinition = [{
+      ::llvm::LogicalResult $cppClass::inferReturnTypes(
+          ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+          Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+        return ::mirage::inferConcatType(loc, getOperationName(),
+            adaptor.getInputs().getTypes(), adaptor.getDim(), types);
+      }
+    }];
+  }
+}
+
+#endif // MIRAGE_INTERFACES_MIRAGEOPBASE_TD

@@ -1,0 +1,277 @@
+//===- BlockDialect.cpp - Mirage block-graph dialect ------------*- C++ -*-===//
+//
+// Ops of the block level. Checks that need the whole block graph (where
+// values flow, shared-memory footprint) are in the verifier of the enclosing
+// mk.graph_kernel; the checks here are local to one op and its kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Dialect/Block/IR/Block.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::mb;
+
+#include "Mirage/Dialect/Block/IR/BlockOpsDialect.cpp.inc"
+
+void MBDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "Mirage/Dialect/Block/IR/BlockOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Shape helpers
+//===----------------------------------------------------------------------===//
+
+/// Checks a 3-entry grid map (imap/omap): -1 or a dim of `rank`, no repeats.
+static bool checkGridMap(ArrayRef<int64_t> map, int64_t rank,
+                         std::string &why) {
+  llvm::raw_string_ostream os(why);
+  if (map.size() != 3) {
+    os << "must have 3 entries (one per grid dim), got " << map.size();
+    return false;
+  }
+  llvm::SmallBitVector seen(rank);
+  for (int64_t d : map) {
+    if (d == -1)
+      continue;
+    if (d < 0 || d >= rank) {
+      os << "entry " << d << " is neither -1 nor a dim of a rank-" << rank
+         << " tensor";
+      return false;
+    }
+    if (seen.test(d)) {
+      os << "maps dim " << d << " twice";
+      return false;
+    }
+    seen.set(d);
+  }
+  return true;
+}
+
+FailureOr<SmallVector<int64_t>>
+mb::computeInputTileShape(ArrayRef<int64_t> shape, ArrayRef<int64_t> grid,
+                          int64_t forloop, ArrayRef<int64_t> imap,
+                          int64_t fmap, std::string &why) {
+  int64_t rank = shape.size();
+  if (!checkGridMap(imap, rank, why)) {
+    why = "[B5] imap " + why;
+    return failure();
+  }
+  llvm::raw_string_ostream os(why);
+  if (fmap != -1 && (fmap < 0 || fmap >= rank)) {
+    os << "[B6] fmap " << fmap << " is neither -1 nor a dim of a rank-" << rank
+       << " tensor";
+    return failure();
+  }
+  SmallVector<int64_t> tile(shape);
+  for (int g = 0; g < 3; ++g) {
+    if (imap[g] < 0)
+      continue;
+    if (tile[imap[g]] % grid[g] != 0) {
+      os << "[B7] dim " << imap[g] << " of size " << tile[imap[g]]
+         << " is not divisible by grid dim " << g << " = " << grid[g];
+      return failure();
+    }
+    tile[imap[g]] /= grid[g];
+  }
+  if (fmap >= 0) {
+    if (tile[fmap] % forloop != 0) {
+      os << "[B7] dim " << fmap << " of size " << tile[fmap]
+         << " (after grid partitioning) is not divisible by forloop = "
+         << forloop;
+      return failure();
+    }
+    tile[fmap] /= forloop;
+  }
+  return tile;
+}
+
+FailureOr<SmallVector<int64_t>> mb::computeOutputShape(ArrayRef<int64_t> tile,
+                                                       ArrayRef<int64_t> grid,
+                                                       ArrayRef<int64_t> omap,
+                                                       std::string &why) {
+  if (!checkGridMap(omap, tile.size(), why)) {
+    why = "[B15] omap " + why;
+    return failure();
+  }
+  SmallVector<int64_t> shape(tile);
+  for (int g = 0; g < 3; ++g) {
+    if (omap[g] >= 0) {
+      shape[omap[g]] *= grid[g];
+    } else if (grid[g] > 1) {
+      llvm::raw_string_ostream(why)
+          << "[B16] grid dim " << g << " = " << grid[g]
+          << " is not mapped to an output dim, so blocks would overwrite "
+             "each other's tiles";
+      return failure();
+    }
+  }
+  return shape;
+}
+
+static GraphKernelOpInterface getKernel(Operation *op) {
+  return op->getParentOfType<GraphKernelOpInterface>();
+}
+
+//===----------------------------------------------------------------------===//
+// InputIterOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult InputIterOp::verify() {
+  GraphKernelOpInterface kernel = getKernel(*this);
+  if (!kernel)
+    return emitOpError("[C0.2] must be nested inside a graph-defined kernel");
+  auto arg = dyn_cast<BlockArgument>(getInput());
+  if (!arg || arg.getOwner()->getParentOp() != kernel.getOperation())
+    return emitOpError("[B4] operand must be an argument of the enclosing "
+                       "graph-defined kernel (a device tensor)");
+  std::string why;
+  FailureOr<SmallVector<int64_t>> tile = computeInputTileShape(
+      getInput().getType().getShape(), kernel.getGridDims(),
+      kernel.getForloopRange(), getImap(), getFmap(), why);
+  if (failed(tile))
+    return emitOpError(why);
+  auto expected =
+      RankedTensorType::get(*tile, getInput().getType().getElementType());
+  if (expected != getTile().getType())
+    return emitOpError("[B8] result type ")
+           << getTile().getType() << " is not the tile type " << expected;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Accumulators
+//===----------------------------------------------------------------------===//
+
+/// The result must be the input with its last dim replaced by `last`.
+static LogicalResult verifyLastDimResult(Operation *op, RankedTensorType in,
+                                         RankedTensorType out, int64_t last,
+                                         StringRef tag) {
+  SmallVector<int64_t> shape(in.getShape());
+  shape.back() = last;
+  auto expected = RankedTensorType::get(shape, in.getElementType());
+  if (out != expected)
+    return op->emitOpError(tag)
+           << " result type " << out << " should be " << expected;
+  return success();
+}
+
+static LogicalResult verifySameType(Operation *op, Type in, Type out) {
+  if (in != out)
+    return op->emitOpError("[B9] result type ")
+           << out << " should equal the input type " << in;
+  return success();
+}
+
+LogicalResult AccumSumOp::verify() {
+  return verifySameType(*this, getInput().getType(), getType());
+}
+LogicalResult AccumMaxOp::verify() {
+  return verifySameType(*this, getInput().getType(), getType());
+}
+LogicalResult AccumSumLastOp::verify() {
+  return verifyLastDimResult(*this, getInput().getType(), getType(), 1,
+                             "[B10]");
+}
+LogicalResult AccumMeanLastOp::verify() {
+  return verifyLastDimResult(*this, getInput().getType(), getType(), 1,
+                             "[B10]");
+}
+LogicalResult AccumRmsLastOp::verify() {
+  if (!(getEps().convertToDouble() >= 0.0))
+    return emitOpError("[B11] eps must be >= 0, got ")
+           << getEps().convertToDouble();
+  return verifyLastDimResult(*this, getInput().getType(), getType(), 1,
+                             "[B10]");
+}
+LogicalResult AccumSumToOp::verify() {
+  int64_t n = getInput().getType().getShape().back();
+  int64_t dimx = getDimx();
+  if (dimx < 1 || n % dimx != 0)
+    return emitOpError("[B12] dimx = ")
+           << dimx << " must be >= 1 and divide the last dim " << n;
+  return verifyLastDimResult(*this, getInput().getType(), getType(), dimx,
+                             "[B12]");
+}
+LogicalResult AccumRescaledSumOp::verify() {
+  RankedTensorType x = getInput().getType(), m = getMax().getType();
+  FailureOr<SmallVector<int64_t>> b = broadcastShapes(m.getShape(),
+                                                      x.getShape());
+  if (m.getElementType() != x.getElementType() || failed(b) ||
+      ArrayRef<int64_t>(*b) != x.getShape())
+    return emitOpError("[B13] max operand ")
+           << m << " must have the element type and rank of " << x
+           << " and broadcast to it";
+  return verifySameType(*this, x, getType());
+}
+
+//===----------------------------------------------------------------------===//
+// ForLoopOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ForLoopOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 0)
+    return emitOpError("[B2] body must have no arguments");
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError("[B2] body must end in mb.yield");
+  if (yield.getValues().getTypes() != getResultTypes())
+    return yield.emitOpError("[B2] yields ")
+           << yield.getValues().size()
+           << " values whose types do not match the loop's result types";
+  for (Value v : yield.getValues()) {
+    Operation *def = v.getDefiningOp();
+    if (!def || !isa<AccumulatorOpInterface>(def) ||
+        def->getBlock() != &body)
+      return yield.emitOpError("[B3] yields a value that is not the result of "
+                               "an accumulator of this loop; loop-body values "
+                               "must pass through an accumulator");
+  }
+  for (Operation &op : body)
+    if (isa<AccumulatorOpInterface>(op))
+      for (Operation *user : op.getUsers())
+        if (!isa<YieldOp>(user))
+          return user->emitOpError("[B3] uses an accumulator result inside "
+                                   "the loop; accumulated values only exist "
+                                   "after the loop");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// OutputSaverOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult OutputSaverOp::verify() {
+  auto kernel = dyn_cast_or_null<GraphKernelOpInterface>(
+      getOperation()->getParentOp());
+  if (!kernel)
+    return emitOpError("[B14] must be directly in the body of a "
+                       "graph-defined kernel, after the loop");
+  for (Operation *user : getOutput().getUsers())
+    if (!isa<ReturnOp>(user))
+      return emitOpError("[B14] result is a device tensor and may only be "
+                         "used by mb.return");
+  std::string why;
+  FailureOr<SmallVector<int64_t>> shape = computeOutputShape(
+      getInput().getType().getShape(), kernel.getGridDims(), getOmap(), why);
+  if (failed(shape))
+    return emitOpError(why);
+  auto expected =
+      RankedTensorType::get(*shape, getInput().getType().getElementType());
+  if (expected != getOutput().getType())
+    return emitOpError("[B17] result type ")
+           << getOutput().getType() << " should be " << expected
+           << " (the tile scaled by the grid along omap)";
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "Mirage/Dialect/Block/IR/BlockOps.cpp.inc"

@@ -1,0 +1,215 @@
+//===- KernelDialect.cpp - Mirage kernel-graph dialect ----------*- C++ -*-===//
+//
+// Ops of the kernel level, and the whole-graph checks of a graph-defined
+// kernel's block graph (value flow, shared memory).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::mk;
+
+#include "Mirage/Dialect/Kernel/IR/KernelOpsDialect.cpp.inc"
+
+void MKDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "Mirage/Dialect/Kernel/IR/KernelOps.cpp.inc"
+      >();
+}
+
+LogicalResult MKDialect::verifyOperationAttribute(Operation *op,
+                                                  NamedAttribute attr) {
+  if (attr.getName() == kSmemLimitAttrName) {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || value.getInt() <= 0)
+      return op->emitError("'")
+             << kSmemLimitAttrName
+             << "' must be a positive integer number of bytes, got "
+             << attr.getValue();
+    return success();
+  }
+  return op->emitError("unknown mk dialect attribute '")
+         << attr.getName().getValue() << "'";
+}
+
+//===----------------------------------------------------------------------===//
+// TransposeOp
+//===----------------------------------------------------------------------===//
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  ArrayRef<int64_t> perm = getPerm();
+  // transpose(transpose(x, p), q) -> transpose(x, p o q)
+  if (auto inner = getInput().getDefiningOp<TransposeOp>()) {
+    SmallVector<int64_t> composed;
+    for (int64_t q : perm)
+      composed.push_back(inner.getPerm()[q]);
+    setPerm(composed);
+    getInputMutable().assign(inner.getInput());
+    perm = getPerm();
+    if (!llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+      return getResult();
+  }
+  if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+    return getInput();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// GraphKernelOp
+//===----------------------------------------------------------------------===//
+
+ArrayRef<int64_t> GraphKernelOp::getGridDims() { return getGrid(); }
+ArrayRef<int64_t> GraphKernelOp::getBlockDims() { return getBlock(); }
+int64_t GraphKernelOp::getForloopRange() { return getForloop(); }
+
+mb::ForLoopOp GraphKernelOp::getForLoop() {
+  for (Operation &op : getBody().front())
+    if (auto loop = dyn_cast<mb::ForLoopOp>(op))
+      return loop;
+  return {};
+}
+
+int64_t GraphKernelOp::getSharedMemoryLimit() {
+  for (Operation *p = getOperation()->getParentOp(); p; p = p->getParentOp())
+    if (auto limit = p->getAttrOfType<IntegerAttr>(
+            MKDialect::kSmemLimitAttrName))
+      return limit.getInt();
+  return MKDialect::kDefaultSmemLimit;
+}
+
+int64_t GraphKernelOp::computeSharedMemoryBytes() {
+  int64_t bytes = 0;
+  // Every tile the block graph defines lives in shared memory. Loop results
+  // alias their accumulators, output savers write device memory, and values
+  // inside thread graphs live in registers.
+  getBody().walk([&](Operation *op) {
+    if (isa<mb::ForLoopOp, mb::OutputSaverOp>(op) ||
+        op->getParentOfType<mt::ThreadGraphOp>())
+      return;
+    for (Type t : op->getResultTypes())
+      if (auto tensor = dyn_cast<RankedTensorType>(t))
+        bytes += tensor.getNumElements() *
+                 elementByteWidth(tensor.getElementType());
+  });
+  return bytes;
+}
+
+LogicalResult GraphKernelOp::verify() {
+  ArrayRef<int64_t> grid = getGrid(), block = getBlock();
+  if (grid.size() != 3 || llvm::any_of(grid, [](int64_t g) { return g < 1; }))
+    return emitOpError("[K3] grid must have 3 entries >= 1");
+  if (grid[0] > 2147483647 || grid[1] > 65535 || grid[2] > 65535)
+    return emitOpError("[K3] grid [")
+           << grid[0] << ", " << grid[1] << ", " << grid[2]
+           << "] exceeds the device limits (2^31-1, 65535, 65535)";
+  if (block.size() != 3 ||
+      llvm::any_of(block, [](int64_t t) { return t < 1; }))
+    return emitOpError("[K4] block must have 3 entries >= 1");
+  if (block[0] * block[1] * block[2] > 1024)
+    return emitOpError("[K4] block [")
+           << block[0] << ", " << block[1] << ", " << block[2] << "] has "
+           << block[0] * block[1] * block[2]
+           << " threads; at most 1024 are allowed";
+  if (getForloop() < 1)
+    return emitOpError("[K5] forloop must be >= 1, got ") << getForloop();
+  return success();
+}
+
+/// [K10]: a tile value without a use is a path that never reaches an output.
+static LogicalResult verifyUsed(Operation *op, StringRef where) {
+  for (Value v : op->getResults())
+    if (v.use_empty())
+      return op->emitOpError("[K10] result is never used; every ")
+             << where;
+  return success();
+}
+
+LogicalResult GraphKernelOp::verifyRegions() {
+  Block &body = getBody().front();
+  // [K6] region signature.
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("[K6] region has ")
+           << body.getNumArguments() << " arguments for "
+           << getInputs().size() << " operands";
+  for (auto [arg, in] : llvm::zip_equal(body.getArguments(), getInputs()))
+    if (arg.getType() != in.getType())
+      return emitOpError("[K6] region argument #")
+             << arg.getArgNumber() << " has type " << arg.getType()
+             << " but operand has type " << in.getType();
+  auto ret = dyn_cast<mb::ReturnOp>(body.getTerminator());
+  if (!ret)
+    return emitOpError("[K6] block graph must end in mb.return");
+  if (ret.getOutputs().getTypes() != getResultTypes())
+    return ret.emitOpError("[K6] returns types that differ from the kernel's "
+                           "result types");
+  for (Value v : ret.getOutputs())
+    if (!v.getDefiningOp<mb::OutputSaverOp>())
+      return ret.emitOpError("[B18] operands must be mb.output_saver results");
+
+  // [K9] kernel arguments are only read by input iterators.
+  for (BlockArgument arg : body.getArguments())
+    for (Operation *user : arg.getUsers())
+      if (!isa<mb::InputIterOp>(user))
+        return user->emitOpError("[K9] reads kernel argument #")
+               << arg.getArgNumber()
+               << " directly; device tensors are read through mb.input_iter";
+
+  // [B1] exactly one for-loop, directly in the body; [K8] only block ops.
+  int numLoops = 0;
+  for (Operation &op : body) {
+    if (isa<mb::ForLoopOp>(op)) {
+      ++numLoops;
+      continue;
+    }
+    if (isa<mb::OutputSaverOp, mb::ReturnOp>(op))
+      continue;
+    if (!op.hasTrait<InBlockGraph>() || isa<mb::InputIterOp>(op) ||
+        isa<AccumulatorOpInterface>(op))
+      return op.emitOpError("[K8] is not allowed directly in a block graph; "
+                            "the body holds the for-loop, post-loop tile ops, "
+                            "output savers and mb.return");
+    if (failed(verifyUsed(&op, "post-loop value must reach an output saver")))
+      return failure();
+  }
+  if (numLoops != 1)
+    return emitOpError("[B1] block graph must have exactly one mb.for_loop, "
+                       "found ")
+           << numLoops;
+  mb::ForLoopOp loop = getForLoop();
+  for (Value r : loop.getResults())
+    if (r.use_empty())
+      return loop.emitOpError("[K10] result #")
+             << cast<OpResult>(r).getResultNumber()
+             << " is never used; every accumulated value must reach an "
+                "output saver";
+
+  // Loop body: input iterators, tile ops, accumulators, mb.yield.
+  for (Operation &op : loop.getBody().front()) {
+    if (isa<mb::YieldOp, AccumulatorOpInterface>(op))
+      continue;
+    if (!op.hasTrait<InBlockGraph>() && !isa<mb::InputIterOp>(op))
+      return op.emitOpError("[K8] is not allowed in a for-loop body");
+    if (isa<mb::ForLoopOp>(op))
+      return op.emitOpError("[B1] for-loops do not nest");
+    if (failed(verifyUsed(&op, "loop-body value must reach an accumulator")))
+      return failure();
+  }
+
+  // [K7] shared-memory footprint.
+  int64_t bytes = computeSharedMemoryBytes();
+  int64_t limit = getSharedMemoryLimit();
+  if (bytes > limit)
+    return emitOpError("[K7] block graph needs ")
+           << bytes << " bytes of shared memory but the target allows "
+           << limit;
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "Mirage/Dialect/Kernel/IR/KernelOps.cpp.inc"

@@ -1,0 +1,36 @@
+# Lit configuration for the Mirage regression tests.
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "Mirage"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.mirage_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [os.path.join(config.mirage_obj_root, "bin"), config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["mirage-opt", "mlir-opt", "mlir-runner"],
+                                   tool_dirs)
+config.substitutions.append(("%mirage_src_root", config.mirage_src_root))
+config.substitutions.append(
+    ("%mlir_lib_dir", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
+
+# The CUDA toolkit is optional: tests that assemble PTX require `ptxas`.
+ptxas = shutil.which("ptxas") or (
+    "/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+
+for omp in ["/usr/lib/llvm-22/lib/libomp.so", "/usr/lib/x86_64-linux-gnu/libomp.so.5"]:
+    if os.path.exists(omp):
+        config.available_features.add("libomp")
+        config.substitutions.append(("%libomp", omp))
+        break
