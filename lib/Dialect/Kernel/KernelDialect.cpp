@@ -8,6 +8,7 @@
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
 
 using namespace mlir;
@@ -31,6 +32,15 @@ LogicalResult MKDialect::verifyOperationAttribute(Operation *op,
       return op->emitError("'")
              << kSmemLimitAttrName
              << "' must be a positive integer number of bytes, got "
+             << attr.getValue();
+    return success();
+  }
+  if (attr.getName() == kReferenceAttrName) {
+    // Names the reference program a candidate must be equivalent to.
+    if (!isa<FlatSymbolRefAttr>(attr.getValue()))
+      return op->emitError("'")
+             << kReferenceAttrName
+             << "' must be a flat symbol reference to a function, got "
              << attr.getValue();
     return success();
   }

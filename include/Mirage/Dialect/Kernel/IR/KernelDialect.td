@@ -18,7 +18,9 @@ def MK_Dialect : Dialect {
     The dialect attribute `mk.smem_limit` (an integer, bytes) on any ancestor
     of a graph-defined kernel, typically the module, sets the shared-memory
     limit its block graph is verified against; the default is 98304 bytes
-    (96 KiB), which fits every sm_80 and sm_90 device.
+    (96 KiB), which fits every sm_80 and sm_90 device. The dialect attribute
+    `mk.reference = @f` on a function names the reference program the
+    function must be equivalent to (checked by `--mirage-check-equivalence`).
   }];
   let hasOperationAttrVerify = 1;
   let dependentDialects = ["::mirage::mb::MBDialect", "::mirage::mt::MTDialect"];
@@ -27,6 +29,9 @@ def MK_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kSmemLimitAttrName = "mk.smem_limit";
     /// Shared-memory limit when no `mk.smem_limit` is set (bytes).
     static constexpr int64_t kDefaultSmemLimit = 98304;
+    /// Name of the dialect attribute that names, on a function, the reference
+    /// function it must be equivalent to.
+    static constexpr ::llvm::StringLiteral kReferenceAttrName = "mk.reference";
   }];
 }
 
