@@ -1,0 +1,16 @@
+// gqa, bs = 8: group-query attention (softmax without the max subtraction).
+//   O = (exp(Q . K) / reduce_sum(exp(Q . K), dim 2)) . V
+//   K is stored transposed ([.., 64, seq]); dim 0 is batch x kv-heads (2*bs),
+//   dim 1 the 256 query rows of a group.
+// Shapes (fp16): Q [16, 256, 64], K [16, 64, 4096], V [16, 4096, 64] -> O [16, 256, 64].
+// Source: Mirage benchmark/group_query_attention.py; DESIGN.md section 8;
+// mirage-study.md section 5.1.
+
+func.func @gqa(%Q: tensor<16x256x64xf16>, %K: tensor<16x64x4096xf16>, %V: tensor<16x4096x64xf16>) -> tensor<16x256x64xf16> {
+  %s = mk.matmul %Q, %K : tensor<16x256x64xf16>, tensor<16x64x4096xf16> -> tensor<16x256x4096xf16>
+  %e = mk.exp %s : tensor<16x256x4096xf16>
+  %d = mk.reduce_sum %e dim = 2 : tensor<16x256x4096xf16> -> tensor<16x256x1xf16>
+  %p = mk.div %e, %d : tensor<16x256x4096xf16>, tensor<16x256x1xf16> -> tensor<16x256x4096xf16>
+  %o = mk.matmul %p, %V : tensor<16x256x4096xf16>, tensor<16x4096x64xf16> -> tensor<16x256x64xf16>
+  return %o : tensor<16x256x64xf16>
+}
