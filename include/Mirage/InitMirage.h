@@ -10,6 +10,7 @@
 #include "Mirage/Dialect/Block/IR/Block.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Dialect/Thread/IR/Thread.h"
+#include "Mirage/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 
 namespace mirage {
@@ -20,7 +21,7 @@ inline void registerAllMirageDialects(mlir::DialectRegistry &registry) {
 }
 
 /// Registers every Mirage pass and pass pipeline with the global registry.
-inline void registerAllMiragePasses() {}
+inline void registerAllMiragePasses() { registerMirageTransformsPasses(); }
 
 } // namespace mirage
 
