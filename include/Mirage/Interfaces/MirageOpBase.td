@@ -33,7 +33,7 @@ def Mirage_Tensor : Type<And<[
                 "::llvm::cast<::mlir::ShapedType>($_self).getElementType()",
                 Mirage_ElementType.predicate>]>,
   "static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 "
-  "elements", "::mlir::RankedTensorType">;
+  "elements [C0.1]", "::mlir::RankedTensorType">;
 
 //===----------------------------------------------------------------------===//
 // Traits
@@ -137,7 +137,8 @@ multiclass Mirage_UnaryOps<Dialect d, TypeConstraint ty, list<Trait> extra> {
         return {getMin().convertToDouble(), getMax().convertToDouble()};
       }
       ::llvm::LogicalResult $cppClass::verify() {
-        if (getMin().convertToDouble() > getMax().convertToDouble())
+        // Written as !(min <= max) so that a NaN bound is rejected too.
+        if (!(getMin().convertToDouble() <= getMax().convertToDouble()))
           return emitOpError("[C0.3] requires min <= max, got min = ")
                  << getMin().convertToDouble()
                  << " and max = " << getMax().convertToDouble();

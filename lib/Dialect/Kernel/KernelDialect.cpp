@@ -27,9 +27,13 @@ void MKDialect::initialize() {
 LogicalResult MKDialect::verifyOperationAttribute(Operation *op,
                                                   NamedAttribute attr) {
   if (attr.getName() == kSmemLimitAttrName) {
+    // [K11] A positive byte count that fits in int64_t; a bool (i1) is not a
+    // number of bytes, and reading a wider value with getInt() would
+    // silently truncate it.
     auto value = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!value || value.getInt() <= 0)
-      return op->emitError("'")
+    if (!value || value.getType().isInteger(1) ||
+        value.getValue().getSignificantBits() > 64 || value.getInt() <= 0)
+      return op->emitError("[K11] '")
              << kSmemLimitAttrName
              << "' must be a positive integer number of bytes, got "
              << attr.getValue();
@@ -38,13 +42,13 @@ LogicalResult MKDialect::verifyOperationAttribute(Operation *op,
   if (attr.getName() == kReferenceAttrName) {
     // Names the reference program a candidate must be equivalent to.
     if (!isa<FlatSymbolRefAttr>(attr.getValue()))
-      return op->emitError("'")
+      return op->emitError("[K12] '")
              << kReferenceAttrName
              << "' must be a flat symbol reference to a function, got "
              << attr.getValue();
     return success();
   }
-  return op->emitError("unknown mk dialect attribute '")
+  return op->emitError("[K13] unknown mk dialect attribute '")
          << attr.getName().getValue() << "'";
 }
 
@@ -87,8 +91,8 @@ mb::ForLoopOp GraphKernelOp::getForLoop() {
 
 int64_t GraphKernelOp::getSharedMemoryLimit() {
   for (Operation *p = getOperation()->getParentOp(); p; p = p->getParentOp())
-    if (auto limit = p->getAttrOfType<IntegerAttr>(
-            MKDialect::kSmemLimitAttrName))
+    if (auto limit =
+            p->getAttrOfType<IntegerAttr>(MKDialect::kSmemLimitAttrName))
       return limit.getInt();
   return MKDialect::kDefaultSmemLimit;
 }
@@ -104,8 +108,8 @@ int64_t GraphKernelOp::computeSharedMemoryBytes() {
       return;
     for (Type t : op->getResultTypes())
       if (auto tensor = dyn_cast<RankedTensorType>(t))
-        bytes += tensor.getNumElements() *
-                 elementByteWidth(tensor.getElementType());
+        bytes +=
+            tensor.getNumElements() * elementByteWidth(tensor.getElementType());
   });
   return bytes;
 }
@@ -118,14 +122,16 @@ LogicalResult GraphKernelOp::verify() {
     return emitOpError("[K3] grid [")
            << grid[0] << ", " << grid[1] << ", " << grid[2]
            << "] exceeds the device limits (2^31-1, 65535, 65535)";
-  if (block.size() != 3 ||
-      llvm::any_of(block, [](int64_t t) { return t < 1; }))
+  if (block.size() != 3 || llvm::any_of(block, [](int64_t t) { return t < 1; }))
     return emitOpError("[K4] block must have 3 entries >= 1");
-  if (block[0] * block[1] * block[2] > 1024)
+  // Saturate at 1025 so that the product of huge entries cannot overflow.
+  int64_t threads = 1;
+  for (int64_t t : block)
+    threads = std::min<int64_t>(threads * std::min<int64_t>(t, 1025), 1025);
+  if (threads > 1024)
     return emitOpError("[K4] block [")
-           << block[0] << ", " << block[1] << ", " << block[2] << "] has "
-           << block[0] * block[1] * block[2]
-           << " threads; at most 1024 are allowed";
+           << block[0] << ", " << block[1] << ", " << block[2]
+           << "] has more than 1024 threads";
   if (getForloop() < 1)
     return emitOpError("[K5] forloop must be >= 1, got ") << getForloop();
   return success();
@@ -135,8 +141,7 @@ LogicalResult GraphKernelOp::verify() {
 static LogicalResult verifyUsed(Operation *op, StringRef where) {
   for (Value v : op->getResults())
     if (v.use_empty())
-      return op->emitOpError("[K10] result is never used; every ")
-             << where;
+      return op->emitOpError("[K10] result is never used; every ") << where;
   return success();
 }
 
@@ -145,8 +150,8 @@ LogicalResult GraphKernelOp::verifyRegions() {
   // [K6] region signature.
   if (body.getNumArguments() != getInputs().size())
     return emitOpError("[K6] region has ")
-           << body.getNumArguments() << " arguments for "
-           << getInputs().size() << " operands";
+           << body.getNumArguments() << " arguments for " << getInputs().size()
+           << " operands";
   for (auto [arg, in] : llvm::zip_equal(body.getArguments(), getInputs()))
     if (arg.getType() != in.getType())
       return emitOpError("[K6] region argument #")
@@ -201,8 +206,14 @@ LogicalResult GraphKernelOp::verifyRegions() {
 
   // Loop body: input iterators, tile ops, accumulators, mb.yield.
   for (Operation &op : loop.getBody().front()) {
-    if (isa<mb::YieldOp, AccumulatorOpInterface>(op))
+    if (isa<mb::YieldOp>(op))
       continue;
+    // An accumulator that is not yielded drops everything that flows into it.
+    if (isa<AccumulatorOpInterface>(op)) {
+      if (failed(verifyUsed(&op, "accumulator must be yielded by mb.yield")))
+        return failure();
+      continue;
+    }
     if (!op.hasTrait<InBlockGraph>() && !isa<mb::InputIterOp>(op))
       return op.emitOpError("[K8] is not allowed in a for-loop body");
     if (isa<mb::ForLoopOp>(op))

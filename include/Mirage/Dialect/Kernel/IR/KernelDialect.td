@@ -21,6 +21,10 @@ def MK_Dialect : Dialect {
     (96 KiB), which fits every sm_80 and sm_90 device. The dialect attribute
     `mk.reference = @f` on a function names the reference program the
     function must be equivalent to (checked by `--mirage-check-equivalence`).
+
+    Constraints on the dialect attributes: [K11] `mk.smem_limit` is a
+    positive integer (not a bool) that fits in 64 bits; [K12] `mk.reference`
+    is a flat symbol reference; [K13] no other `mk.*` attribute exists.
   }];
   let hasOperationAttrVerify = 1;
   let dependentDialects = ["::mirage::mb::MBDialect", "::mirage::mt::MTDialect"];

@@ -1,0 +1,951 @@
+// RUN: mirage-opt %s -split-input-file -verify-diagnostics
+
+// Negative tests of the mk dialect: one split per constraint of
+// docs/constraints/mk.md, named after the constraint. Ops whose result type is
+// inferred ([C0.4]-[C0.9], [C0.12], [C0.13], [K1], [K2]) report the broken
+// constraint and then, from the InferTypeOpInterface verifier, "failed to
+// infer returned types".
+
+//===----------------------------------------------------------------------===//
+// [C0.1] tensor types
+//===----------------------------------------------------------------------===//
+
+func.func @C0_1_rank_0(%x: tensor<f16>) -> tensor<f16> {
+  // expected-error @+1 {{'mk.exp' op operand #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<f16>'}}
+  %0 = mk.exp %x : tensor<f16>
+  return %0 : tensor<f16>
+}
+
+// -----
+
+func.func @C0_1_rank_5(%x: tensor<1x2x3x4x5xf32>) -> tensor<1x2x3x4x5xf32> {
+  // expected-error @+1 {{'mk.neg' op operand #0 must be static tensor of rank 1 to 4}}
+  %0 = mk.neg %x : tensor<1x2x3x4x5xf32>
+  return %0 : tensor<1x2x3x4x5xf32>
+}
+
+// -----
+
+func.func @C0_1_dynamic_dim(%x: tensor<?x8xf16>) -> tensor<?x8xf16> {
+  // expected-error @+1 {{elements [C0.1], but got 'tensor<?x8xf16>'}}
+  %0 = mk.relu %x : tensor<?x8xf16>
+  return %0 : tensor<?x8xf16>
+}
+
+// -----
+
+func.func @C0_1_i32_element(%x: tensor<2x8xi32>) -> tensor<2x8x1xi32> {
+  // expected-error @+1 {{'mk.reduce_sum' op operand #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<2x8xi32>'}}
+  %0 = mk.reduce_sum %x dim = 1 : tensor<2x8xi32> -> tensor<2x8x1xi32>
+  return %0 : tensor<2x8x1xi32>
+}
+
+// -----
+
+func.func @C0_1_f64_element(%x: tensor<2x8xf64>, %y: tensor<2x8xf64>) -> tensor<2x8xf64> {
+  // expected-error @+1 {{'mk.add' op operand #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<2x8xf64>'}}
+  %0 = mk.add %x, %y : tensor<2x8xf64>, tensor<2x8xf64> -> tensor<2x8xf64>
+  return %0 : tensor<2x8xf64>
+}
+
+// -----
+
+func.func @C0_1_zero_dim(%x: tensor<2x0xf16>, %w: tensor<0x4xf16>) -> tensor<2x4xf16> {
+  // expected-error @+1 {{'mk.matmul' op operand #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<2x0xf16>'}}
+  %0 = mk.matmul %x, %w : tensor<2x0xf16>, tensor<0x4xf16> -> tensor<2x4xf16>
+  return %0 : tensor<2x4xf16>
+}
+
+// -----
+
+func.func @C0_1_unranked_result(%x: tensor<2x8xf16>) -> tensor<*xf16> {
+  // expected-error @+1 {{'mk.transpose' op result #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<*xf16>'}}
+  %0 = "mk.transpose"(%x) <{perm = array<i64: 1, 0>}> : (tensor<2x8xf16>) -> tensor<*xf16>
+  return %0 : tensor<*xf16>
+}
+
+// -----
+
+func.func @C0_1_graph_kernel_operand(%x: tensor<2x8xi8>) -> tensor<2x8xf16> {
+  // expected-error @+1 {{'mk.graph_kernel' op operand #0 must be variadic of static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<2x8xi8>'}}
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 1 {
+  ^bb0(%X: tensor<2x8xi8>):
+    mb.return
+  } : (tensor<2x8xi8>) -> tensor<2x8xf16>
+  return %y : tensor<2x8xf16>
+}
+
+//===----------------------------------------------------------------------===//
+// [C0.3] clamp
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @C0_3_clamp_min_above_max(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
+  // expected-error @+1 {{'mk.clamp' op [C0.3] requires min <= max, got min = 2.000000e+00 and max = 1.000000e+00}}
+  %0 = mk.clamp %x min = 2.0 max = 1.0 : tensor<2x8xf16>
+  return %0 : tensor<2x8xf16>
+}
+
+// -----
+
+func.func @C0_3_clamp_nan_bound(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'mk.clamp' op [C0.3] requires min <= max, got min = nan}}
+  %0 = mk.clamp %x min = 0x7FF8000000000000 max = 1.0 : tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// [C0.4] broadcasting
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @C0_4_rank_mismatch(%x: tensor<2x8xf16>, %y: tensor<8xf16>) -> tensor<2x8xf16> {
+  // expected-error @+2 {{'mk.add' op [C0.4] operands must have equal rank, got 2 and 1}}
+  // expected-error @+1 {{'mk.add' op failed to infer returned types}}
+  %0 = mk.add %x, %y : tensor<2x8xf16>, tensor<8xf16> -> tensor<2x8xf16>
+  return %0 : tensor<2x8xf16>
+}
+
+// -----
+
+func.func @C0_4_no_broadcast(%x: tensor<2x8xbf16>, %y: tensor<2x4xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+2 {{'mk.pow' op [C0.4] shapes [2, 8] and [2, 4] do not broadcast (each dim must be equal or 1)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.pow %x, %y : tensor<2x8xbf16>, tensor<2x4xbf16> -> tensor<2x8xbf16>
+  return %0 : tensor<2x8xbf16>
+}
+
+// -----
+
+func.func @C0_4_wrong_result_shape(%x: tensor<2x1xf16>, %y: tensor<1x8xf16>) -> tensor<2x1xf16> {
+  // expected-error @+2 {{'mk.mul' op inferred type(s) 'tensor<2x8xf16>' are incompatible with return type(s) of operation 'tensor<2x1xf16>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.mul %x, %y : tensor<2x1xf16>, tensor<1x8xf16> -> tensor<2x1xf16>
+  return %0 : tensor<2x1xf16>
+}
+
+//===----------------------------------------------------------------------===//
+// [C0.5]-[C0.8] matmul
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @C0_5_matmul_rank_1(%x: tensor<8xf16>, %w: tensor<8xf16>) -> tensor<8xf16> {
+  // expected-error @+2 {{'mk.matmul' op [C0.5] operands must have equal rank >= 2, got ranks 1 and 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.matmul %x, %w : tensor<8xf16>, tensor<8xf16> -> tensor<8xf16>
+  return %0 : tensor<8xf16>
+}
+
+// -----
+
+func.func @C0_5_matmul_rank_mismatch(%x: tensor<2x4x8xf16>, %w: tensor<8x16xf16>) -> tensor<2x4x16xf16> {
+  // expected-error @+2 {{'mk.matmul' op [C0.5] operands must have equal rank >= 2, got ranks 3 and 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.matmul %x, %w : tensor<2x4x8xf16>, tensor<8x16xf16> -> tensor<2x4x16xf16>
+  return %0 : tensor<2x4x16xf16>
+}
+
+// -----
+
+func.func @C0_6_matmul_contraction_mismatch(%x: tensor<2x64xf16>, %w: tensor<32x16xf16>) -> tensor<2x16xf16> {
+  // expected-error @+2 {{'mk.matmul' op [C0.6] contraction dims differ: lhs [2, 64] has 64 columns but rhs [32, 16] has 32 rows}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.matmul %x, %w : tensor<2x64xf16>, tensor<32x16xf16> -> tensor<2x16xf16>
+  return %0 : tensor<2x16xf16>
+}
+
+// -----
+
+func.func @C0_7_matmul_batch_mismatch(%x: tensor<2x4x8xf32>, %w: tensor<3x8x16xf32>) -> tensor<2x4x16xf32> {
+  // expected-error @+2 {{'mk.matmul' op [C0.7] batch dims differ: [2, 4, 8] vs [3, 8, 16]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.matmul %x, %w : tensor<2x4x8xf32>, tensor<3x8x16xf32> -> tensor<2x4x16xf32>
+  return %0 : tensor<2x4x16xf32>
+}
+
+// -----
+
+func.func @C0_7_matmul_batch_not_broadcast(%x: tensor<1x4x8xf32>, %w: tensor<3x8x16xf32>) -> tensor<3x4x16xf32> {
+  // expected-error @+2 {{'mk.matmul' op [C0.7] batch dims differ}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.matmul %x, %w : tensor<1x4x8xf32>, tensor<3x8x16xf32> -> tensor<3x4x16xf32>
+  return %0 : tensor<3x4x16xf32>
+}
+
+// -----
+
+func.func @C0_8_matmul_element_types(%x: tensor<2x8xf16>, %w: tensor<8x4xbf16>) -> tensor<2x4xf16> {
+  // expected-error @+2 {{'mk.matmul' op [C0.8] operand element types differ: 'f16' vs 'bf16'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.matmul %x, %w : tensor<2x8xf16>, tensor<8x4xbf16> -> tensor<2x4xf16>
+  return %0 : tensor<2x4xf16>
+}
+
+// -----
+
+func.func @C0_8_binary_element_types(%x: tensor<2x8xf16>, %y: tensor<2x8xf32>) -> tensor<2x8xf16> {
+  // expected-error @+2 {{'mk.sub' op [C0.8] operand element types differ: 'f16' vs 'f32'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.sub %x, %y : tensor<2x8xf16>, tensor<2x8xf32> -> tensor<2x8xf16>
+  return %0 : tensor<2x8xf16>
+}
+
+// -----
+
+func.func @C0_8_matmul_result_element_type(%x: tensor<2x8xf16>, %w: tensor<8x4xf16>) -> tensor<2x4xf32> {
+  // expected-error @+2 {{'mk.matmul' op inferred type(s) 'tensor<2x4xf16>' are incompatible with return type(s) of operation 'tensor<2x4xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.matmul %x, %w : tensor<2x8xf16>, tensor<8x4xf16> -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// [C0.9] reduction / concat dim
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @C0_9_reduce_sum_dim_too_large(%x: tensor<2x8xf16>) -> tensor<2x1xf16> {
+  // expected-error @+2 {{'mk.reduce_sum' op [C0.9] dim 2 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.reduce_sum %x dim = 2 : tensor<2x8xf16> -> tensor<2x1xf16>
+  return %0 : tensor<2x1xf16>
+}
+
+// -----
+
+func.func @C0_9_reduce_max_dim_negative(%x: tensor<2x8xf16>) -> tensor<2x1xf16> {
+  // expected-error @+2 {{'mk.reduce_max' op [C0.9] dim -1 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.reduce_max %x dim = -1 : tensor<2x8xf16> -> tensor<2x1xf16>
+  return %0 : tensor<2x1xf16>
+}
+
+// -----
+
+func.func @C0_9_concat_dim_out_of_range(%x: tensor<2x8xf16>) -> tensor<2x16xf16> {
+  // expected-error @+2 {{'mk.concat' op [C0.9] dim 3 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.concat %x, %x dim = 3 : tensor<2x8xf16>, tensor<2x8xf16> -> tensor<2x16xf16>
+  return %0 : tensor<2x16xf16>
+}
+
+// -----
+
+func.func @C0_9_reduce_keeps_dim(%x: tensor<2x8xf16>) -> tensor<2xf16> {
+  // expected-error @+2 {{'mk.reduce_sum' op inferred type(s) 'tensor<2x1xf16>' are incompatible with return type(s) of operation 'tensor<2xf16>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.reduce_sum %x dim = 1 : tensor<2x8xf16> -> tensor<2xf16>
+  return %0 : tensor<2xf16>
+}
+
+//===----------------------------------------------------------------------===//
+// [C0.10], [C0.11] rms_norm
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @C0_10_rms_norm_negative_eps(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
+  // expected-error @+1 {{'mk.rms_norm' op [C0.10] eps must be >= 0, got -1.000000e-06}}
+  %0 = mk.rms_norm %x eps = -1.0e-6 : tensor<2x8xf16>
+  return %0 : tensor<2x8xf16>
+}
+
+// -----
+
+func.func @C0_10_rms_norm_nan_eps(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
+  // expected-error @+1 {{'mk.rms_norm' op [C0.10] eps must be >= 0, got nan}}
+  %0 = mk.rms_norm %x eps = 0x7FF8000000000000 : tensor<2x8xf16>
+  return %0 : tensor<2x8xf16>
+}
+
+// -----
+
+func.func @C0_11_rms_norm_weight_rank_2(%x: tensor<2x8xf16>, %w: tensor<1x8xf16>) -> tensor<2x8xf16> {
+  // expected-error @+1 {{'mk.rms_norm' op [C0.11] weight must be a rank-1 tensor of 8 elements of 'f16', got 'tensor<1x8xf16>'}}
+  %0 = mk.rms_norm %x weight(%w : tensor<1x8xf16>) eps = 1.0e-6 : tensor<2x8xf16>
+  return %0 : tensor<2x8xf16>
+}
+
+// -----
+
+func.func @C0_11_rms_norm_weight_size(%x: tensor<2x8xf16>, %w: tensor<2xf16>) -> tensor<2x8xf16> {
+  // expected-error @+1 {{'mk.rms_norm' op [C0.11] weight must be a rank-1 tensor of 8 elements of 'f16', got 'tensor<2xf16>'}}
+  %0 = mk.rms_norm %x weight(%w : tensor<2xf16>) eps = 1.0e-6 : tensor<2x8xf16>
+  return %0 : tensor<2x8xf16>
+}
+
+// -----
+
+func.func @C0_11_rms_norm_weight_element_type(%x: tensor<2x8xbf16>, %w: tensor<8xf32>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'mk.rms_norm' op [C0.11] weight must be a rank-1 tensor of 8 elements of 'bf16', got 'tensor<8xf32>'}}
+  %0 = mk.rms_norm %x weight(%w : tensor<8xf32>) eps = 1.0e-6 : tensor<2x8xbf16>
+  return %0 : tensor<2x8xbf16>
+}
+
+//===----------------------------------------------------------------------===//
+// [C0.12], [C0.13] concat
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @C0_12_concat_one_operand(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
+  // expected-error @+2 {{'mk.concat' op [C0.12] needs at least two operands, got 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.concat %x dim = 0 : tensor<2x8xf16> -> tensor<2x8xf16>
+  return %0 : tensor<2x8xf16>
+}
+
+// -----
+
+func.func @C0_12_concat_rank_differs(%x: tensor<2x8xf16>, %y: tensor<2x8x1xf16>) -> tensor<4x8xf16> {
+  // expected-error @+2 {{'mk.concat' op [C0.12] operand #1 of type 'tensor<2x8x1xf16>' differs in rank or element type from operand #0 'tensor<2x8xf16>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.concat %x, %y dim = 0 : tensor<2x8xf16>, tensor<2x8x1xf16> -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @C0_12_concat_element_type_differs(%x: tensor<2x8xf16>, %y: tensor<2x8xbf16>) -> tensor<4x8xf16> {
+  // expected-error @+2 {{'mk.concat' op [C0.12] operand #1 of type 'tensor<2x8xbf16>' differs in rank or element type}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.concat %x, %y dim = 0 : tensor<2x8xf16>, tensor<2x8xbf16> -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @C0_13_concat_other_dim_differs(%x: tensor<2x8xf16>, %y: tensor<2x4xf16>) -> tensor<4x8xf16> {
+  // expected-error @+2 {{'mk.concat' op [C0.13] operand #1 differs in dim 1 (4 vs 8)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.concat %x, %y dim = 0 : tensor<2x8xf16>, tensor<2x4xf16> -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+//===----------------------------------------------------------------------===//
+// [K1], [K2] transpose
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @K1_perm_size(%x: tensor<2x4x8xf16>) -> tensor<4x2x8xf16> {
+  // expected-error @+2 {{'mk.transpose' op [K1] perm has 2 entries but the operand has rank 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.transpose %x perm = [1, 0] : tensor<2x4x8xf16> -> tensor<4x2x8xf16>
+  return %0 : tensor<4x2x8xf16>
+}
+
+// -----
+
+func.func @K2_perm_repeats_a_dim(%x: tensor<2x4x8xf16>) -> tensor<4x4x8xf16> {
+  // expected-error @+2 {{'mk.transpose' op [K2] perm [1, 1, 2] is not a permutation of 0..2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.transpose %x perm = [1, 1, 2] : tensor<2x4x8xf16> -> tensor<4x4x8xf16>
+  return %0 : tensor<4x4x8xf16>
+}
+
+// -----
+
+func.func @K2_perm_out_of_range(%x: tensor<2x8xf32>) -> tensor<8x2xf32> {
+  // expected-error @+2 {{'mk.transpose' op [K2] perm [2, 0] is not a permutation of 0..1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mk.transpose %x perm = [2, 0] : tensor<2x8xf32> -> tensor<8x2xf32>
+  return %0 : tensor<8x2xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// [K3]-[K10] graph_kernel. Each split is a small valid block graph (one input
+// iterator, one accumulator, one output saver) with one piece broken.
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @K3_grid_two_entries(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  // expected-error @+1 {{'mk.graph_kernel' op [K3] grid must have 3 entries >= 1}}
+  %y = mk.graph_kernel (%x) grid = [1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+func.func @K3_grid_zero(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  // expected-error @+1 {{'mk.graph_kernel' op [K3] grid must have 3 entries >= 1}}
+  %y = mk.graph_kernel (%x) grid = [0, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+func.func @K3_grid_x_too_large(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  // expected-error @+1 {{'mk.graph_kernel' op [K3] grid [2147483648, 1, 1] exceeds the device limits (2^31-1, 65535, 65535)}}
+  %y = mk.graph_kernel (%x) grid = [2147483648, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+func.func @K3_grid_y_too_large(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  // expected-error @+1 {{'mk.graph_kernel' op [K3] grid [1, 65536, 1] exceeds the device limits}}
+  %y = mk.graph_kernel (%x) grid = [1, 65536, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+func.func @K3_grid_z_too_large(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  // expected-error @+1 {{'mk.graph_kernel' op [K3] grid [1, 1, 70000] exceeds the device limits}}
+  %y = mk.graph_kernel (%x) grid = [1, 1, 70000] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+func.func @K4_block_negative(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  // expected-error @+1 {{'mk.graph_kernel' op [K4] block must have 3 entries >= 1}}
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, -1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+func.func @K4_block_four_entries(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  // expected-error @+1 {{'mk.graph_kernel' op [K4] block must have 3 entries >= 1}}
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [32, 2, 2, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+func.func @K4_too_many_threads(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  // expected-error @+1 {{'mk.graph_kernel' op [K4] block [512, 2, 2] has more than 1024 threads}}
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [512, 2, 2] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+// 2^32 * 2^32 overflows int64_t to 0; the check must not be fooled.
+func.func @K4_thread_count_overflow(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  // expected-error @+1 {{'mk.graph_kernel' op [K4] block [4294967296, 4294967296, 1] has more than 1024 threads}}
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [4294967296, 4294967296, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+func.func @K5_forloop_zero(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  // expected-error @+1 {{'mk.graph_kernel' op [K5] forloop must be >= 1, got 0}}
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 0 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+func.func @K6_region_argument_count(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  // expected-error @+1 {{'mk.graph_kernel' op [K6] region has 2 arguments for 1 operands}}
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>, %Z: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+func.func @K6_region_argument_type(%x: tensor<2x128xf16>) -> tensor<2x32xf32> {
+  // expected-error @+1 {{'mk.graph_kernel' op [K6] region argument #0 has type 'tensor<2x128xf32>' but operand has type 'tensor<2x128xf16>'}}
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf32>):
+    %acc = mb.for_loop -> (tensor<2x32xf32>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf32> -> tensor<2x32xf32>
+      %s = mb.accum_sum %xt : tensor<2x32xf32> -> tensor<2x32xf32>
+      mb.yield %s : tensor<2x32xf32>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf32> -> tensor<2x32xf32>
+    mb.return %o : tensor<2x32xf32>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf32>
+  return %y : tensor<2x32xf32>
+}
+
+// -----
+
+func.func @K6_return_types(%x: tensor<2x128xf16>) -> tensor<2x64xf16> {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    // expected-error @+1 {{'mb.return' op [K6] returns types that differ from the kernel's result types}}
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x64xf16>
+  return %y : tensor<2x64xf16>
+}
+
+// -----
+
+func.func @K6_missing_mb_return(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  // expected-error @+1 {{'mk.graph_kernel' op [K6] block graph must end in mb.return}}
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    llvm.unreachable
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+// 2 x 16384 f32 tiles: the input tile and its accumulator take 256 KiB.
+func.func @K7_smem_default_limit(%x: tensor<2x16384xf32>) -> tensor<2x16384xf32> {
+  // expected-error @+1 {{'mk.graph_kernel' op [K7] block graph needs 262144 bytes of shared memory but the target allows 98304}}
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 1 {
+  ^bb0(%X: tensor<2x16384xf32>):
+    %acc = mb.for_loop -> (tensor<2x16384xf32>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = -1 : tensor<2x16384xf32> -> tensor<2x16384xf32>
+      %s = mb.accum_sum %xt : tensor<2x16384xf32> -> tensor<2x16384xf32>
+      mb.yield %s : tensor<2x16384xf32>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x16384xf32> -> tensor<2x16384xf32>
+    mb.return %o : tensor<2x16384xf32>
+  } : (tensor<2x16384xf32>) -> tensor<2x16384xf32>
+  return %y : tensor<2x16384xf32>
+}
+
+// -----
+
+// Two 2x32 f16 tiles take 256 bytes; the module allows 255.
+module attributes {mk.smem_limit = 255 : i64} {
+  func.func @K7_smem_limit_attribute(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+    // expected-error @+1 {{'mk.graph_kernel' op [K7] block graph needs 256 bytes of shared memory but the target allows 255}}
+    %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+    ^bb0(%X: tensor<2x128xf16>):
+      %acc = mb.for_loop -> (tensor<2x32xf16>) {
+        %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+        %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+        mb.yield %s : tensor<2x32xf16>
+      }
+      %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.return %o : tensor<2x32xf16>
+    } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+    return %y : tensor<2x32xf16>
+  }
+}
+
+// -----
+
+// The nearest mk.smem_limit wins: the function's 255 overrides the module's.
+module attributes {mk.smem_limit = 1000000 : i64} {
+  func.func @K7_smem_limit_nearest_ancestor(%x: tensor<2x128xf16>) -> tensor<2x32xf16> attributes {mk.smem_limit = 255 : i64} {
+    // expected-error @+1 {{[K7] block graph needs 256 bytes of shared memory but the target allows 255}}
+    %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+    ^bb0(%X: tensor<2x128xf16>):
+      %acc = mb.for_loop -> (tensor<2x32xf16>) {
+        %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+        %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+        mb.yield %s : tensor<2x32xf16>
+      }
+      %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.return %o : tensor<2x32xf16>
+    } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+    return %y : tensor<2x32xf16>
+  }
+}
+
+// -----
+
+func.func @K8_arith_constant_in_body(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    // expected-error @+1 {{'arith.constant' op [K8] is not allowed directly in a block graph}}
+    %c = arith.constant dense<1.0> : tensor<2x32xf16>
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    %a = mb.add %acc, %c : tensor<2x32xf16>, tensor<2x32xf16> -> tensor<2x32xf16>
+    %o = mb.output_saver %a omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+func.func @K8_mk_op_after_loop(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    // expected-error @+1 {{'mk.exp' op [K8] is not allowed directly in a block graph}}
+    %e = mk.exp %acc : tensor<2x32xf16>
+    %o = mb.output_saver %e omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+func.func @K8_mk_op_in_loop_body(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      // expected-error @+1 {{'mk.exp' op [K8] is not allowed in a for-loop body}}
+      %e = mk.exp %xt : tensor<2x32xf16>
+      %s = mb.accum_sum %e : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+func.func @K8_nested_graph_kernel(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    // expected-error @+1 {{'mk.graph_kernel' op [K8] is not allowed directly in a block graph}}
+    %z = mk.graph_kernel (%acc) grid = [1, 1, 1] block = [32, 1, 1] forloop = 1 {
+    ^bb0(%A: tensor<2x32xf16>):
+      %acc2 = mb.for_loop -> (tensor<2x32xf16>) {
+        %at = mb.input_iter %A imap = [-1, -1, -1] fmap = -1 : tensor<2x32xf16> -> tensor<2x32xf16>
+        %s2 = mb.accum_sum %at : tensor<2x32xf16> -> tensor<2x32xf16>
+        mb.yield %s2 : tensor<2x32xf16>
+      }
+      %o2 = mb.output_saver %acc2 omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.return %o2 : tensor<2x32xf16>
+    } : (tensor<2x32xf16>) -> tensor<2x32xf16>
+    %o = mb.output_saver %z omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+func.func @K9_kernel_argument_read_directly(%x: tensor<2x128xf16>) -> tensor<2x128xf16> {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x1xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum_last %xt : tensor<2x32xf16> -> tensor<2x1xf16>
+      mb.yield %s : tensor<2x1xf16>
+    }
+    // expected-error @+1 {{'mb.div' op [K9] reads kernel argument #0 directly; device tensors are read through mb.input_iter}}
+    %d = mb.div %X, %acc : tensor<2x128xf16>, tensor<2x1xf16> -> tensor<2x128xf16>
+    %o = mb.output_saver %d omap = [-1, -1, -1] : tensor<2x128xf16> -> tensor<2x128xf16>
+    mb.return %o : tensor<2x128xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x128xf16>
+  return %y : tensor<2x128xf16>
+}
+
+// -----
+
+func.func @K9_kernel_argument_in_loop_body(%x: tensor<2x128xf16>) -> tensor<2x128xf16> {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 1 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x128xf16>) {
+      // expected-error @+1 {{'mb.exp' op [K9] reads kernel argument #0 directly}}
+      %e = mb.exp %X : tensor<2x128xf16>
+      %s = mb.accum_sum %e : tensor<2x128xf16> -> tensor<2x128xf16>
+      mb.yield %s : tensor<2x128xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x128xf16> -> tensor<2x128xf16>
+    mb.return %o : tensor<2x128xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x128xf16>
+  return %y : tensor<2x128xf16>
+}
+
+// -----
+
+func.func @K10_unused_loop_body_value(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      // expected-error @+1 {{'mb.exp' op [K10] result is never used; every loop-body value must reach an accumulator}}
+      %e = mb.exp %xt : tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+func.func @K10_unused_input_iter(%x: tensor<2x128xf16>, %w: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  %y = mk.graph_kernel (%x, %w) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>, %W: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      // expected-error @+1 {{'mb.input_iter' op [K10] result is never used; every loop-body value must reach an accumulator}}
+      %wt = mb.input_iter %W imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>, tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+func.func @K10_accumulator_not_yielded(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      // expected-error @+1 {{'mb.accum_max' op [K10] result is never used; every accumulator must be yielded by mb.yield}}
+      %m = mb.accum_max %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+func.func @K10_unused_loop_result(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    // expected-error @+1 {{'mb.for_loop' op [K10] result #1 is never used; every accumulated value must reach an output saver}}
+    %acc:2 = mb.for_loop -> (tensor<2x32xf16>, tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      %m = mb.accum_max %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s, %m : tensor<2x32xf16>, tensor<2x32xf16>
+    }
+    %o = mb.output_saver %acc#0 omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+// -----
+
+func.func @K10_unused_post_loop_value(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    // expected-error @+1 {{'mb.sqrt' op [K10] result is never used; every post-loop value must reach an output saver}}
+    %r = mb.sqrt %acc : tensor<2x32xf16>
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+//===----------------------------------------------------------------------===//
+// Block-graph structure checked by the kernel's region verifier.
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @B1_no_for_loop(%x: tensor<2x128xf16>) {
+  // expected-error @+1 {{'mk.graph_kernel' op [B1] block graph must have exactly one mb.for_loop, found 0}}
+  mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    mb.return
+  } : (tensor<2x128xf16>) -> ()
+  return
+}
+
+// -----
+
+func.func @B18_return_not_output_saver(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    // expected-error @+1 {{'mb.return' op [B18] operands must be mb.output_saver results}}
+    mb.return %acc : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
+
+//===----------------------------------------------------------------------===//
+// [K11]-[K13] dialect attributes
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{[K11] 'mk.smem_limit' must be a positive integer number of bytes, got 0 : i64}}
+module @K11_smem_limit_zero attributes {mk.smem_limit = 0 : i64} {}
+
+// -----
+
+// expected-error @+1 {{[K11] 'mk.smem_limit' must be a positive integer number of bytes, got -4096 : i64}}
+module @K11_smem_limit_negative attributes {mk.smem_limit = -4096 : i64} {}
+
+// -----
+
+// expected-error @+1 {{[K11] 'mk.smem_limit' must be a positive integer number of bytes, got "96KiB"}}
+module @K11_smem_limit_string attributes {mk.smem_limit = "96KiB"} {}
+
+// -----
+
+// expected-error @+1 {{[K11] 'mk.smem_limit' must be a positive integer number of bytes, got 9.830400e+04 : f64}}
+module @K11_smem_limit_float attributes {mk.smem_limit = 98304.0 : f64} {}
+
+// -----
+
+// expected-error @+1 {{[K11] 'mk.smem_limit' must be a positive integer number of bytes, got true}}
+module @K11_smem_limit_bool attributes {mk.smem_limit = true} {}
+
+// -----
+
+// expected-error @+1 {{[K11] 'mk.smem_limit' must be a positive integer number of bytes, got 100000000000000000000000 : i128}}
+module @K11_smem_limit_too_wide attributes {mk.smem_limit = 100000000000000000000000 : i128} {}
+
+// -----
+
+func.func @K11_smem_limit_on_function() attributes {mk.smem_limit = -1 : i64} {
+  // expected-error @-1 {{[K11] 'mk.smem_limit' must be a positive integer number of bytes, got -1 : i64}}
+  return
+}
+
+// -----
+
+// expected-error @+1 {{[K12] 'mk.reference' must be a flat symbol reference to a function, got "ref"}}
+func.func @K12_reference_not_a_symbol() attributes {mk.reference = "ref"} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{[K13] unknown mk dialect attribute 'mk.smem_limt'}}
+module @K13_unknown_mk_attribute attributes {mk.smem_limt = 1024 : i64} {}
