@@ -7,9 +7,11 @@
 #ifndef MIRAGE_INITMIRAGE_H
 #define MIRAGE_INITMIRAGE_H
 
+#include "Mirage/Conversion/Passes.h"
 #include "Mirage/Dialect/Block/IR/Block.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Dialect/Thread/IR/Thread.h"
+#include "Mirage/Verify/Passes.h"
 #include "Mirage/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -21,7 +23,12 @@ inline void registerAllMirageDialects(mlir::DialectRegistry &registry) {
 }
 
 /// Registers every Mirage pass and pass pipeline with the global registry.
-inline void registerAllMiragePasses() { registerMirageTransformsPasses(); }
+inline void registerAllMiragePasses() {
+  registerMirageTransformsPasses();
+  registerMirageConversionPasses();
+  registerMiragePipelines();
+  verify::registerMirageVerifyPasses();
+}
 
 } // namespace mirage
 

@@ -148,7 +148,7 @@ TEST_F(DialectTest, BuildersInferResultTypes) {
                                     ArrayRef<int64_t>{1, 0});
   EXPECT_EQ(RankedTensorType::get({32, 8}, b.getF16Type()), tr.getType());
   func::ReturnOp::create(b, loc);
-  EXPECT_TRUE(succeeded(verify(*module)));
+  EXPECT_TRUE(succeeded(mlir::verify(*module)));
 }
 
 TEST_F(DialectTest, VerifierRejectsWithTaggedDiagnostic) {

@@ -57,8 +57,8 @@ static bool checkGridMap(ArrayRef<int64_t> map, int64_t rank,
 
 FailureOr<SmallVector<int64_t>>
 mb::computeInputTileShape(ArrayRef<int64_t> shape, ArrayRef<int64_t> grid,
-                          int64_t forloop, ArrayRef<int64_t> imap,
-                          int64_t fmap, std::string &why) {
+                          int64_t forloop, ArrayRef<int64_t> imap, int64_t fmap,
+                          std::string &why) {
   int64_t rank = shape.size();
   if (!checkGridMap(imap, rank, why)) {
     why = "[B5] imap " + why;
@@ -114,6 +114,15 @@ FailureOr<SmallVector<int64_t>> mb::computeOutputShape(ArrayRef<int64_t> tile,
     }
   }
   return shape;
+}
+
+LogicalResult mb::verifyInForLoop(Operation *op) {
+  if (failed(verifyInBlockGraph(op)))
+    return failure();
+  if (!isa_and_nonnull<ForLoopOp>(op->getParentOp()))
+    return op->emitOpError("[B19] must be directly in the body of an "
+                           "mb.for_loop");
+  return success();
 }
 
 static GraphKernelOpInterface getKernel(Operation *op) {
@@ -202,8 +211,8 @@ LogicalResult AccumSumToOp::verify() {
 }
 LogicalResult AccumRescaledSumOp::verify() {
   RankedTensorType x = getInput().getType(), m = getMax().getType();
-  FailureOr<SmallVector<int64_t>> b = broadcastShapes(m.getShape(),
-                                                      x.getShape());
+  FailureOr<SmallVector<int64_t>> b =
+      broadcastShapes(m.getShape(), x.getShape());
   if (m.getElementType() != x.getElementType() || failed(b) ||
       ArrayRef<int64_t>(*b) != x.getShape())
     return emitOpError("[B13] max operand ")
@@ -229,8 +238,7 @@ LogicalResult ForLoopOp::verifyRegions() {
            << " values whose types do not match the loop's result types";
   for (Value v : yield.getValues()) {
     Operation *def = v.getDefiningOp();
-    if (!def || !isa<AccumulatorOpInterface>(def) ||
-        def->getBlock() != &body)
+    if (!def || !isa<AccumulatorOpInterface>(def) || def->getBlock() != &body)
       return yield.emitOpError("[B3] yields a value that is not the result of "
                                "an accumulator of this loop; loop-body values "
                                "must pass through an accumulator");
@@ -250,8 +258,8 @@ LogicalResult ForLoopOp::verifyRegions() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult OutputSaverOp::verify() {
-  auto kernel = dyn_cast_or_null<GraphKernelOpInterface>(
-      getOperation()->getParentOp());
+  auto kernel =
+      dyn_cast_or_null<GraphKernelOpInterface>(getOperation()->getParentOp());
   if (!kernel)
     return emitOpError("[B14] must be directly in the body of a "
                        "graph-defined kernel, after the loop");

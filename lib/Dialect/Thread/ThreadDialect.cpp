@@ -18,6 +18,15 @@ void MTDialect::initialize() {
       >();
 }
 
+LogicalResult mt::verifyInThreadGraph(Operation *op) {
+  if (failed(verifyInBlockGraph(op)))
+    return failure();
+  if (!isa_and_nonnull<ThreadGraphOp>(op->getParentOp()))
+    return op->emitOpError("[T5] must be directly in the body of an "
+                           "mt.thread_graph");
+  return success();
+}
+
 LogicalResult ThreadGraphOp::verifyRegions() {
   if (getInputs().empty() || getResults().empty())
     return emitOpError("[T1] needs at least one input and one result");
@@ -38,8 +47,8 @@ LogicalResult ThreadGraphOp::verifyRegions() {
   Block &body = getBody().front();
   if (body.getNumArguments() != getInputs().size())
     return emitOpError("[T3] body has ")
-           << body.getNumArguments() << " arguments for "
-           << getInputs().size() << " inputs";
+           << body.getNumArguments() << " arguments for " << getInputs().size()
+           << " inputs";
   for (auto [arg, in] : llvm::zip_equal(body.getArguments(), getInputs()))
     if (arg.getType() != cast<RankedTensorType>(in.getType()).getElementType())
       return emitOpError("[T3] body argument #")
@@ -56,8 +65,8 @@ LogicalResult ThreadGraphOp::verifyRegions() {
     return emitOpError("[T4] body must end in mt.yield");
   if (yield.getValues().size() != getResults().size())
     return yield.emitOpError("[T4] yields ")
-           << yield.getValues().size() << " values for "
-           << getResults().size() << " results";
+           << yield.getValues().size() << " values for " << getResults().size()
+           << " results";
   for (auto [v, r] : llvm::zip_equal(yield.getValues(), getResults()))
     if (v.getType() != cast<RankedTensorType>(r.getType()).getElementType())
       return yield.emitOpError("[T4] yields ")

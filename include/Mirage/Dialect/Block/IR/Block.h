@@ -15,6 +15,22 @@
 
 #include "Mirage/Dialect/Block/IR/BlockOpsDialect.h.inc"
 
+namespace mirage::mb {
+/// Verifies that `op` is directly in the body of an mb.for_loop ([B19]),
+/// itself inside a graph-defined kernel ([C0.2]).
+mlir::LogicalResult verifyInForLoop(mlir::Operation *op);
+
+/// Marks the ops that only exist in a for-loop body: input iterators,
+/// accumulators and mb.yield.
+template <typename ConcreteType>
+class InForLoop : public mlir::OpTrait::TraitBase<ConcreteType, InForLoop> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyInForLoop(op);
+  }
+};
+} // namespace mirage::mb
+
 #define GET_OP_CLASSES
 #include "Mirage/Dialect/Block/IR/BlockOps.h.inc"
 

@@ -20,7 +20,12 @@ defm MB_ : Mirage_TensorOps<MB_Dialect, [Mirage_InBlockGraph]>;
 // Loop structure
 //===----------------------------------------------------------------------===//
 
-defvar MB_InForLoop = HasParent<"::mirage::mb::ForLoopOp">;
+// [B19] Input iterators, accumulators and mb.yield are directly in the body
+// of an mb.for_loop (and, by [C0.2], inside a graph-defined kernel). A native
+// trait rather than HasParent so that the diagnostic carries the tag.
+def MB_InForLoop : NativeOpTrait<"InForLoop"> {
+  let cppNamespace = "::mirage::mb";
+}
 
 def MB_ForLoopOp : MB_Op<"for_loop", [Mirage_InBlockGraph, SingleBlock,
     RecursiveMemoryEffects]> {
@@ -38,18 +43,21 @@ def MB_ForLoopOp : MB_Op<"for_loop", [Mirage_InBlockGraph, SingleBlock,
     - [B2] the body ends in `mb.yield` with one accumulator result per loop
       result, of the same type;
     - [B3] every `mb.yield` operand is the result of an accumulator of this
-      loop, and accumulator results are used only by `mb.yield`.
+      loop, and accumulator results are used only by `mb.yield`;
+    - [B19] `mb.input_iter`, the accumulators and `mb.yield` appear directly
+      in the body of an `mb.for_loop` and nowhere else.
   }];
   let results = (outs Variadic<Mirage_Tensor>:$results);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = "attr-dict `->` `(` type($results) `)` $body";
+  let assemblyFormat =
+      "(`->` `(` type($results)^ `)`)? attr-dict-with-keyword $body";
   let hasRegionVerifier = 1;
 }
 
 def MB_YieldOp : MB_Op<"yield", [Pure, Terminator, ReturnLike, MB_InForLoop]> {
   let summary = "yields the accumulators of a for-loop";
   let arguments = (ins Variadic<Mirage_Tensor>:$values);
-  let assemblyFormat = "$values attr-dict `:` type($values)";
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
 }
 
 def MB_InputIterOp : MB_Op<"input_iter", [Pure, MB_InForLoop]> {
@@ -185,7 +193,7 @@ def MB_ReturnOp : MB_Op<"return", [Pure, Terminator, ReturnLike,
     results, one per kernel result, of the kernel's result types.
   }];
   let arguments = (ins Variadic<Mirage_Tensor>:$outputs);
-  let assemblyFormat = "$outputs attr-dict `:` type($outputs)";
+  let assemblyFormat = "attr-dict ($outputs^ `:` type($outputs))?";
 }
 
 #endif // MIRAGE_DIALECT_BLOCK_IR_BLOCKOPS_TD

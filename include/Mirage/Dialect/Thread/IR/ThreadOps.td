@@ -9,7 +9,12 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 
 def MT_Scalar : AnyTypeOf<[F16, BF16, F32]>;
 
-defvar MT_InThreadGraph = HasParent<"::mirage::mt::ThreadGraphOp">;
+// [T5] The scalar ops and mt.yield are directly in the body of an
+// mt.thread_graph (and, by [C0.2], inside a graph-defined kernel). A native
+// trait rather than HasParent so that the diagnostic carries the tag.
+def MT_InThreadGraph : NativeOpTrait<"InThreadGraph"> {
+  let cppNamespace = "::mirage::mt";
+}
 
 // Scalar element-wise ops: mt.exp, mt.mul_scalar, ...
 defm MT_ : Mirage_UnaryOps<MT_Dialect, MT_Scalar, [MT_InThreadGraph]>;
@@ -51,7 +56,9 @@ def MT_ThreadGraphOp : MT_Op<"thread_graph", [Pure, Mirage_InBlockGraph,
     - [T3] the body has one block argument per input, typed with the input's
       element type;
     - [T4] the body holds only mt element-wise ops and ends in `mt.yield`
-      whose operand types are the result element types.
+      whose operand types are the result element types;
+    - [T5] conversely, mt element-wise ops and `mt.yield` appear only directly
+      in the body of an `mt.thread_graph`.
 
     ```mlir
     %r = mt.thread_graph (%acc, %rms)
@@ -75,7 +82,7 @@ def MT_YieldOp : MT_Op<"yield", [Pure, Terminator, ReturnLike,
                                  MT_InThreadGraph]> {
   let summary = "yields the result elements of a thread graph";
   let arguments = (ins Variadic<MT_Scalar>:$values);
-  let assemblyFormat = "$values attr-dict `:` type($values)";
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
 }
 
 #endif // MIRAGE_DIALECT_THREAD_IR_THREADOPS_TD

@@ -1,0 +1,78 @@
+//===- Passes.td - Mirage conversion passes ----------------*- tablegen -*-===//
+
+#ifndef MIRAGE_CONVERSION_PASSES_TD
+#define MIRAGE_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertMirageToGPU : Pass<"convert-mirage-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower uGraph functions (mk/mb/mt) to gpu.launch over memrefs";
+  let description = [{
+    Rewrites every function whose body is a DAG of `mk.graph_kernel` ops into
+    a host function over memrefs in destination-passing style: the tensor
+    arguments become memref arguments, each tensor result becomes a trailing
+    memref argument the function writes, intermediate device tensors become
+    `memref.alloc`s. Each graph-defined kernel becomes one `gpu.launch` with
+    its grid and block:
+
+    - tiles live in dynamic workgroup (shared) memory, one `memref.view` per
+      tile; accumulators are kept in f32;
+    - every stage is a thread-strided loop over the elements of the tile it
+      writes (`for e = tid; e < n; e += nthreads`), so consecutive threads
+      touch consecutive addresses (coalesced input iterators and output
+      savers) and the code is correct for any number of threads;
+    - the for-loop becomes an `scf.for` of `forloop` iterations; input
+      iterators copy this block's tile of the iteration, accumulators are
+      initialised before the loop, updated in it and finalised after it
+      (mean, rms);
+    - `mt.thread_graph` bodies are evaluated per element in registers;
+    - `gpu.barrier` is placed only between stages with a read-after-write or
+      write-after-read dependence through shared memory, and at the end of
+      every loop iteration.
+
+    Element-wise arithmetic is done in f32. Functions with `mk` ops outside a
+    graph-defined kernel are rejected with a diagnostic naming the op.
+
+    Calls to a converted function are rewritten to pass buffers
+    (`bufferization.to_buffer` of the tensor operands, `memref.alloc` for the
+    results, which are handed back as `bufferization.to_tensor`), so callers
+    that work on buffers fold to plain memref code.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::bufferization::BufferizationDialect", "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::func::FuncDialect"
+  ];
+  let statistics = [
+    Statistic<"numKernels", "kernels", "Graph-defined kernels lowered">,
+    Statistic<"numBarriers", "barriers", "Barriers emitted">,
+  ];
+}
+
+def GpuLaunchToOpenMP : Pass<"mirage-gpu-launch-to-omp", "::mlir::ModuleOp"> {
+  let summary = "Run gpu.launch on the CPU: blocks as loops, threads as OpenMP threads";
+  let description = [{
+    Rewrites each `gpu.launch` (pre-outlining form, no async tokens) into a
+    loop nest over the grid; each thread block is one `omp.parallel` region
+    whose threads run the block's code, with `gpu.barrier` as `omp.barrier`.
+    Workgroup memory (attributions and `gpu.dynamic_shared_memory`) becomes a
+    stack buffer shared by the team.
+
+    With `threads = 0` each GPU thread is one OpenMP thread, which is correct
+    for every kernel. With `threads = N > 0` the team has N threads and
+    `gpu.block_dim x` reads N: correct for kernels written for any number of
+    threads, like every kernel produced by `convert-mirage-to-gpu`, and much
+    faster on a machine with few cores.
+  }];
+  let options = [
+    Option<"threads", "threads", "unsigned", /*default=*/"0",
+           "OpenMP threads per block (0: one per GPU thread)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::omp::OpenMPDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::func::FuncDialect"
+  ];
+}
+
+#endif // MIRAGE_CONVERSION_PASSES_TD

@@ -1,0 +1,152 @@
+//===- Interpreter.h - Evaluate mk/mb/mt programs ---------------*- C++ -*-===//
+//
+// One interpreter for programs of the three Mirage levels, instantiated over
+// two value domains: f64 (reference numerics) and the finite field of
+// Field.h (equivalence testing). Graph-defined kernels run with the exact
+// grid, tile, for-loop, accumulator and output-saver semantics of DESIGN
+// §3.2: every thread block of the grid, every loop iteration.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_VERIFY_INTERPRETER_H
+#define MIRAGE_VERIFY_INTERPRETER_H
+
+#include "Mirage/Verify/Field.h"
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::func {
+class FuncOp;
+} // namespace mlir::func
+
+namespace mirage::verify {
+
+/// Allocates `bytes` of tensor storage. Large buffers are 2 MiB aligned and
+/// advised as transparent huge pages: first-touch page faults of the
+/// multi-hundred-MB weights otherwise dominate a finite-field test.
+void *allocateTensorStorage(size_t bytes);
+/// Frees storage from allocateTensorStorage.
+void freeTensorStorage(void *ptr);
+
+/// std::allocator replacement that uses allocateTensorStorage.
+template <typename T>
+struct TensorAllocator {
+  using value_type = T;
+  TensorAllocator() = default;
+  template <typename U>
+  TensorAllocator(const TensorAllocator<U> &) {}
+  T *allocate(size_t n) {
+    return static_cast<T *>(allocateTensorStorage(n * sizeof(T)));
+  }
+  void deallocate(T *p, size_t) { freeTensorStorage(p); }
+  template <typename U>
+  bool operator==(const TensorAllocator<U> &) const {
+    return true;
+  }
+  template <typename U>
+  bool operator!=(const TensorAllocator<U> &) const {
+    return false;
+  }
+};
+
+/// A dense row-major tensor of domain values.
+template <typename E>
+struct Tensor {
+  using Storage = std::vector<E, TensorAllocator<E>>;
+  llvm::SmallVector<int64_t, 4> shape;
+  Storage data;
+
+  Tensor() = default;
+  explicit Tensor(llvm::ArrayRef<int64_t> shape, E init = E())
+      : shape(shape.begin(), shape.end()), data(numElementsOf(shape), init) {}
+  int64_t numElements() const { return static_cast<int64_t>(data.size()); }
+  static int64_t numElementsOf(llvm::ArrayRef<int64_t> shape) {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    return n;
+  }
+};
+using FloatTensor = Tensor<double>;
+using FieldTensor = Tensor<FieldValue>;
+
+/// Why an evaluation stopped.
+enum class EvalErrorKind {
+  /// An op the interpreter does not know (e.g. arith.addf in a function).
+  Unsupported,
+  /// Malformed program or inputs (wrong number or shape of inputs, ...).
+  InvalidInput,
+  /// The program leaves the verifiable fragment: an exp of a value whose q
+  /// component is undefined (a second exp on one path).
+  OutsideFragment,
+  /// Division by a value that is zero in the field.
+  DivisionByZero,
+};
+
+/// An evaluation failure: its kind, a message and the op it happened at.
+struct EvalError {
+  EvalErrorKind kind = EvalErrorKind::InvalidInput;
+  std::string message;
+  mlir::Operation *op = nullptr;
+};
+
+/// A bound on the degree of a value as a rational function of the inputs
+/// (numerator, denominator). Values that are not rational functions (results
+/// of exp, sqrt, max, pow) count as fresh variables of degree 1 or half their
+/// argument's degree; see docs/verification.md.
+struct Degree {
+  double num = 1.0;
+  double den = 0.0;
+};
+
+/// Facts about a field evaluation that the probability bound needs.
+struct FieldEvalInfo {
+  /// Degree bound of each output.
+  llvm::SmallVector<Degree> outputDegrees;
+  /// Largest degree of an exp argument (its q-component polynomial).
+  double maxExpArgDegree = 0.0;
+  /// The program used exp, sqrt, or a random stand-in function
+  /// (max/relu/clamp/pow): the bound is then a heuristic (see the docs).
+  bool usesExp = false, usesSqrt = false, usesOpaque = false;
+};
+
+/// Evaluates `func` on `inputs` in the f64 domain. On failure returns
+/// `std::nullopt` and fills `error`.
+std::optional<std::vector<FloatTensor>>
+evaluateFloat(mlir::func::FuncOp func, llvm::ArrayRef<FloatTensor> inputs,
+              EvalError &error);
+
+/// Evaluates `func` on `inputs` in the finite field, with the random choices
+/// of `test`. On failure returns `std::nullopt` and fills `error`.
+std::optional<std::vector<FieldTensor>>
+evaluateField(mlir::func::FuncOp func, llvm::ArrayRef<FieldTensor> inputs,
+              const FieldTest &test, EvalError &error,
+              FieldEvalInfo *info = nullptr);
+
+/// Checks that every argument and result of `func` is a static ranked tensor
+/// the interpreter accepts; returns an error message otherwise.
+std::optional<std::string> checkSignature(mlir::func::FuncOp func);
+
+/// Uniform random inputs in [-1, 1) for the arguments of `func`, one stream
+/// per argument derived from `seed`.
+std::vector<FloatTensor> randomFloatInputs(mlir::func::FuncOp func,
+                                           uint64_t seed);
+/// Uniform random field inputs, fresh per tensor, derived from `seed`.
+std::vector<FieldTensor> randomFieldInputs(mlir::func::FuncOp func,
+                                           const FieldTest &test,
+                                           uint64_t seed);
+
+/// Renders a multi-dimensional index as "[i, j, ...]".
+std::string formatIndex(llvm::ArrayRef<int64_t> index);
+/// The multi-dimensional index of linear index `linear` in `shape`.
+llvm::SmallVector<int64_t, 4> delinearize(int64_t linear,
+                                          llvm::ArrayRef<int64_t> shape);
+
+} // namespace mirage::verify
+
+#endif // MIRAGE_VERIFY_INTERPRETER_H

@@ -1,0 +1,219 @@
+//===- GpuLaunchToOpenMP.cpp - Run gpu.launch on the CPU --------*- C++ -*-===//
+//
+// MLIR 22 has no gpu -> CPU path. This pass turns each gpu.launch into a loop
+// nest over the grid whose body is an omp.parallel team running the block's
+// code: the same GPU-structured IR that becomes PTX runs under mlir-runner,
+// so kernel numerics are tested on machines without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mirage {
+#define GEN_PASS_DEF_GPULAUNCHTOOPENMP
+#include "Mirage/Conversion/Passes.h.inc"
+} // namespace mirage
+
+using namespace mlir;
+
+namespace {
+
+/// The type with the gpu address space removed (CPU memory is flat).
+Type stripAddressSpace(Type t) {
+  auto m = dyn_cast<MemRefType>(t);
+  if (!m || !isa_and_nonnull<gpu::AddressSpaceAttr>(m.getMemorySpace()))
+    return t;
+  return MemRefType::get(m.getShape(), m.getElementType(), m.getLayout());
+}
+
+struct GpuLaunchToOpenMPPass
+    : public mirage::impl::GpuLaunchToOpenMPBase<GpuLaunchToOpenMPPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<gpu::LaunchOp> launches;
+    module.walk([&](gpu::LaunchOp op) { launches.push_back(op); });
+    if (launches.empty())
+      return;
+    OpBuilder mb(module.getBodyRegion());
+    auto tidFn = module.lookupSymbol<func::FuncOp>("omp_get_thread_num");
+    if (!tidFn) {
+      mb.setInsertionPointToStart(module.getBody());
+      tidFn = func::FuncOp::create(mb, module.getLoc(), "omp_get_thread_num",
+                                   mb.getFunctionType({}, {mb.getI32Type()}));
+      tidFn.setPrivate();
+    }
+    for (gpu::LaunchOp launch : launches)
+      if (failed(convert(launch, tidFn)))
+        return signalPassFailure();
+  }
+
+  LogicalResult convert(gpu::LaunchOp launch, func::FuncOp tidFn);
+};
+
+LogicalResult GpuLaunchToOpenMPPass::convert(gpu::LaunchOp launch,
+                                             func::FuncOp tidFn) {
+  if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty() ||
+      launch.hasClusterSize() || !launch.getBody().hasOneBlock())
+    return launch.emitOpError(
+        "is not supported by mirage-gpu-launch-to-omp: async tokens, "
+        "clusters and multi-block bodies have no CPU emulation");
+  WalkResult unsupported = launch.getBody().walk([](Operation *op) {
+    if (isa<gpu::ShuffleOp, gpu::SubgroupReduceOp, gpu::AllReduceOp>(op) ||
+        (op->getDialect() &&
+         op->getDialect()->getNamespace() == "nvgpu")) {
+      op->emitOpError("has no CPU emulation in mirage-gpu-launch-to-omp");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (unsupported.wasInterrupted())
+    return failure();
+
+  Location loc = launch.getLoc();
+  OpBuilder b(launch);
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+  auto fz = scf::ForOp::create(b, loc, c0, grid.z, c1);
+  b.setInsertionPoint(fz.getBody()->getTerminator());
+  auto fy = scf::ForOp::create(b, loc, c0, grid.y, c1);
+  b.setInsertionPoint(fy.getBody()->getTerminator());
+  auto fx = scf::ForOp::create(b, loc, c0, grid.x, c1);
+  b.setInsertionPoint(fx.getBody()->getTerminator());
+
+  // Workgroup memory: one stack buffer per block, shared by the team.
+  SmallVector<Value> workgroup;
+  for (BlockArgument a : launch.getWorkgroupAttributions())
+    workgroup.push_back(memref::AllocaOp::create(
+        b, loc, cast<MemRefType>(stripAddressSpace(a.getType()))));
+  Value dynamicShared;
+  if (Value size = launch.getDynamicSharedMemorySize()) {
+    auto constant = size.getDefiningOp<arith::ConstantIntOp>();
+    if (!constant)
+      return launch.emitOpError("mirage-gpu-launch-to-omp needs a constant "
+                                "dynamic shared memory size");
+    auto type = MemRefType::get({std::max<int64_t>(constant.value(), 1)},
+                                b.getI8Type());
+    // 16-byte alignment, as the GPU guarantees for dynamic shared memory.
+    auto alloca = memref::AllocaOp::create(b, loc, type, ValueRange{},
+                                           ValueRange{}, b.getI64IntegerAttr(16));
+    dynamicShared = memref::CastOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, b.getI8Type()),
+        alloca);
+  }
+
+  Value teamSize;
+  Value blockThreads = arith::MulIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, block.x, block.y), block.z);
+  if (threads > 0)
+    teamSize = arith::ConstantIndexOp::create(b, loc, threads);
+  else
+    teamSize = blockThreads;
+  omp::ParallelOperands clauses;
+  clauses.numThreads =
+      arith::IndexCastOp::create(b, loc, b.getI32Type(), teamSize);
+  auto par = omp::ParallelOp::create(b, loc, clauses);
+  Block *team = b.createBlock(&par.getRegion());
+  b.setInsertionPointToStart(team);
+  Value t = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      func::CallOp::create(b, loc, tidFn, ValueRange{}).getResult(0));
+  Value tid[3], bdim[3];
+  if (threads > 0) {
+    // A team of N threads stands for a block of N threads along x: only
+    // valid for thread-count-agnostic kernels (see the pass description).
+    tid[0] = t;
+    tid[1] = tid[2] = c0;
+    bdim[0] = teamSize;
+    bdim[1] = bdim[2] = c1;
+  } else {
+    tid[0] = arith::RemUIOp::create(b, loc, t, block.x);
+    Value rest = arith::DivUIOp::create(b, loc, t, block.x);
+    tid[1] = arith::RemUIOp::create(b, loc, rest, block.y);
+    tid[2] = arith::DivUIOp::create(b, loc, rest, block.y);
+    bdim[0] = block.x;
+    bdim[1] = block.y;
+    bdim[2] = block.z;
+  }
+  SmallVector<Value> privates;
+  for (BlockArgument a : launch.getPrivateAttributions())
+    privates.push_back(memref::AllocaOp::create(
+        b, loc, cast<MemRefType>(stripAddressSpace(a.getType()))));
+
+  Block &body = launch.getBody().front();
+  body.walk([](Operation *op) {
+    for (Value r : op->getResults())
+      r.setType(stripAddressSpace(r.getType()));
+    for (Region &region : op->getRegions())
+      for (Block &blk : region)
+        for (BlockArgument arg : blk.getArguments())
+          arg.setType(stripAddressSpace(arg.getType()));
+  });
+  Value bid[3] = {fx.getInductionVar(), fy.getInductionVar(),
+                  fz.getInductionVar()};
+  Value gdim[3] = {grid.x, grid.y, grid.z};
+  auto replace = [](gpu::KernelDim3 dims, Value *with) {
+    Value(dims.x).replaceAllUsesWith(with[0]);
+    Value(dims.y).replaceAllUsesWith(with[1]);
+    Value(dims.z).replaceAllUsesWith(with[2]);
+  };
+  replace(launch.getBlockIds(), bid);
+  replace(launch.getThreadIds(), tid);
+  replace(launch.getGridSize(), gdim);
+  replace(launch.getBlockSize(), bdim);
+  for (auto [a, v] : llvm::zip(launch.getWorkgroupAttributions(), workgroup))
+    Value(a).replaceAllUsesWith(v);
+  for (auto [a, v] : llvm::zip(launch.getPrivateAttributions(), privates))
+    Value(a).replaceAllUsesWith(v);
+  team->getOperations().splice(team->end(), body.getOperations());
+
+  SmallVector<Operation *> dead;
+  LogicalResult status = success();
+  par.walk([&](Operation *op) {
+    OpBuilder ob(op);
+    auto dim = [](gpu::Dimension d) { return static_cast<int>(d); };
+    if (isa<gpu::TerminatorOp>(op)) {
+      omp::TerminatorOp::create(ob, op->getLoc());
+      dead.push_back(op);
+    } else if (isa<gpu::BarrierOp>(op)) {
+      omp::BarrierOp::create(ob, op->getLoc());
+      dead.push_back(op);
+    } else if (auto o = dyn_cast<gpu::ThreadIdOp>(op)) {
+      o.replaceAllUsesWith(tid[dim(o.getDimension())]);
+      dead.push_back(op);
+    } else if (auto o = dyn_cast<gpu::BlockIdOp>(op)) {
+      o.replaceAllUsesWith(bid[dim(o.getDimension())]);
+      dead.push_back(op);
+    } else if (auto o = dyn_cast<gpu::BlockDimOp>(op)) {
+      o.replaceAllUsesWith(bdim[dim(o.getDimension())]);
+      dead.push_back(op);
+    } else if (auto o = dyn_cast<gpu::GridDimOp>(op)) {
+      o.replaceAllUsesWith(gdim[dim(o.getDimension())]);
+      dead.push_back(op);
+    } else if (auto o = dyn_cast<gpu::DynamicSharedMemoryOp>(op)) {
+      if (!dynamicShared) {
+        status = o.emitOpError("used without a dynamic shared memory size");
+        return;
+      }
+      o.replaceAllUsesWith(dynamicShared);
+      dead.push_back(op);
+    }
+  });
+  for (Operation *op : dead)
+    op->erase();
+  launch.erase();
+  return status;
+}
+
+} // namespace

@@ -1,0 +1,883 @@
+//===- MirageToGPU.cpp - Lower uGraphs to gpu.launch ------------*- C++ -*-===//
+//
+// Lowers functions of graph-defined kernels to host functions over memrefs
+// whose kernels are gpu.launch ops working on shared-memory tiles. See the
+// description of ConvertMirageToGPU in Passes.td for the scheme.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Conversion/Passes.h"
+
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <cmath>
+#include <limits>
+
+namespace mirage {
+#define GEN_PASS_DEF_CONVERTMIRAGETOGPU
+#include "Mirage/Conversion/Passes.h.inc"
+} // namespace mirage
+
+using namespace mlir;
+using namespace mirage;
+
+namespace {
+
+MemRefType toMemRef(Type t) {
+  auto tensor = cast<RankedTensorType>(t);
+  return MemRefType::get(tensor.getShape(), tensor.getElementType());
+}
+
+/// Alignment of every tile in dynamic shared memory (16 bytes: the widest
+/// vector load a later vectorisation would use).
+constexpr int64_t kTileAlign = 16;
+
+Value cIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+Value cF32(OpBuilder &b, Location loc, double v) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+}
+
+/// Computes `kind` on f32 scalars.
+Value emitScalar(OpBuilder &b, Location loc, ElementwiseKind kind,
+                 ArrayRef<double> params, ValueRange x) {
+  auto one = [&] { return cF32(b, loc, 1.0); };
+  auto sigmoid = [&](Value v) {
+    Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, v));
+    return arith::DivFOp::create(b, loc, one(),
+                                 arith::AddFOp::create(b, loc, one(), e));
+  };
+  switch (kind) {
+  case ElementwiseKind::Exp:
+    return math::ExpOp::create(b, loc, x[0]);
+  case ElementwiseKind::Square:
+    return arith::MulFOp::create(b, loc, x[0], x[0]);
+  case ElementwiseKind::Sqrt:
+    return math::SqrtOp::create(b, loc, x[0]);
+  case ElementwiseKind::Rsqrt:
+    return math::RsqrtOp::create(b, loc, x[0]);
+  case ElementwiseKind::Silu:
+    return arith::MulFOp::create(b, loc, x[0], sigmoid(x[0]));
+  case ElementwiseKind::Sigmoid:
+    return sigmoid(x[0]);
+  case ElementwiseKind::Gelu: {
+    // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    Value x3 = arith::MulFOp::create(
+        b, loc, x[0], arith::MulFOp::create(b, loc, x[0], x[0]));
+    Value inner = arith::AddFOp::create(
+        b, loc, x[0], arith::MulFOp::create(b, loc, cF32(b, loc, 0.044715), x3));
+    Value t = math::TanhOp::create(
+        b, loc,
+        arith::MulFOp::create(b, loc, cF32(b, loc, std::sqrt(2.0 / M_PI)),
+                              inner));
+    Value half = arith::MulFOp::create(b, loc, cF32(b, loc, 0.5), x[0]);
+    return arith::MulFOp::create(b, loc, half,
+                                 arith::AddFOp::create(b, loc, one(), t));
+  }
+  case ElementwiseKind::Relu:
+    return arith::MaximumFOp::create(b, loc, x[0], cF32(b, loc, 0.0));
+  case ElementwiseKind::Neg:
+    return arith::NegFOp::create(b, loc, x[0]);
+  case ElementwiseKind::MulScalar:
+    return arith::MulFOp::create(b, loc, x[0], cF32(b, loc, params[0]));
+  case ElementwiseKind::AddScalar:
+    return arith::AddFOp::create(b, loc, x[0], cF32(b, loc, params[0]));
+  case ElementwiseKind::Clamp:
+    return arith::MinimumFOp::create(
+        b, loc, arith::MaximumFOp::create(b, loc, x[0], cF32(b, loc, params[0])),
+        cF32(b, loc, params[1]));
+  case ElementwiseKind::Add:
+    return arith::AddFOp::create(b, loc, x[0], x[1]);
+  case ElementwiseKind::Sub:
+    return arith::SubFOp::create(b, loc, x[0], x[1]);
+  case ElementwiseKind::Mul:
+    return arith::MulFOp::create(b, loc, x[0], x[1]);
+  case ElementwiseKind::Div:
+    return arith::DivFOp::create(b, loc, x[0], x[1]);
+  case ElementwiseKind::Pow:
+    return math::PowFOp::create(b, loc, x[0], x[1]);
+  }
+  llvm_unreachable("unknown element-wise kind");
+}
+
+/// Emits the code of one graph-defined kernel inside its gpu.launch.
+class KernelEmitter {
+public:
+  KernelEmitter(mk::GraphKernelOp kernel, OpBuilder &b,
+                llvm::DenseMap<Value, Value> &global, int64_t &numBarriers)
+      : kernel(kernel), b(b), loc(kernel.getLoc()), global(global),
+        numBarriers(numBarriers) {}
+
+  /// Plans the shared-memory layout; returns its size in bytes.
+  int64_t planSharedMemory();
+  /// Emits the kernel body at the builder's insertion point (inside the
+  /// launch region).
+  LogicalResult emit(gpu::LaunchOp launch);
+
+private:
+  struct Slot {
+    int64_t offset;
+    MemRefType type;
+  };
+  /// Reserves a shared-memory slot for `key` with `shape` and `elementType`.
+  void reserve(Value key, ArrayRef<int64_t> shape, Type elementType,
+               llvm::DenseMap<Value, Slot> &slots);
+
+  /// Emits `for e = tid; e < numElements(shape); e += nthreads` and calls
+  /// `body` with the multi-index of element e.
+  void forEachElement(ArrayRef<int64_t> shape,
+                      function_ref<void(ValueRange)> body);
+  Value loadF32(Value buf, ValueRange idx);
+  void storeF32(Value buf, ValueRange idx, Value v);
+  /// Index into a buffer that broadcasts along its size-1 dims.
+  SmallVector<Value> broadcastIndex(Value buf, ValueRange idx);
+  /// Declares that the next stage reads `reads` and writes `writes`; emits a
+  /// barrier first if that races with earlier stages since the last one.
+  void stage(ArrayRef<Value> reads, ArrayRef<Value> writes);
+  void barrier();
+
+  LogicalResult emitLoopBody(mb::ForLoopOp loop, Value iv);
+  LogicalResult emitTileOp(Operation *op);
+  void emitInputIter(mb::InputIterOp op, Value iv);
+  void emitAccumInit(AccumulatorOpInterface acc);
+  void emitAccumUpdate(AccumulatorOpInterface acc);
+  void emitAccumFinal(AccumulatorOpInterface acc);
+  void emitOutputSaver(mb::OutputSaverOp op);
+  /// Sum (or sum of squares) of `buf` over its last dim at row `idx`.
+  Value rowReduce(Value buf, ValueRange idx, int64_t begin, int64_t count,
+                  bool squares);
+
+  Value buf(Value v) { return tiles.lookup(v); }
+
+  mk::GraphKernelOp kernel;
+  OpBuilder &b;
+  Location loc;
+  llvm::DenseMap<Value, Value> &global;
+  int64_t &numBarriers;
+
+  llvm::DenseMap<Value, Slot> slots;      // IR value -> shared-memory slot
+  llvm::DenseMap<Value, Slot> aux;        // extra buffers keyed by op result
+  llvm::DenseMap<Value, Value> tiles;     // IR value -> memref view
+  llvm::DenseMap<Value, Value> auxTiles;  // IR value -> extra memref view
+  int64_t smemBytes = 0;
+  Value tid, nthreads, blockIds[3];
+  llvm::DenseSet<Value> dirty, readSinceBarrier;
+  /// Slots in planning order (key, is-aux), so the emitted IR is
+  /// deterministic.
+  SmallVector<std::pair<Value, bool>> order;
+};
+
+void KernelEmitter::reserve(Value key, ArrayRef<int64_t> shape,
+                            Type elementType,
+                            llvm::DenseMap<Value, Slot> &into) {
+  auto type = MemRefType::get(
+      shape, elementType, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(b.getContext(),
+                                 gpu::AddressSpace::Workgroup));
+  int64_t bytes = type.getNumElements() * elementByteWidth(elementType);
+  into[key] = {smemBytes, type};
+  order.push_back({key, &into == &aux});
+  smemBytes += llvm::alignTo(bytes, kTileAlign);
+}
+
+int64_t KernelEmitter::planSharedMemory() {
+  Type f32 = b.getF32Type();
+  kernel.getBody().walk([&](Operation *op) {
+    if (isa<mb::ForLoopOp, mb::OutputSaverOp, mb::YieldOp, mb::ReturnOp>(op) ||
+        op->getParentOfType<mt::ThreadGraphOp>())
+      return;
+    for (Value r : op->getResults()) {
+      auto t = cast<RankedTensorType>(r.getType());
+      // Accumulators and row statistics are kept in f32.
+      bool wide = isa<AccumulatorOpInterface>(op);
+      reserve(r, t.getShape(), wide ? f32 : t.getElementType(), slots);
+    }
+    if (auto rms = dyn_cast<mb::RmsNormOp>(op)) {
+      SmallVector<int64_t> shape(rms.getType().getShape());
+      shape.back() = 1;
+      reserve(rms.getResult(), shape, f32, aux);
+    }
+    if (auto acc = dyn_cast<mb::AccumRescaledSumOp>(op))
+      reserve(acc.getResult(), acc.getType().getShape(), f32, aux);
+  });
+  return smemBytes;
+}
+
+void KernelEmitter::barrier() {
+  gpu::BarrierOp::create(b, loc);
+  ++numBarriers;
+  dirty.clear();
+  readSinceBarrier.clear();
+}
+
+void KernelEmitter::stage(ArrayRef<Value> reads, ArrayRef<Value> writes) {
+  bool race = llvm::any_of(reads, [&](Value v) { return dirty.contains(v); }) ||
+              llvm::any_of(writes, [&](Value v) {
+                return dirty.contains(v) || readSinceBarrier.contains(v);
+              });
+  if (race)
+    barrier();
+  readSinceBarrier.insert(reads.begin(), reads.end());
+  dirty.insert(writes.begin(), writes.end());
+}
+
+void KernelEmitter::forEachElement(ArrayRef<int64_t> shape,
+                                   function_ref<void(ValueRange)> body) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  auto loop = scf::ForOp::create(b, loc, tid, cIndex(b, loc, n), nthreads);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value e = loop.getInductionVar();
+  SmallVector<Value> idx(shape.size());
+  int64_t stride = 1;
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    Value q = stride == 1 ? e
+                          : arith::DivUIOp::create(b, loc, e,
+                                                   cIndex(b, loc, stride));
+    idx[d] = d == 0 ? q
+                    : arith::RemUIOp::create(b, loc, q,
+                                             cIndex(b, loc, shape[d]));
+    stride *= shape[d];
+  }
+  body(idx);
+}
+
+SmallVector<Value> KernelEmitter::broadcastIndex(Value buffer, ValueRange idx) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<Value> out(idx);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.getDimSize(d) == 1)
+      out[d] = cIndex(b, loc, 0);
+  return out;
+}
+
+Value KernelEmitter::loadF32(Value buffer, ValueRange idx) {
+  Value v = memref::LoadOp::create(b, loc, buffer, idx);
+  if (!v.getType().isF32())
+    v = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+  return v;
+}
+
+void KernelEmitter::storeF32(Value buffer, ValueRange idx, Value v) {
+  Type et = cast<MemRefType>(buffer.getType()).getElementType();
+  if (et != v.getType())
+    v = arith::TruncFOp::create(b, loc, et, v);
+  memref::StoreOp::create(b, loc, v, buffer, idx);
+}
+
+Value KernelEmitter::rowReduce(Value buffer, ValueRange idx, int64_t begin,
+                               int64_t count, bool squares) {
+  auto loop = scf::ForOp::create(b, loc, cIndex(b, loc, begin),
+                                 cIndex(b, loc, begin + count),
+                                 cIndex(b, loc, 1),
+                                 ValueRange{cF32(b, loc, 0.0)});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> at(idx);
+  at.back() = loop.getInductionVar();
+  Value x = loadF32(buffer, at);
+  if (squares)
+    x = arith::MulFOp::create(b, loc, x, x);
+  Value s = arith::AddFOp::create(b, loc, loop.getRegionIterArgs()[0], x);
+  scf::YieldOp::create(b, loc, s);
+  return loop.getResult(0);
+}
+
+void KernelEmitter::emitInputIter(mb::InputIterOp op, Value iv) {
+  ArrayRef<int64_t> tile = op.getType().getShape();
+  ArrayRef<int64_t> imap = op.getImap();
+  int64_t fmap = op.getFmap();
+  int64_t f = kernel.getForloop();
+  // Tile origin (DESIGN §3.2): block index, then the loop index inside it.
+  SmallVector<Value> off(tile.size(), cIndex(b, loc, 0));
+  for (int g = 0; g < 3; ++g)
+    if (imap[g] >= 0)
+      off[imap[g]] = blockIds[g];
+  if (fmap >= 0)
+    off[fmap] = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, off[fmap], cIndex(b, loc, f)),
+        iv);
+  for (size_t d = 0; d < tile.size(); ++d)
+    off[d] = arith::MulIOp::create(b, loc, off[d], cIndex(b, loc, tile[d]));
+  Value src = global.lookup(op.getInput());
+  Value dst = buf(op.getTile());
+  stage({}, {dst});
+  forEachElement(tile, [&](ValueRange idx) {
+    SmallVector<Value> at;
+    for (size_t d = 0; d < tile.size(); ++d)
+      at.push_back(arith::AddIOp::create(b, loc, off[d], idx[d]));
+    Value v = memref::LoadOp::create(b, loc, src, at);
+    memref::StoreOp::create(b, loc, v, dst, idx);
+  });
+}
+
+void KernelEmitter::emitOutputSaver(mb::OutputSaverOp op) {
+  ArrayRef<int64_t> tile = op.getInput().getType().getShape();
+  ArrayRef<int64_t> omap = op.getOmap();
+  SmallVector<Value> off(tile.size(), cIndex(b, loc, 0));
+  for (int g = 0; g < 3; ++g)
+    if (omap[g] >= 0)
+      off[omap[g]] = arith::MulIOp::create(b, loc, blockIds[g],
+                                           cIndex(b, loc, tile[omap[g]]));
+  Value src = buf(op.getInput());
+  Value dst = global.lookup(op.getOutput());
+  stage({src}, {});
+  forEachElement(tile, [&](ValueRange idx) {
+    SmallVector<Value> at;
+    for (size_t d = 0; d < tile.size(); ++d)
+      at.push_back(arith::AddIOp::create(b, loc, off[d], idx[d]));
+    storeF32(dst, at, loadF32(src, idx));
+  });
+}
+
+void KernelEmitter::emitAccumInit(AccumulatorOpInterface acc) {
+  Value out = buf(acc->getResult(0));
+  SmallVector<Value> writes{out};
+  double init = acc.getAccumulatorKind() == AccumulatorKind::Max
+                    ? -std::numeric_limits<double>::infinity()
+                    : 0.0;
+  Value runningMax = auxTiles.lookup(acc->getResult(0));
+  if (runningMax)
+    writes.push_back(runningMax);
+  stage({}, writes);
+  forEachElement(cast<MemRefType>(out.getType()).getShape(),
+                 [&](ValueRange idx) {
+                   memref::StoreOp::create(b, loc, cF32(b, loc, init), out,
+                                           idx);
+                   if (runningMax)
+                     memref::StoreOp::create(
+                         b, loc,
+                         cF32(b, loc, -std::numeric_limits<double>::infinity()),
+                         runningMax, idx);
+                 });
+}
+
+void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
+  Value out = buf(acc->getResult(0));
+  Value x = buf(acc.getAccumulated());
+  Value runningMax = auxTiles.lookup(acc->getResult(0));
+  SmallVector<Value> reads{x, out}, writes{out};
+  Value m;
+  if (auto rs = dyn_cast<mb::AccumRescaledSumOp>(acc.getOperation())) {
+    m = buf(rs.getMax());
+    reads.push_back(m);
+    reads.push_back(runningMax);
+    writes.push_back(runningMax);
+  }
+  stage(reads, writes);
+  auto shape = cast<MemRefType>(out.getType()).getShape();
+  int64_t n = cast<MemRefType>(x.getType()).getShape().back();
+  AccumulatorKind kind = acc.getAccumulatorKind();
+  forEachElement(shape, [&](ValueRange idx) {
+    Value old = memref::LoadOp::create(b, loc, out, idx);
+    Value next;
+    switch (kind) {
+    case AccumulatorKind::Sum:
+      next = arith::AddFOp::create(b, loc, old, loadF32(x, idx));
+      break;
+    case AccumulatorKind::Max:
+      next = arith::MaximumFOp::create(b, loc, old, loadF32(x, idx));
+      break;
+    case AccumulatorKind::SumLast:
+    case AccumulatorKind::MeanLast:
+      next = arith::AddFOp::create(b, loc, old,
+                                   rowReduce(x, idx, 0, n, /*squares=*/false));
+      break;
+    case AccumulatorKind::RmsLast:
+      next = arith::AddFOp::create(b, loc, old,
+                                   rowReduce(x, idx, 0, n, /*squares=*/true));
+      break;
+    case AccumulatorKind::SumTo: {
+      int64_t chunk = n / shape.back();
+      Value begin = arith::MulIOp::create(b, loc, idx.back(),
+                                          cIndex(b, loc, chunk));
+      auto loop = scf::ForOp::create(
+          b, loc, begin,
+          arith::AddIOp::create(b, loc, begin, cIndex(b, loc, chunk)),
+          cIndex(b, loc, 1), ValueRange{old});
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      SmallVector<Value> at(idx);
+      at.back() = loop.getInductionVar();
+      scf::YieldOp::create(
+          b, loc,
+          ValueRange{arith::AddFOp::create(b, loc, loop.getRegionIterArgs()[0],
+                                           loadF32(x, at))});
+      b.setInsertionPointAfter(loop);
+      next = loop.getResult(0);
+      break;
+    }
+    case AccumulatorKind::RescaledSum: {
+      // M' = max(M, m); acc' = acc exp(M - M') + x exp(m - M')
+      Value mi = loadF32(m, broadcastIndex(m, idx));
+      Value mOld = memref::LoadOp::create(b, loc, runningMax, idx);
+      Value mNew = arith::MaximumFOp::create(b, loc, mOld, mi);
+      Value scaleOld = math::ExpOp::create(
+          b, loc, arith::SubFOp::create(b, loc, mOld, mNew));
+      Value scaleNew = math::ExpOp::create(
+          b, loc, arith::SubFOp::create(b, loc, mi, mNew));
+      next = arith::AddFOp::create(
+          b, loc, arith::MulFOp::create(b, loc, old, scaleOld),
+          arith::MulFOp::create(b, loc, loadF32(x, idx), scaleNew));
+      memref::StoreOp::create(b, loc, mNew, runningMax, idx);
+      break;
+    }
+    }
+    memref::StoreOp::create(b, loc, next, out, idx);
+  });
+}
+
+void KernelEmitter::emitAccumFinal(AccumulatorOpInterface acc) {
+  AccumulatorKind kind = acc.getAccumulatorKind();
+  if (kind != AccumulatorKind::MeanLast && kind != AccumulatorKind::RmsLast)
+    return;
+  Value out = buf(acc->getResult(0));
+  int64_t n = cast<RankedTensorType>(acc.getAccumulated().getType())
+                  .getShape()
+                  .back();
+  double count = static_cast<double>(n * kernel.getForloop());
+  double eps = 0.0;
+  if (auto rms = dyn_cast<mb::AccumRmsLastOp>(acc.getOperation()))
+    eps = rms.getEps().convertToDouble();
+  stage({out}, {out});
+  forEachElement(cast<MemRefType>(out.getType()).getShape(),
+                 [&](ValueRange idx) {
+                   Value v = memref::LoadOp::create(b, loc, out, idx);
+                   v = arith::DivFOp::create(b, loc, v, cF32(b, loc, count));
+                   if (kind == AccumulatorKind::RmsLast)
+                     v = math::SqrtOp::create(
+                         b, loc, arith::AddFOp::create(b, loc, v,
+                                                       cF32(b, loc, eps)));
+                   memref::StoreOp::create(b, loc, v, out, idx);
+                 });
+}
+
+LogicalResult KernelEmitter::emitTileOp(Operation *op) {
+  if (auto ew = dyn_cast<ElementwiseOpInterface>(op)) {
+    SmallVector<Value> ins;
+    for (Value v : op->getOperands())
+      ins.push_back(buf(v));
+    Value out = buf(op->getResult(0));
+    stage(ins, {out});
+    SmallVector<double, 2> params = ew.getScalarParams();
+    forEachElement(cast<MemRefType>(out.getType()).getShape(),
+                   [&](ValueRange idx) {
+                     SmallVector<Value> xs;
+                     for (Value in : ins)
+                       xs.push_back(loadF32(in, broadcastIndex(in, idx)));
+                     storeF32(out, idx,
+                              emitScalar(b, loc, ew.getElementwiseKind(),
+                                         params, xs));
+                   });
+    return success();
+  }
+  if (auto tg = dyn_cast<mt::ThreadGraphOp>(op)) {
+    SmallVector<Value> ins, outs;
+    for (Value v : tg.getInputs())
+      ins.push_back(buf(v));
+    for (Value v : tg.getResults())
+      outs.push_back(buf(v));
+    stage(ins, outs);
+    Block &body = tg.getBody().front();
+    forEachElement(cast<MemRefType>(outs[0].getType()).getShape(),
+                   [&](ValueRange idx) {
+                     llvm::DenseMap<Value, Value> scalar;
+                     for (auto [arg, in] :
+                          llvm::zip_equal(body.getArguments(), ins))
+                       scalar[arg] = loadF32(in, broadcastIndex(in, idx));
+                     for (Operation &inner : body.without_terminator()) {
+                       auto e = cast<ElementwiseOpInterface>(inner);
+                       SmallVector<Value> xs;
+                       for (Value v : inner.getOperands())
+                         xs.push_back(scalar.lookup(v));
+                       scalar[inner.getResult(0)] =
+                           emitScalar(b, loc, e.getElementwiseKind(),
+                                      e.getScalarParams(), xs);
+                     }
+                     for (auto [v, out] : llvm::zip_equal(
+                              body.getTerminator()->getOperands(), outs))
+                       storeF32(out, idx, scalar.lookup(v));
+                   });
+    return success();
+  }
+  if (auto mm = dyn_cast<mb::MatmulOp>(op)) {
+    Value lhs = buf(mm.getLhs()), rhs = buf(mm.getRhs()),
+          out = buf(mm.getResult());
+    stage({lhs, rhs}, {out});
+    int64_t k = mm.getLhs().getType().getShape().back();
+    forEachElement(mm.getType().getShape(), [&](ValueRange idx) {
+      auto loop = scf::ForOp::create(b, loc, cIndex(b, loc, 0),
+                                     cIndex(b, loc, k), cIndex(b, loc, 1),
+                                     ValueRange{cF32(b, loc, 0.0)});
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(loop.getBody());
+        Value kk = loop.getInductionVar();
+        SmallVector<Value> a(idx), w(idx);
+        a.back() = kk;
+        w[w.size() - 2] = kk;
+        Value p = arith::MulFOp::create(b, loc, loadF32(lhs, a),
+                                        loadF32(rhs, w));
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{arith::AddFOp::create(b, loc,
+                                             loop.getRegionIterArgs()[0], p)});
+      }
+      storeF32(out, idx, loop.getResult(0));
+    });
+    return success();
+  }
+  if (isa<mb::ReduceSumOp, mb::ReduceMaxOp>(op)) {
+    bool isMax = isa<mb::ReduceMaxOp>(op);
+    int64_t dim = isMax ? cast<mb::ReduceMaxOp>(op).getDim()
+                        : cast<mb::ReduceSumOp>(op).getDim();
+    Value in = buf(op->getOperand(0)), out = buf(op->getResult(0));
+    stage({in}, {out});
+    int64_t n = cast<MemRefType>(in.getType()).getDimSize(dim);
+    forEachElement(cast<MemRefType>(out.getType()).getShape(),
+                   [&](ValueRange idx) {
+                     Value init = cF32(
+                         b, loc,
+                         isMax ? -std::numeric_limits<double>::infinity() : 0.0);
+                     auto loop = scf::ForOp::create(
+                         b, loc, cIndex(b, loc, 0), cIndex(b, loc, n),
+                         cIndex(b, loc, 1), ValueRange{init});
+                     {
+                       OpBuilder::InsertionGuard guard(b);
+                       b.setInsertionPointToStart(loop.getBody());
+                       SmallVector<Value> at(idx);
+                       at[dim] = loop.getInductionVar();
+                       Value x = loadF32(in, at);
+                       Value acc = loop.getRegionIterArgs()[0];
+                       Value r = isMax ? Value(arith::MaximumFOp::create(
+                                             b, loc, acc, x))
+                                       : Value(arith::AddFOp::create(b, loc,
+                                                                     acc, x));
+                       scf::YieldOp::create(b, loc, r);
+                     }
+                     storeF32(out, idx, loop.getResult(0));
+                   });
+    return success();
+  }
+  if (auto rms = dyn_cast<mb::RmsNormOp>(op)) {
+    Value in = buf(rms.getInput()), out = buf(rms.getResult());
+    Value stat = auxTiles.lookup(rms.getResult());
+    Value weight = rms.getWeight() ? buf(rms.getWeight()) : Value();
+    int64_t n = rms.getType().getShape().back();
+    double eps = rms.getEps().convertToDouble();
+    stage({in}, {stat});
+    forEachElement(cast<MemRefType>(stat.getType()).getShape(),
+                   [&](ValueRange idx) {
+                     Value ss = rowReduce(in, idx, 0, n, /*squares=*/true);
+                     Value mean = arith::DivFOp::create(
+                         b, loc, ss, cF32(b, loc, static_cast<double>(n)));
+                     memref::StoreOp::create(
+                         b, loc,
+                         math::SqrtOp::create(
+                             b, loc,
+                             arith::AddFOp::create(b, loc, mean,
+                                                   cF32(b, loc, eps))),
+                         stat, idx);
+                   });
+    SmallVector<Value> reads{in, stat};
+    if (weight)
+      reads.push_back(weight);
+    stage(reads, {out});
+    forEachElement(rms.getType().getShape(), [&](ValueRange idx) {
+      SmallVector<Value> row(idx);
+      row.back() = cIndex(b, loc, 0);
+      Value y = arith::DivFOp::create(b, loc, loadF32(in, idx),
+                                      memref::LoadOp::create(b, loc, stat, row));
+      if (weight)
+        y = arith::MulFOp::create(b, loc, y,
+                                  loadF32(weight, ValueRange{idx.back()}));
+      storeF32(out, idx, y);
+    });
+    return success();
+  }
+  if (auto cat = dyn_cast<mb::ConcatOp>(op)) {
+    SmallVector<Value> ins;
+    for (Value v : cat.getInputs())
+      ins.push_back(buf(v));
+    Value out = buf(cat.getResult());
+    stage(ins, {out});
+    int64_t dim = cat.getDim(), base = 0;
+    for (Value in : ins) {
+      auto shape = cast<MemRefType>(in.getType()).getShape();
+      forEachElement(shape, [&](ValueRange idx) {
+        SmallVector<Value> at(idx);
+        at[dim] = arith::AddIOp::create(b, loc, idx[dim], cIndex(b, loc, base));
+        memref::StoreOp::create(b, loc, memref::LoadOp::create(b, loc, in, idx),
+                                out, at);
+      });
+      base += shape[dim];
+    }
+    return success();
+  }
+  return op->emitOpError("is not supported by convert-mirage-to-gpu");
+}
+
+LogicalResult KernelEmitter::emitLoopBody(mb::ForLoopOp loop, Value iv) {
+  for (Operation &op : loop.getBody().front()) {
+    if (isa<mb::YieldOp>(op))
+      continue;
+    if (auto it = dyn_cast<mb::InputIterOp>(op)) {
+      emitInputIter(it, iv);
+      continue;
+    }
+    if (auto acc = dyn_cast<AccumulatorOpInterface>(op)) {
+      emitAccumUpdate(acc);
+      continue;
+    }
+    if (failed(emitTileOp(&op)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult KernelEmitter::emit(gpu::LaunchOp launch) {
+  Block &entry = launch.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  gpu::KernelDim3 t = launch.getThreadIds(), bd = launch.getBlockSize(),
+                  bid = launch.getBlockIds();
+  blockIds[0] = bid.x;
+  blockIds[1] = bid.y;
+  blockIds[2] = bid.z;
+  // Linear thread id and thread count: every stage strides by them.
+  Value xy = arith::MulIOp::create(b, loc, bd.x, bd.y);
+  tid = arith::AddIOp::create(
+      b, loc, t.x,
+      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, t.y, bd.x),
+                            arith::MulIOp::create(b, loc, t.z, xy)));
+  nthreads = arith::MulIOp::create(b, loc, xy, bd.z);
+
+  auto rawType = MemRefType::get(
+      {ShapedType::kDynamic}, b.getI8Type(), MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(b.getContext(),
+                                 gpu::AddressSpace::Workgroup));
+  Value raw = gpu::DynamicSharedMemoryOp::create(b, loc, rawType);
+  auto view = [&](const Slot &s) {
+    return memref::ViewOp::create(b, loc, s.type, raw,
+                                  cIndex(b, loc, s.offset), ValueRange{})
+        .getResult();
+  };
+  for (auto [v, isAux] : order) {
+    if (isAux)
+      auxTiles[v] = view(aux.lookup(v));
+    else
+      tiles[v] = view(slots.lookup(v));
+  }
+
+  mb::ForLoopOp loop = kernel.getForLoop();
+  SmallVector<AccumulatorOpInterface> accs;
+  for (Operation &op : loop.getBody().front())
+    if (auto acc = dyn_cast<AccumulatorOpInterface>(op))
+      accs.push_back(acc);
+  for (AccumulatorOpInterface acc : accs)
+    emitAccumInit(acc);
+
+  auto forOp = scf::ForOp::create(b, loc, cIndex(b, loc, 0),
+                                  cIndex(b, loc, kernel.getForloop()),
+                                  cIndex(b, loc, 1));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(forOp.getBody()->getTerminator());
+    if (failed(emitLoopBody(loop, forOp.getInductionVar())))
+      return failure();
+    // The next iteration overwrites the input tiles other threads read.
+    barrier();
+  }
+  dirty.clear();
+  readSinceBarrier.clear();
+  // Loop results are the accumulator buffers.
+  auto yield = cast<mb::YieldOp>(loop.getBody().front().getTerminator());
+  for (auto [r, v] : llvm::zip_equal(loop.getResults(), yield.getValues()))
+    tiles[r] = tiles.lookup(v);
+  for (AccumulatorOpInterface acc : accs)
+    emitAccumFinal(acc);
+
+  for (Operation &op : kernel.getBody().front()) {
+    if (isa<mb::ForLoopOp, mb::ReturnOp>(op))
+      continue;
+    if (auto saver = dyn_cast<mb::OutputSaverOp>(op)) {
+      emitOutputSaver(saver);
+      continue;
+    }
+    if (failed(emitTileOp(&op)))
+      return failure();
+  }
+  gpu::TerminatorOp::create(b, loc);
+  return success();
+}
+
+struct ConvertMirageToGPUPass
+    : public mirage::impl::ConvertMirageToGPUBase<ConvertMirageToGPUPass> {
+  using Base::Base;
+
+  /// Lowers one function; returns failure after emitting a diagnostic.
+  LogicalResult convert(func::FuncOp fn);
+
+  void runOnOperation() override {
+    SmallVector<func::FuncOp> fns;
+    getOperation().walk([&](func::FuncOp fn) {
+      bool hasMirage = false;
+      fn.walk([&](Operation *op) {
+        if (isa<mk::MKDialect>(op->getDialect()))
+          hasMirage = true;
+      });
+      if (hasMirage)
+        fns.push_back(fn);
+    });
+    llvm::StringSet<> converted;
+    for (func::FuncOp fn : fns) {
+      std::string name = fn.getName().str();
+      if (failed(convert(fn)))
+        return signalPassFailure();
+      converted.insert(name);
+    }
+    rewriteCalls(converted);
+  }
+
+  /// Callers keep working on tensors: each call to a converted function gets
+  /// buffers for its operands and freshly allocated result buffers, and its
+  /// results become tensors again (folded away when the caller works on
+  /// buffers already).
+  void rewriteCalls(const llvm::StringSet<> &converted) {
+    SmallVector<func::CallOp> calls;
+    getOperation().walk([&](func::CallOp call) {
+      if (converted.contains(call.getCallee()))
+        calls.push_back(call);
+    });
+    for (func::CallOp call : calls) {
+      OpBuilder b(call);
+      Location loc = call.getLoc();
+      SmallVector<Value> args;
+      for (Value v : call.getOperands())
+        args.push_back(bufferization::ToBufferOp::create(
+            b, loc, toMemRef(v.getType()), v, /*readOnly=*/true));
+      SmallVector<Value> outs;
+      for (Type t : call.getResultTypes()) {
+        outs.push_back(memref::AllocOp::create(b, loc, toMemRef(t)));
+        args.push_back(outs.back());
+      }
+      func::CallOp::create(b, loc, call.getCallee(), TypeRange{}, args);
+      for (auto [r, out] : llvm::zip_equal(call.getResults(), outs))
+        r.replaceAllUsesWith(bufferization::ToTensorOp::create(
+            b, loc, r.getType(), out, /*restrict=*/true, /*writable=*/true));
+      call.erase();
+    }
+  }
+};
+
+LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
+  if (fn.isExternal() || !fn.getBody().hasOneBlock())
+    return fn.emitOpError("convert-mirage-to-gpu needs a single-block body");
+  for (Type t : llvm::concat<const Type>(fn.getArgumentTypes(),
+                                         fn.getResultTypes()))
+    if (!isa<RankedTensorType>(t))
+      return fn.emitOpError("convert-mirage-to-gpu expects tensor arguments "
+                            "and results, got ")
+             << t;
+  Block &body = fn.getBody().front();
+  for (Operation &op : body) {
+    if (isa<mk::GraphKernelOp, func::ReturnOp>(op))
+      continue;
+    return op.emitOpError(
+        "is not supported by convert-mirage-to-gpu: only graph-defined "
+        "kernels (mk.graph_kernel) are lowered; express this op inside one");
+  }
+
+  // Destination-passing signature: inputs, then one buffer per result.
+  SmallVector<Type> argTypes;
+  for (Type t : fn.getArgumentTypes())
+    argTypes.push_back(toMemRef(t));
+  for (Type t : fn.getResultTypes())
+    argTypes.push_back(toMemRef(t));
+  OpBuilder b(fn);
+  Location loc = fn.getLoc();
+  auto newFn = func::FuncOp::create(b, loc, fn.getName(),
+                                    b.getFunctionType(argTypes, {}));
+  newFn.setVisibility(fn.getVisibility());
+  Block *entry = newFn.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+
+  llvm::DenseMap<Value, Value> memrefOf;
+  for (auto [oldArg, newArg] :
+       llvm::zip(body.getArguments(), entry->getArguments()))
+    memrefOf[oldArg] = newArg;
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  unsigned numIn = fn.getNumArguments();
+  // A kernel result that is returned is written straight into the result
+  // buffer.
+  for (auto [i, v] : llvm::enumerate(ret.getOperands()))
+    if (v.getDefiningOp<mk::GraphKernelOp>() && !memrefOf.count(v))
+      memrefOf[v] = entry->getArgument(numIn + i);
+
+  SmallVector<Value> temporaries;
+  int64_t barriers = 0;
+  for (Operation &op : body) {
+    auto kernel = dyn_cast<mk::GraphKernelOp>(op);
+    if (!kernel)
+      continue;
+    for (Value r : kernel.getResults())
+      if (!memrefOf.count(r)) {
+        Value alloc =
+            memref::AllocOp::create(b, loc, toMemRef(r.getType())).getResult();
+        memrefOf[r] = alloc;
+        temporaries.push_back(alloc);
+      }
+    // Inside the kernel, device tensors are the block arguments and the
+    // output savers' results.
+    llvm::DenseMap<Value, Value> global;
+    for (auto [arg, in] : llvm::zip_equal(kernel.getBody().getArguments(),
+                                          kernel.getInputs()))
+      global[arg] = memrefOf.lookup(in);
+    auto kret = cast<mb::ReturnOp>(kernel.getBody().front().getTerminator());
+    for (auto [saved, r] :
+         llvm::zip_equal(kret.getOutputs(), kernel.getResults()))
+      global[saved] = memrefOf.lookup(r);
+
+    KernelEmitter emitter(kernel, b, global, barriers);
+    int64_t smem = emitter.planSharedMemory();
+    ArrayRef<int64_t> grid = kernel.getGrid(), block = kernel.getBlock();
+    auto launch = gpu::LaunchOp::create(
+        b, kernel.getLoc(), cIndex(b, loc, grid[0]), cIndex(b, loc, grid[1]),
+        cIndex(b, loc, grid[2]), cIndex(b, loc, block[0]),
+        cIndex(b, loc, block[1]), cIndex(b, loc, block[2]),
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), smem));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      if (failed(emitter.emit(launch)))
+        return failure();
+    }
+    ++numKernels;
+  }
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    Value dst = entry->getArgument(numIn + i);
+    if (memrefOf.lookup(v) != dst)
+      memref::CopyOp::create(b, loc, memrefOf.lookup(v), dst);
+  }
+  for (Value t : temporaries)
+    memref::DeallocOp::create(b, loc, t);
+  func::ReturnOp::create(b, loc);
+  numBarriers += barriers;
+  fn.erase();
+  return success();
+}
+
+} // namespace

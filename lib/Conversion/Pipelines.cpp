@@ -1,0 +1,90 @@
+//===- Pipelines.cpp - Named Mirage pass pipelines --------------*- C++ -*-===//
+//
+// `mirage-to-gpu`, `mirage-to-ptx` and `mirage-to-cpu`: the lowering of a
+// uGraph to GPU-structured IR, then to PTX or to code that runs on the CPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Conversion/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace {
+
+struct PtxOptions : public PassPipelineOptions<PtxOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Target chip: sm_80 or sm_90"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features; default +ptx70 for sm_80, +ptx80 for "
+                     "sm_90 (LLVM aborts without one)"),
+      llvm::cl::init("")};
+  Option<int> optLevel{*this, "opt-level",
+                       llvm::cl::desc("LLVM optimisation level"),
+                       llvm::cl::init(3)};
+};
+
+struct CpuOptions : public PassPipelineOptions<CpuOptions> {
+  Option<unsigned> threads{
+      *this, "threads",
+      llvm::cl::desc("OpenMP threads per thread block (0: one per GPU "
+                     "thread)"),
+      llvm::cl::init(2)};
+};
+
+void buildMirageToGpu(OpPassManager &pm) {
+  pm.addPass(mirage::createConvertMirageToGPU());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+} // namespace
+
+void mirage::registerMiragePipelines() {
+  PassPipelineRegistration<>(
+      "mirage-to-gpu",
+      "Lower uGraph functions to gpu.launch over memrefs (host + kernels)",
+      [](OpPassManager &pm) { buildMirageToGpu(pm); });
+
+  PassPipelineRegistration<PtxOptions>(
+      "mirage-to-ptx",
+      "Lower uGraph functions to PTX through gpu/nvvm (gpu.binary, isa)",
+      [](OpPassManager &pm, const PtxOptions &opts) {
+        buildMirageToGpu(pm);
+        pm.addPass(createGpuKernelOutliningPass());
+        gpu::GPUToNVVMPipelineOptions nvvm;
+        nvvm.cubinChip = opts.chip;
+        std::string features = opts.features;
+        if (features.empty())
+          features = StringRef(opts.chip).starts_with("sm_8") ? "+ptx70"
+                                                              : "+ptx80";
+        nvvm.cubinFeatures = features;
+        nvvm.cubinFormat = "isa";
+        nvvm.optLevel = opts.optLevel;
+        gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+      });
+
+  PassPipelineRegistration<CpuOptions>(
+      "mirage-to-cpu",
+      "Lower uGraph functions to LLVM code that runs the kernels on the CPU "
+      "(blocks as loops, threads as OpenMP threads)",
+      [](OpPassManager &pm, const CpuOptions &opts) {
+        buildMirageToGpu(pm);
+        GpuLaunchToOpenMPOptions omp;
+        omp.threads = opts.threads;
+        pm.addPass(createGpuLaunchToOpenMP(omp));
+        pm.addPass(createSCFToControlFlowPass());
+        pm.addPass(memref::createExpandStridedMetadataPass());
+        pm.addPass(createConvertToLLVMPass());
+        pm.addPass(createReconcileUnrealizedCastsPass());
+      });
+}

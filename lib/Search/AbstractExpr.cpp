@@ -1,0 +1,963 @@
+//===- AbstractExpr.cpp - Abstract expressions and pruning ------*- C++ -*-===//
+//
+// Terms for mk/mb/mt ops, the axioms as e-graph rewrites, and the pruning
+// oracle. docs/search.md ("Abstract expressions and pruning") states the
+// language, the axioms and why pruning with them never loses a program.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Search/AbstractExpr.h"
+
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace mlir;
+using llvm::Expected;
+using llvm::report_fatal_error;
+
+namespace mirage::search {
+
+//===----------------------------------------------------------------------===//
+// Language
+//===----------------------------------------------------------------------===//
+
+const OpTable &abstractOps() {
+  static const OpTable table = [] {
+    OpTable t;
+    // Order must match `AOp`.
+    for (const char *name :
+         {"var", "const", "add", "mul", "div", "pow", "exp", "square", "sqrt",
+          "rsqrt", "silu", "gelu", "relu", "sigmoid", "clamp", "sum", "max",
+          "concat"})
+      t.add(name);
+    return t;
+  }();
+  return table;
+}
+
+int64_t encodeConst(double value) {
+  if (value == 0)
+    value = 0; // one spelling for +0 and -0
+  int64_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  return bits;
+}
+
+double decodeConst(int64_t payload) {
+  double value;
+  std::memcpy(&value, &payload, sizeof(value));
+  return value;
+}
+
+int64_t encodeReduction(int64_t size, uint32_t axis) {
+  assert(size > 0 && size < (int64_t(1) << 40) && "reduction size overflow");
+  return (int64_t(axis) << 40) | size;
+}
+
+//===----------------------------------------------------------------------===//
+// TermBuilder
+//===----------------------------------------------------------------------===//
+
+TermBuilder::Id TermBuilder::var(unsigned index) {
+  return expr.add(ENode{opId(AOp::Var), int64_t(index), {}});
+}
+
+TermBuilder::Id TermBuilder::constant(double value) {
+  return expr.add(ENode{opId(AOp::Const), encodeConst(value), {}});
+}
+
+TermBuilder::Id TermBuilder::unary(AOp op, Id x) {
+  return expr.add(ENode{opId(op), 0, {x}});
+}
+
+TermBuilder::Id TermBuilder::binary(AOp op, Id x, Id y) {
+  // x * x is spelled square(x): the normal form the axioms use (see the
+  // "square" rule), so that mk.mul(t, t) and mk.square(t) agree.
+  if (op == AOp::Mul && x == y)
+    return unary(AOp::Square, x);
+  return expr.add(ENode{opId(op), 0, {x, y}});
+}
+
+TermBuilder::Id TermBuilder::sub(Id x, Id y) {
+  return add(x, scale(-1.0, y));
+}
+
+TermBuilder::Id TermBuilder::scale(double c, Id x) {
+  if (c == 1.0)
+    return x;
+  return mul(constant(c), x);
+}
+
+TermBuilder::Id TermBuilder::shift(double c, Id x) {
+  if (c == 0.0)
+    return x;
+  return add(constant(c), x);
+}
+
+TermBuilder::Id TermBuilder::clamp(double lo, double hi, Id x) {
+  return expr.add(ENode{opId(AOp::Clamp), 0, {constant(lo), constant(hi), x}});
+}
+
+TermBuilder::Id TermBuilder::sum(int64_t size, uint32_t axis, Id x) {
+  if (size == 1)
+    return x;
+  return expr.add(ENode{opId(AOp::Sum), encodeReduction(size, axis), {x}});
+}
+
+TermBuilder::Id TermBuilder::max(int64_t size, uint32_t axis, Id x) {
+  if (size == 1)
+    return x;
+  return expr.add(ENode{opId(AOp::Max), encodeReduction(size, axis), {x}});
+}
+
+TermBuilder::Id TermBuilder::rms(int64_t n, double eps, Id sumOfSquares) {
+  // 1/n is computed from the integer n, so a kernel-level rms over 4096 and a
+  // loop accumulator over 32 x 128 produce bit-identical constants.
+  return unary(AOp::Sqrt, shift(eps, scale(1.0 / double(n), sumOfSquares)));
+}
+
+//===----------------------------------------------------------------------===//
+// Axes and the dependence analysis
+//===----------------------------------------------------------------------===//
+
+void AxisSpace::setInputs(ArrayRef<SmallVector<int64_t, 4>> inputShapes) {
+  shapes.assign(inputShapes.begin(), inputShapes.end());
+  parent.resize(shapes.size() * kMaxRank);
+  for (auto [i, p] : llvm::enumerate(parent))
+    p = i;
+}
+
+uint32_t AxisSpace::axisOf(unsigned input, unsigned dim) const {
+  return input * kMaxRank + dim;
+}
+
+uint32_t AxisSpace::find(uint32_t a) const {
+  while (parent[a] != a)
+    a = parent[a];
+  return a;
+}
+
+void AxisSpace::unite(uint32_t a, uint32_t b) {
+  if (a == kNoAxis || b == kNoAxis)
+    return;
+  a = find(a);
+  b = find(b);
+  // The least pair is the root, so a label only changes when a class gains a
+  // smaller pair: stable for a candidate built on the target's axes.
+  if (a > b)
+    std::swap(a, b);
+  parent[b] = a;
+}
+
+int64_t AxisSpace::extent(uint32_t label) const {
+  if (label == 0)
+    return 0;
+  uint32_t a = label - 1;
+  return shapes[a / kMaxRank][a % kMaxRank];
+}
+
+uint64_t AxisSpace::inputMask(unsigned i) const {
+  uint64_t mask = 0;
+  for (auto [d, size] : llvm::enumerate(shapes[i]))
+    if (size > 1)
+      mask |= bit(label(axisOf(i, d)));
+  return mask;
+}
+
+uint64_t FreeAxesAnalysis::make(const EGraph &egraph,
+                                const ENode &node) const {
+  switch (static_cast<AOp>(node.op)) {
+  case AOp::Var:
+    return node.payload < axes.numInputs() ? axes.inputMask(node.payload)
+                                           : ~uint64_t(0);
+  case AOp::Const:
+    return 0;
+  case AOp::Sum:
+  case AOp::Max: {
+    uint64_t mask = egraph.data(node.children[0]);
+    uint32_t label = reductionAxis(node.payload);
+    // Only a reduction over the whole axis makes the value independent of
+    // it: a tile or loop step leaves the dependence on the other part.
+    if (label != 0 && AxisSpace::hasOwnBit(label) &&
+        reductionSize(node.payload) >= axes.extent(label))
+      mask &= ~AxisSpace::bit(label);
+    return mask;
+  }
+  default: {
+    uint64_t mask = 0;
+    for (ClassId c : node.children)
+      mask |= egraph.data(c);
+    return mask;
+  }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Axioms
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Aborts on a malformed built-in rule: a programming error, not user input.
+Rewrite check(Expected<Rewrite> rw) {
+  if (!rw)
+    report_fatal_error(rw.takeError());
+  return std::move(*rw);
+}
+
+/// `a` does not depend on the axis of reduction payload `$n`.
+Rewrite::Condition independent(const Rewrite &rw, StringRef a,
+                               StringRef n) {
+  int ai = rw.lhs.classVar(a);
+  int ni = rw.lhs.payloadVar(n);
+  assert(ai >= 0 && ni >= 0 && "unknown variable in a condition");
+  return [ai, ni](const EGraph &g, ClassId, const Subst &s) {
+    uint32_t label = reductionAxis(s.payloads[ni]);
+    return label != 0 && (g.data(s.classes[ai]) & AxisSpace::bit(label)) == 0;
+  };
+}
+
+/// Adds `lhs => rhs` and, unless `oneWay`, `rhs => lhs` with the same
+/// condition on the variables.
+void addRule(std::vector<Rewrite> &rules, StringRef name, StringRef lhs,
+             StringRef rhs, bool oneWay = false,
+             std::pair<StringRef, StringRef> indep = {}) {
+  const OpTable &ops = abstractOps();
+  Rewrite fwd = check(Rewrite::parse(name, lhs, rhs, ops));
+  if (!indep.first.empty())
+    fwd.condition = independent(fwd, indep.first, indep.second);
+  rules.push_back(std::move(fwd));
+  if (oneWay)
+    return;
+  Rewrite bwd = check(Rewrite::parse((name + "-rev").str(), rhs, lhs, ops));
+  if (!indep.first.empty())
+    bwd.condition = independent(bwd, indep.first, indep.second);
+  rules.push_back(std::move(bwd));
+}
+
+/// Split and merge of a reduction `op` (sum or max) over one axis.
+void addReductionRules(std::vector<Rewrite> &rules, AOp op, StringRef name) {
+  const OpTable &ops = abstractOps();
+  std::string opName = ops.name(opId(op)).str();
+  // red(n, x) = red(a, red(n/a, x)) for every factor 1 < a < n: the index
+  // i in [0, n) is i1 * (n/a) + i2. All factorisations are added, so a tile
+  // size and a loop range of any shape are found.
+  rules.push_back(check(Rewrite::withApplier(
+      (name + "-split").str(), "(" + opName + ":$n ?x)", ops,
+      [op](EGraph &g, ClassId, const Subst &s, SmallVectorImpl<ClassId> &out) {
+        int64_t n = reductionSize(s.payloads[0]);
+        uint32_t axis = reductionAxis(s.payloads[0]);
+        for (int64_t a = 2; a * a <= n; ++a) {
+          if (n % a)
+            continue;
+          for (int64_t outer : {a, n / a}) {
+            ClassId inner = g.add(ENode{
+                opId(op), encodeReduction(n / outer, axis), {s.classes[0]}});
+            out.push_back(
+                g.add(ENode{opId(op), encodeReduction(outer, axis), {inner}}));
+          }
+        }
+      })));
+  // red(a, red(b, x)) = red(a * b, x) over the same axis.
+  Rewrite merge = check(Rewrite::withApplier(
+      (name + "-merge").str(), "(" + opName + ":$a (" + opName + ":$b ?x))",
+      ops,
+      [op](EGraph &g, ClassId, const Subst &s, SmallVectorImpl<ClassId> &out) {
+        int64_t size =
+            reductionSize(s.payloads[0]) * reductionSize(s.payloads[1]);
+        out.push_back(g.add(ENode{
+            opId(op), encodeReduction(size, reductionAxis(s.payloads[0])),
+            {s.classes[0]}}));
+      },
+      [](const EGraph &, ClassId, const Subst &s) {
+        return reductionAxis(s.payloads[0]) == reductionAxis(s.payloads[1]);
+      }));
+  rules.push_back(std::move(merge));
+}
+
+/// Constant folding of `op` (add or mul) on two constants.
+Rewrite foldRule(AOp op, StringRef name) {
+  const OpTable &ops = abstractOps();
+  std::string opName = ops.name(opId(op)).str();
+  return check(Rewrite::withApplier(
+      name, "(" + opName + " (const:$a) (const:$b))", ops,
+      [op](EGraph &g, ClassId, const Subst &s, SmallVectorImpl<ClassId> &out) {
+        double a = decodeConst(s.payloads[0]), b = decodeConst(s.payloads[1]);
+        double r = op == AOp::Add ? a + b : a * b;
+        out.push_back(g.add(ENode{opId(AOp::Const), encodeConst(r), {}}));
+      }));
+}
+} // namespace
+
+std::vector<Rewrite> getAbstractAxioms() {
+  std::vector<Rewrite> rules;
+  // Commutative rings (without subtraction or constants other than literal
+  // scalars): commutativity, associativity, distributivity.
+  addRule(rules, "add-comm", "(add ?a ?b)", "(add ?b ?a)", /*oneWay=*/true);
+  addRule(rules, "mul-comm", "(mul ?a ?b)", "(mul ?b ?a)", /*oneWay=*/true);
+  addRule(rules, "add-assoc", "(add ?a (add ?b ?c))", "(add (add ?a ?b) ?c)");
+  addRule(rules, "mul-assoc", "(mul ?a (mul ?b ?c))", "(mul (mul ?a ?b) ?c)");
+  addRule(rules, "distribute", "(mul ?a (add ?b ?c))",
+          "(add (mul ?a ?b) (mul ?a ?c))");
+  // Division.
+  addRule(rules, "mul-div", "(mul ?a (div ?b ?c))", "(div (mul ?a ?b) ?c)");
+  addRule(rules, "div-add", "(add (div ?a ?c) (div ?b ?c))",
+          "(div (add ?a ?b) ?c)");
+  addRule(rules, "div-div", "(div (div ?a ?b) ?c)", "(div ?a (mul ?b ?c))");
+  // Unary functions that the search may spell in two ways.
+  // x * x -> square(x) only: a square is a normal form, not expanded, so
+  // distributivity never multiplies out (a + b + c)^2 (the ntrans target
+  // would not saturate otherwise). Lookups normalise mul(c, c) the same way.
+  addRule(rules, "square", "(mul ?a ?a)", "(square ?a)", /*oneWay=*/true);
+  addRule(rules, "rsqrt", "(div ?a (sqrt ?b))", "(mul ?a (rsqrt ?b))");
+  addRule(rules, "exp-add", "(exp (add ?a ?b))", "(mul (exp ?a) (exp ?b))");
+  addRule(rules, "sqrt-mul", "(sqrt (mul ?a ?b))", "(mul (sqrt ?a) (sqrt ?b))");
+  addRule(rules, "silu", "(silu ?a)", "(mul ?a (sigmoid ?a))");
+  // Scalars: identities and folding (constants only combine with constants,
+  // so the set of constants stays finite).
+  std::string one = "(mul (const:" + std::to_string(encodeConst(1.0)) + ") ?a)";
+  std::string zero = "(add (const:" + std::to_string(encodeConst(0.0)) + ") ?a)";
+  addRule(rules, "mul-one", one, "?a", /*oneWay=*/true);
+  addRule(rules, "add-zero", zero, "?a", /*oneWay=*/true);
+  rules.push_back(foldRule(AOp::Mul, "fold-mul"));
+  rules.push_back(foldRule(AOp::Add, "fold-add"));
+  // Reductions: split by factors / merge, commute with each other, are
+  // linear, and commute with factors and divisors that do not depend on the
+  // reduced axis (the FreeAxesAnalysis condition).
+  addReductionRules(rules, AOp::Sum, "sum");
+  addReductionRules(rules, AOp::Max, "max");
+  {
+    Rewrite comm = check(Rewrite::parse(
+        "sum-comm", "(sum:$a (sum:$b ?x))", "(sum:$b (sum:$a ?x))",
+        abstractOps()));
+    comm.condition = [](const EGraph &, ClassId, const Subst &s) {
+      // Over one axis, sum-merge already equates both orders.
+      return reductionAxis(s.payloads[0]) != reductionAxis(s.payloads[1]);
+    };
+    rules.push_back(std::move(comm));
+  }
+  addRule(rules, "sum-add", "(sum:$n (add ?a ?b))",
+          "(add (sum:$n ?a) (sum:$n ?b))");
+  addRule(rules, "sum-mul", "(sum:$n (mul ?a ?b))", "(mul ?a (sum:$n ?b))",
+          /*oneWay=*/false, {"?a", "$n"});
+  addRule(rules, "sum-div", "(sum:$n (div ?a ?b))", "(div (sum:$n ?a) ?b)",
+          /*oneWay=*/false, {"?b", "$n"});
+  return rules;
+}
+
+//===----------------------------------------------------------------------===//
+// AbstractExprBuilder
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr uint32_t kNoAxis = AxisSpace::kNoAxis;
+
+/// Raw axis as stored in the scratch terms: axis + 1, 0 for none.
+uint32_t scratchLabel(uint32_t axis) { return axis == kNoAxis ? 0 : axis + 1; }
+
+ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+} // namespace
+
+struct AbstractExprBuilder::Impl {
+  Impl(AxisSpace &axes) : axes(axes) {}
+
+  RecExpr scratch;
+  TermBuilder tb{scratch};
+  AxisSpace &axes;
+  DenseMap<Value, AbstractValue> values;
+  /// For-loop context: iterations and the axis the loop walks.
+  int64_t forloop = 1;
+  uint32_t loopAxis = kNoAxis;
+  /// Graph-kernel context: grid dims and, per grid dim, the axis its blocks
+  /// partition (from the input iterators' imaps).
+  SmallVector<int64_t, 3> grid;
+  uint32_t gridAxis[3] = {kNoAxis, kNoAxis, kNoAxis};
+
+  LogicalResult visitBlock(Block &block);
+  LogicalResult visitOp(Operation *op);
+  LogicalResult visitGraphKernel(Operation *op, GraphKernelOpInterface kernel);
+  LogicalResult visitForLoop(mb::ForLoopOp loop);
+  LogicalResult visitThreadGraph(mt::ThreadGraphOp op);
+  LogicalResult visitAccumulator(AccumulatorOpInterface acc);
+
+  FailureOr<AbstractValue> get(Operation *op, Value v) {
+    auto it = values.find(v);
+    if (it == values.end())
+      return op->emitError("abstract expression: operand has no term");
+    return it->second;
+  }
+
+  /// Axes of an element-wise result: dims that are not broadcast are one
+  /// index, so they are identified.
+  SmallVector<uint32_t, 4> broadcast(ArrayRef<AbstractValue> args,
+                                     size_t rank) {
+    SmallVector<uint32_t, 4> out(rank, kNoAxis);
+    for (const AbstractValue &a : args)
+      for (size_t d = 0; d < rank && d < a.axes.size(); ++d) {
+        if (a.axes[d] == kNoAxis)
+          continue;
+        if (out[d] == kNoAxis)
+          out[d] = a.axes[d];
+        else
+          axes.unite(out[d], a.axes[d]);
+      }
+    return out;
+  }
+
+  /// The term of scalar function `kind` applied to `args`.
+  TermBuilder::Id elementwise(ElementwiseKind kind, ArrayRef<double> params,
+                              ArrayRef<TermBuilder::Id> args) {
+    switch (kind) {
+    case ElementwiseKind::Exp:
+      return tb.unary(AOp::Exp, args[0]);
+    case ElementwiseKind::Square:
+      return tb.unary(AOp::Square, args[0]);
+    case ElementwiseKind::Sqrt:
+      return tb.unary(AOp::Sqrt, args[0]);
+    case ElementwiseKind::Rsqrt:
+      return tb.unary(AOp::Rsqrt, args[0]);
+    case ElementwiseKind::Silu:
+      return tb.unary(AOp::Silu, args[0]);
+    case ElementwiseKind::Gelu:
+      return tb.unary(AOp::Gelu, args[0]);
+    case ElementwiseKind::Relu:
+      return tb.unary(AOp::Relu, args[0]);
+    case ElementwiseKind::Sigmoid:
+      return tb.unary(AOp::Sigmoid, args[0]);
+    case ElementwiseKind::Neg:
+      return tb.scale(-1.0, args[0]);
+    case ElementwiseKind::MulScalar:
+      return tb.scale(params[0], args[0]);
+    case ElementwiseKind::AddScalar:
+      return tb.shift(params[0], args[0]);
+    case ElementwiseKind::Clamp:
+      return tb.clamp(params[0], params[1], args[0]);
+    case ElementwiseKind::Add:
+      return tb.add(args[0], args[1]);
+    case ElementwiseKind::Sub:
+      return tb.sub(args[0], args[1]);
+    case ElementwiseKind::Mul:
+      return tb.mul(args[0], args[1]);
+    case ElementwiseKind::Div:
+      return tb.div(args[0], args[1]);
+    case ElementwiseKind::Pow:
+      return tb.binary(AOp::Pow, args[0], args[1]);
+    }
+    llvm_unreachable("unknown element-wise kind");
+  }
+
+  /// Sum of a body value over the loop iterations: over the walked axis if
+  /// the value changes with the iteration, F copies of it otherwise.
+  TermBuilder::Id loopSum(const AbstractValue &v, TermBuilder::Id t) {
+    if (forloop == 1)
+      return t;
+    if (v.loopVariant && loopAxis != kNoAxis)
+      return tb.sum(forloop, scratchLabel(loopAxis), t);
+    return tb.scale(double(forloop), t);
+  }
+  TermBuilder::Id loopMax(const AbstractValue &v, TermBuilder::Id t) {
+    if (forloop == 1 || !v.loopVariant || loopAxis == kNoAxis)
+      return t;
+    return tb.max(forloop, scratchLabel(loopAxis), t);
+  }
+};
+
+AbstractExprBuilder::AbstractExprBuilder(RecExpr &expr, AxisSpace &axes)
+    : impl(std::make_unique<Impl>(axes)), finalExpr(expr) {}
+
+AbstractExprBuilder::~AbstractExprBuilder() = default;
+
+LogicalResult AbstractExprBuilder::Impl::visitBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(visitOp(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult AbstractExprBuilder::Impl::visitOp(Operation *op) {
+  // Terminators are handled by the op that owns the region.
+  if (op->hasTrait<OpTrait::IsTerminator>())
+    return success();
+  if (auto kernel = dyn_cast<GraphKernelOpInterface>(op))
+    return visitGraphKernel(op, kernel);
+  if (auto loop = dyn_cast<mb::ForLoopOp>(op))
+    return visitForLoop(loop);
+  if (auto tg = dyn_cast<mt::ThreadGraphOp>(op))
+    return visitThreadGraph(tg);
+  if (auto acc = dyn_cast<AccumulatorOpInterface>(op))
+    return visitAccumulator(acc);
+
+  SmallVector<AbstractValue> args;
+  for (Value v : op->getOperands()) {
+    FailureOr<AbstractValue> a = get(op, v);
+    if (failed(a))
+      return failure();
+    args.push_back(*a);
+  }
+  bool variant = llvm::any_of(args, [](auto &a) { return a.loopVariant; });
+
+  if (auto ew = dyn_cast<ElementwiseOpInterface>(op)) {
+    SmallVector<TermBuilder::Id> terms;
+    for (auto &a : args)
+      terms.push_back(a.term);
+    AbstractValue r;
+    r.term = elementwise(ew.getElementwiseKind(), ew.getScalarParams(), terms);
+    r.axes = broadcast(args, shapeOf(op->getResult(0)).size());
+    r.loopVariant = variant;
+    values[op->getResult(0)] = r;
+    return success();
+  }
+
+  // Structured ops have the same semantics at the kernel and block levels;
+  // they have no interface of their own, so match both spellings.
+  AbstractValue r;
+  r.loopVariant = variant;
+  LogicalResult result =
+      TypeSwitch<Operation *, LogicalResult>(op)
+          .Case<mk::MatmulOp, mb::MatmulOp>([&](auto) {
+            AbstractValue &a = args[0], &b = args[1];
+            size_t rank = a.axes.size();
+            int64_t k = shapeOf(op->getOperand(0))[rank - 1];
+            axes.unite(a.axes[rank - 1], b.axes[rank - 2]);
+            r.axes.assign(rank, kNoAxis);
+            for (size_t d = 0; d + 2 < rank; ++d) {
+              axes.unite(a.axes[d], b.axes[d]);
+              r.axes[d] = a.axes[d] != kNoAxis ? a.axes[d] : b.axes[d];
+            }
+            r.axes[rank - 2] = a.axes[rank - 2];
+            r.axes[rank - 1] = b.axes[rank - 1];
+            uint32_t kAxis = a.axes[rank - 1] != kNoAxis ? a.axes[rank - 1]
+                                                         : b.axes[rank - 2];
+            r.term = tb.sum(k, scratchLabel(kAxis), tb.mul(a.term, b.term));
+            return success();
+          })
+          .Case<mk::ReduceSumOp, mb::ReduceSumOp, mk::ReduceMaxOp,
+                mb::ReduceMaxOp>([&](auto red) {
+            int64_t dim = static_cast<int64_t>(red.getDim());
+            int64_t n = shapeOf(op->getOperand(0))[dim];
+            uint32_t label = scratchLabel(args[0].axes[dim]);
+            bool isMax = isa<mk::ReduceMaxOp, mb::ReduceMaxOp>(op);
+            r.term = isMax ? tb.max(n, label, args[0].term)
+                           : tb.sum(n, label, args[0].term);
+            r.axes = args[0].axes;
+            r.axes[dim] = kNoAxis;
+            return success();
+          })
+          .Case<mk::RmsNormOp, mb::RmsNormOp>([&](auto norm) {
+            AbstractValue &x = args[0];
+            size_t last = x.axes.size() - 1;
+            int64_t n = shapeOf(op->getOperand(0))[last];
+            TermBuilder::Id squares =
+                tb.sum(n, scratchLabel(x.axes[last]),
+                       tb.unary(AOp::Square, x.term));
+            r.term = tb.div(
+                x.term, tb.rms(n, norm.getEps().convertToDouble(), squares));
+            r.axes = x.axes;
+            if (args.size() > 1) {
+              // The weight (rank 1) scales the last dim.
+              axes.unite(x.axes[last], args[1].axes[0]);
+              r.term = tb.mul(r.term, args[1].term);
+            }
+            return success();
+          })
+          .Case<mk::ConcatOp, mb::ConcatOp>([&](auto cat) {
+            int64_t dim = static_cast<int64_t>(cat.getDim());
+            r.term = args[0].term;
+            for (auto &a : ArrayRef(args).drop_front())
+              r.term = tb.binary(AOp::Concat, r.term, a.term);
+            // The concatenated dim is a new index (its parts differ in size);
+            // the others are shared.
+            SmallVector<AbstractValue> others(args);
+            for (auto &a : others)
+              a.axes[dim] = kNoAxis;
+            r.axes = broadcast(others, args[0].axes.size());
+            return success();
+          })
+          .Case<mk::TransposeOp>([&](mk::TransposeOp t) {
+            r.term = args[0].term;
+            for (int64_t p : t.getPerm())
+              r.axes.push_back(args[0].axes[p]);
+            return success();
+          })
+          .Case<mb::InputIterOp>([&](mb::InputIterOp it) {
+            // A tile is the input restricted to a block and an iteration: the
+            // same element term, the same axes.
+            r = args[0];
+            r.loopVariant = static_cast<int64_t>(it.getFmap()) >= 0 && forloop > 1;
+            return success();
+          })
+          .Case<mb::OutputSaverOp>([&](mb::OutputSaverOp saver) {
+            r = args[0];
+            for (auto [g, dim] : llvm::enumerate(saver.getOmap()))
+              if (g < grid.size() && grid[g] > 1 && dim >= 0 &&
+                  r.axes[dim] == kNoAxis)
+                r.axes[dim] = gridAxis[g];
+            return success();
+          })
+          .Default([&](Operation *op) {
+            return op->emitError("abstract expression: no term for '")
+                   << op->getName() << "'";
+          });
+  if (failed(result))
+    return failure();
+  values[op->getResult(0)] = r;
+  return success();
+}
+
+LogicalResult
+AbstractExprBuilder::Impl::visitGraphKernel(Operation *op,
+                                            GraphKernelOpInterface kernel) {
+  Region &region = op->getRegion(0);
+  Block &body = region.front();
+  for (auto [arg, operand] :
+       llvm::zip(body.getArguments(), op->getOperands())) {
+    FailureOr<AbstractValue> v = get(op, operand);
+    if (failed(v))
+      return failure();
+    values[arg] = *v;
+  }
+  int64_t savedF = forloop;
+  SmallVector<int64_t, 3> savedGrid = grid;
+  uint32_t savedGridAxis[3];
+  std::copy(gridAxis, gridAxis + 3, savedGridAxis);
+  forloop = kernel.getForloopRange();
+  grid.assign(kernel.getGridDims().begin(), kernel.getGridDims().end());
+  // The blocks along grid dim g own slices of the axis the input iterators
+  // partition with it; a block that writes one element along an output dim
+  // (a partial result, e.g. split-K) therefore writes that axis there.
+  std::fill(gridAxis, gridAxis + 3, kNoAxis);
+  WalkResult walk = body.walk([&](mb::InputIterOp it) {
+    FailureOr<AbstractValue> in = get(it, it.getInput());
+    if (failed(in))
+      return WalkResult::interrupt();
+    for (auto [g, dim] : llvm::enumerate(it.getImap())) {
+      if (g >= 3 || dim < 0)
+        continue;
+      uint32_t a = in->axes[dim];
+      if (gridAxis[g] == kNoAxis)
+        gridAxis[g] = a;
+      else
+        axes.unite(gridAxis[g], a);
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted() || failed(visitBlock(body)))
+    return failure();
+  forloop = savedF;
+  grid = savedGrid;
+  std::copy(savedGridAxis, savedGridAxis + 3, gridAxis);
+  Operation *ret = body.getTerminator();
+  for (auto [res, v] : llvm::zip(op->getResults(), ret->getOperands())) {
+    FailureOr<AbstractValue> a = get(ret, v);
+    if (failed(a))
+      return failure();
+    AbstractValue out = *a;
+    out.loopVariant = false;
+    values[res] = out;
+  }
+  return success();
+}
+
+LogicalResult AbstractExprBuilder::Impl::visitForLoop(mb::ForLoopOp loop) {
+  Block &body = loop.getBody().front();
+  // All input iterators advance with the one loop index: the dims they walk
+  // are one axis.
+  uint32_t savedAxis = loopAxis;
+  loopAxis = kNoAxis;
+  for (auto it : body.getOps<mb::InputIterOp>()) {
+    int64_t fmap = static_cast<int64_t>(it.getFmap());
+    if (fmap < 0)
+      continue;
+    FailureOr<AbstractValue> in = get(it, it.getInput());
+    if (failed(in))
+      return failure();
+    uint32_t a = in->axes[fmap];
+    if (loopAxis == kNoAxis)
+      loopAxis = a;
+    else
+      axes.unite(loopAxis, a);
+  }
+  if (failed(visitBlock(body)))
+    return failure();
+  loopAxis = savedAxis;
+  Operation *yield = body.getTerminator();
+  for (auto [res, v] : llvm::zip(loop.getResults(), yield->getOperands())) {
+    FailureOr<AbstractValue> a = get(yield, v);
+    if (failed(a))
+      return failure();
+    values[res] = *a;
+  }
+  return success();
+}
+
+LogicalResult
+AbstractExprBuilder::Impl::visitAccumulator(AccumulatorOpInterface acc) {
+  Operation *op = acc.getOperation();
+  FailureOr<AbstractValue> in = get(op, acc.getAccumulated());
+  if (failed(in))
+    return failure();
+  const AbstractValue &x = *in;
+  size_t last = x.axes.size() - 1;
+  int64_t n = shapeOf(acc.getAccumulated())[last];
+  uint32_t lastLabel = scratchLabel(x.axes[last]);
+  AbstractValue r;
+  r.axes = x.axes;
+  r.loopVariant = false;
+  switch (acc.getAccumulatorKind()) {
+  case AccumulatorKind::Sum:
+    r.term = loopSum(x, x.term);
+    break;
+  case AccumulatorKind::SumLast:
+    r.term = loopSum(x, tb.sum(n, lastLabel, x.term));
+    r.axes[last] = kNoAxis;
+    break;
+  case AccumulatorKind::MeanLast:
+    r.term = tb.scale(1.0 / double(forloop * n),
+                      loopSum(x, tb.sum(n, lastLabel, x.term)));
+    r.axes[last] = kNoAxis;
+    break;
+  case AccumulatorKind::RmsLast: {
+    double eps = cast<mb::AccumRmsLastOp>(op).getEps().convertToDouble();
+    TermBuilder::Id squares =
+        loopSum(x, tb.sum(n, lastLabel, tb.unary(AOp::Square, x.term)));
+    r.term = tb.rms(forloop * n, eps, squares);
+    r.axes[last] = kNoAxis;
+    break;
+  }
+  case AccumulatorKind::SumTo: {
+    int64_t dimx =
+        static_cast<int64_t>(cast<mb::AccumSumToOp>(op).getDimx());
+    // Entry j sums a contiguous run of n/dimx elements: a partial sum over
+    // the last axis, which keeps depending on it.
+    r.term = loopSum(x, tb.sum(n / dimx, lastLabel, x.term));
+    break;
+  }
+  case AccumulatorKind::Max:
+    r.term = loopMax(x, x.term);
+    break;
+  case AccumulatorKind::RescaledSum: {
+    FailureOr<AbstractValue> m = get(op, op->getOperand(1));
+    if (failed(m))
+      return failure();
+    // sum_i x_i * exp(m_i - max_i m_i).
+    TermBuilder::Id weight =
+        tb.unary(AOp::Exp, tb.sub(m->term, loopMax(*m, m->term)));
+    r.term = loopSum(x, tb.mul(x.term, weight));
+    break;
+  }
+  }
+  values[op->getResult(0)] = r;
+  return success();
+}
+
+LogicalResult
+AbstractExprBuilder::Impl::visitThreadGraph(mt::ThreadGraphOp op) {
+  SmallVector<AbstractValue> ins;
+  for (Value v : op.getInputs()) {
+    FailureOr<AbstractValue> a = get(op, v);
+    if (failed(a))
+      return failure();
+    ins.push_back(*a);
+  }
+  Block &body = op.getBody().front();
+  DenseMap<Value, TermBuilder::Id> scalars;
+  for (auto [arg, in] : llvm::zip(body.getArguments(), ins))
+    scalars[arg] = in.term;
+  for (Operation &inner : body.without_terminator()) {
+    auto ew = dyn_cast<ElementwiseOpInterface>(&inner);
+    if (!ew)
+      return inner.emitError("abstract expression: no term for '")
+             << inner.getName() << "'";
+    SmallVector<TermBuilder::Id> terms;
+    for (Value v : inner.getOperands())
+      terms.push_back(scalars.lookup(v));
+    scalars[inner.getResult(0)] =
+        elementwise(ew.getElementwiseKind(), ew.getScalarParams(), terms);
+  }
+  bool variant = llvm::any_of(ins, [](auto &a) { return a.loopVariant; });
+  Operation *yield = body.getTerminator();
+  for (auto [res, v] : llvm::zip(op.getResults(), yield->getOperands())) {
+    AbstractValue r;
+    r.term = scalars.lookup(v);
+    r.axes = broadcast(ins, shapeOf(res).size());
+    r.loopVariant = variant;
+    values[res] = r;
+  }
+  return success();
+}
+
+LogicalResult AbstractExprBuilder::build(func::FuncOp func) {
+  Impl &s = *impl;
+  Block &entry = func.getBody().front();
+  for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type || i >= s.axes.numInputs() ||
+        type.getShape() != s.axes.inputShape(i))
+      return func.emitError("abstract expression: argument ")
+             << i << " does not match the registered input shapes";
+    AbstractValue v;
+    v.term = s.tb.var(i);
+    for (auto [d, size] : llvm::enumerate(type.getShape()))
+      v.axes.push_back(size > 1 ? s.axes.axisOf(i, d) : kNoAxis);
+    s.values[arg] = v;
+  }
+  if (failed(s.visitBlock(entry)))
+    return failure();
+
+  // The axes are only final now: relabel every sum with its axis's label.
+  DenseMap<RecExpr::Id, RecExpr::Id> memo;
+  std::function<RecExpr::Id(RecExpr::Id)> relabel = [&](RecExpr::Id id) {
+    auto it = memo.find(id);
+    if (it != memo.end())
+      return it->second;
+    ENode n = s.scratch.get(id);
+    for (ClassId &c : n.children)
+      c = relabel(c);
+    if (n.op == opId(AOp::Sum) || n.op == opId(AOp::Max)) {
+      uint32_t raw = reductionAxis(n.payload);
+      uint32_t label = raw == 0 ? 0 : s.axes.label(raw - 1);
+      n.payload = encodeReduction(reductionSize(n.payload), label);
+    }
+    RecExpr::Id out = finalExpr.add(std::move(n));
+    memo[id] = out;
+    return out;
+  };
+  finalTerms.clear();
+  for (auto &[value, av] : s.values)
+    finalTerms[value] = relabel(av.term);
+  outputs.clear();
+  Operation *ret = entry.getTerminator();
+  for (Value v : ret->getOperands()) {
+    auto it = finalTerms.find(v);
+    if (it == finalTerms.end())
+      return ret->emitError("abstract expression: result has no term");
+    outputs.push_back(it->second);
+  }
+  return success();
+}
+
+std::optional<RecExpr::Id> AbstractExprBuilder::getTerm(Value value) const {
+  auto it = finalTerms.find(value);
+  if (it == finalTerms.end())
+    return std::nullopt;
+  return it->second;
+}
+
+//===----------------------------------------------------------------------===//
+// PruningOracle
+//===----------------------------------------------------------------------===//
+
+static const std::vector<Rewrite> &axioms() {
+  static const std::vector<Rewrite> rules = getAbstractAxioms();
+  return rules;
+}
+
+PruningOracle::PruningOracle(RecExpr targetExpr, ArrayRef<RecExpr::Id> outs,
+                             AxisSpace targetAxes,
+                             const SaturationLimits &limits)
+    : target(std::move(targetExpr)), axes(std::move(targetAxes)),
+      analysis(axes), egraph(&analysis) {
+  for (RecExpr::Id r : outs)
+    roots.push_back(egraph.addExpr(target, r));
+  report = saturate(egraph, axioms(), limits);
+  // Every class is built from the target or from a rule applied to it, so
+  // all are reachable; computing it keeps the "subterm of the target" claim
+  // independent of that argument.
+  reachable.resize(egraph.capacity());
+  SmallVector<ClassId> stack;
+  for (ClassId r : roots)
+    stack.push_back(egraph.findConst(r));
+  while (!stack.empty()) {
+    ClassId c = stack.pop_back_val();
+    if (reachable.test(c))
+      continue;
+    reachable.set(c);
+    for (const ENode &n : egraph.nodes(c))
+      for (ClassId child : n.children)
+        stack.push_back(egraph.findConst(child));
+  }
+}
+
+FailureOr<std::unique_ptr<PruningOracle>>
+PruningOracle::create(func::FuncOp func, const SaturationLimits &limits) {
+  AxisSpace axes;
+  SmallVector<SmallVector<int64_t, 4>> shapes;
+  for (Type t : func.getArgumentTypes()) {
+    auto type = dyn_cast<RankedTensorType>(t);
+    if (!type)
+      return func.emitError("abstract expression: non-tensor argument");
+    shapes.emplace_back(type.getShape());
+  }
+  axes.setInputs(shapes);
+  RecExpr expr;
+  AbstractExprBuilder builder(expr, axes);
+  if (failed(builder.build(func)))
+    return failure();
+  SmallVector<RecExpr::Id> outs(builder.getOutputs());
+  return std::make_unique<PruningOracle>(std::move(expr), outs,
+                                         std::move(axes), limits);
+}
+
+std::optional<ClassId> PruningOracle::classOf(const RecExpr &expr,
+                                              RecExpr::Id root) const {
+  // A bottom-up hash-cons lookup, as EGraph::lookupExpr, except that
+  // mul(c, c) is looked up as square(c), the normal form the rules keep.
+  const ENode &n = expr.get(root);
+  ENode key;
+  key.op = n.op;
+  key.payload = n.payload;
+  for (ClassId child : n.children) {
+    std::optional<ClassId> c = classOf(expr, child);
+    if (!c)
+      return std::nullopt;
+    key.children.push_back(*c);
+  }
+  if (key.op == opId(AOp::Mul) && key.children[0] == key.children[1]) {
+    key.op = opId(AOp::Square);
+    key.children.pop_back();
+  }
+  return egraph.lookup(key);
+}
+
+std::string printTerm(const RecExpr &expr, RecExpr::Id id) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  std::function<void(RecExpr::Id)> rec = [&](RecExpr::Id i) {
+    const ENode &n = expr.get(i);
+    auto op = static_cast<AOp>(n.op);
+    if (!n.children.empty())
+      os << '(';
+    os << abstractOps().name(n.op);
+    if (op == AOp::Var)
+      os << ':' << n.payload;
+    else if (op == AOp::Const)
+      os << ':' << decodeConst(n.payload);
+    else if (op == AOp::Sum || op == AOp::Max)
+      os << ':' << reductionSize(n.payload) << '@'
+         << reductionAxis(n.payload);
+    for (ClassId c : n.children) {
+      os << ' ';
+      rec(c);
+    }
+    if (!n.children.empty())
+      os << ')';
+  };
+  rec(id);
+  return out;
+}
+
+bool PruningOracle::mayLead(const RecExpr &expr, RecExpr::Id root) const {
+  // Without a fixpoint a missing term proves nothing: keep the candidate.
+  if (!report.saturated())
+    return true;
+  std::optional<ClassId> c = classOf(expr, root);
+  return c && reachable.test(*c);
+}
+
+} // namespace mirage::search

@@ -1,0 +1,182 @@
+//===- Field.cpp - Finite-field arithmetic for uGraph verification --------===//
+//
+// Residue arithmetic, batch inversion, the per-test random choices and the
+// exact field images of real constants.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Verify/Field.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace mirage::verify;
+
+static_assert(kFieldP % 4 == 3 && kFieldQ % 4 == 3,
+              "sqrt as x^((m+1)/4) needs m = 3 mod 4");
+static_assert((kFieldP - 1) % kFieldQ == 0, "q must divide p - 1");
+static_assert(kFieldQ >= (1ULL << 31) && kFieldQ < kUndefinedQ,
+              "q must be at least 2^31 and leave room for the undefined mark");
+static_assert(kFieldP < (1ULL << 52), "lazy dot products need p < 2^52");
+
+std::string FieldValue::str() const {
+  std::string s = "(" + std::to_string(p) + ", ";
+  s += hasQ() ? std::to_string(q) : std::string("undef");
+  return s + ")";
+}
+
+uint64_t mirage::verify::powModP(uint64_t base, uint64_t e) {
+  uint64_t result = 1;
+  base %= kFieldP;
+  while (e) {
+    if (e & 1)
+      result = mulModP(result, base);
+    base = mulModP(base, base);
+    e >>= 1;
+  }
+  return result;
+}
+
+uint32_t mirage::verify::powModQ(uint32_t base, uint64_t e) {
+  uint32_t result = 1;
+  base %= kFieldQ;
+  while (e) {
+    if (e & 1)
+      result = mulModQ(result, base);
+    base = mulModQ(base, base);
+    e >>= 1;
+  }
+  return result;
+}
+
+uint64_t mirage::verify::invModP(uint64_t a) { return powModP(a, kFieldP - 2); }
+uint32_t mirage::verify::invModQ(uint32_t a) { return powModQ(a, kFieldQ - 2); }
+uint64_t mirage::verify::sqrtModP(uint64_t a) {
+  return powModP(a, (kFieldP + 1) / 4);
+}
+uint32_t mirage::verify::sqrtModQ(uint32_t a) {
+  return powModQ(a, (kFieldQ + 1) / 4);
+}
+
+FieldValue mirage::verify::fieldFromInt(int64_t v) {
+  uint64_t mag = v < 0 ? 0 - static_cast<uint64_t>(v) : v;
+  FieldValue r{mag % kFieldP, static_cast<uint32_t>(mag % kFieldQ)};
+  return v < 0 ? fieldNeg(r) : r;
+}
+
+FieldValue mirage::verify::fieldInv(FieldValue x) {
+  FieldValue r;
+  r.p = invModP(x.p);
+  r.q = x.hasQ() && x.q != 0 ? invModQ(x.q) : kUndefinedQ;
+  return r;
+}
+
+FieldValue mirage::verify::fieldSqrt(FieldValue x) {
+  return {sqrtModP(x.p), x.hasQ() ? sqrtModQ(x.q) : kUndefinedQ};
+}
+
+int64_t mirage::verify::fieldInvertAll(FieldValue *values, size_t n) {
+  if (n == 0)
+    return -1;
+  // Prefix products, separately per component; a zero q component is skipped
+  // (its inverse is left undefined) so it cannot poison the others.
+  std::vector<uint64_t> prefP(n);
+  std::vector<uint32_t> prefQ(n);
+  uint64_t accP = 1;
+  uint32_t accQ = 1;
+  for (size_t i = 0; i < n; ++i) {
+    if (values[i].p == 0)
+      return static_cast<int64_t>(i);
+    prefP[i] = accP;
+    accP = mulModP(accP, values[i].p);
+    prefQ[i] = accQ;
+    if (values[i].hasQ() && values[i].q != 0)
+      accQ = mulModQ(accQ, values[i].q);
+  }
+  uint64_t invP = invModP(accP);
+  uint32_t invQ = invModQ(accQ);
+  for (size_t i = n; i-- > 0;) {
+    FieldValue &v = values[i];
+    uint64_t newP = mulModP(invP, prefP[i]);
+    invP = mulModP(invP, v.p);
+    if (v.hasQ() && v.q != 0) {
+      uint32_t newQ = mulModQ(invQ, prefQ[i]);
+      invQ = mulModQ(invQ, v.q);
+      v.q = newQ;
+    } else {
+      v.q = kUndefinedQ;
+    }
+    v.p = newP;
+  }
+  return -1;
+}
+
+double SplitMix64::uniform(double lo, double hi) {
+  double unit = static_cast<double>(next() >> 11) * 0x1.0p-53;
+  return lo + (hi - lo) * unit;
+}
+
+FieldTest::FieldTest(uint64_t seed) {
+  SplitMix64 rng(seed ^ 0x6D69726167652D66ULL);
+  // omega = g^((p-1)/q) has order exactly q unless it is 1, because q is
+  // prime; a uniformly random g gives a uniformly random element of order q.
+  do
+    omega = powModP(2 + rng.below(kFieldP - 2), (kFieldP - 1) / kFieldQ);
+  while (omega == 1);
+  expLo.resize(1 << 16);
+  expHi.resize(1 << 16);
+  uint64_t step = powModP(omega, 1 << 16);
+  expLo[0] = expHi[0] = 1;
+  for (size_t i = 1; i < expLo.size(); ++i) {
+    expLo[i] = mulModP(expLo[i - 1], omega);
+    expHi[i] = mulModP(expHi[i - 1], step);
+  }
+  sqrt2OverPi = randomValue(rng);
+  orderSeed = rng.next();
+  powKey = rng.next();
+}
+
+/// Field image of n / d (d > 0).
+static FieldValue fromRatio(int64_t n, int64_t d) {
+  return fieldMul(fieldFromInt(n), fieldInv(fieldFromInt(d)));
+}
+
+FieldValue mirage::verify::fieldFromConstant(double c) {
+  if (c == 0.0 || !std::isfinite(c))
+    return {0, 0};
+  double mag = std::fabs(c);
+  // Continued-fraction convergents h/k of |c|, stopping at the first one
+  // within a relative 1e-15 (decimal literals such as 1e-6 land on their
+  // intended rational), with both terms kept below 2^53.
+  if (mag < 9.0e15 && mag > 1.0e-15) {
+    double x = mag;
+    double h0 = 1, h1 = 0, k0 = 0, k1 = 1; // h_{-1}, h_{-2}, k_{-1}, k_{-2}
+    for (int iter = 0; iter < 64; ++iter) {
+      double a = std::floor(x);
+      double h = a * h0 + h1, k = a * k0 + k1;
+      if (h > 9.0e15 || k > 9.0e15)
+        break;
+      if (std::fabs(h / k - mag) <= 1e-15 * mag) {
+        FieldValue r = fromRatio(static_cast<int64_t>(h), static_cast<int64_t>(k));
+        return c < 0 ? fieldNeg(r) : r;
+      }
+      h1 = h0;
+      h0 = h;
+      k1 = k0;
+      k0 = k;
+      double frac = x - a;
+      if (frac <= 0)
+        break;
+      x = 1.0 / frac;
+    }
+  }
+  // Exact binary value m * 2^e.
+  int e = 0;
+  double m = std::frexp(mag, &e); // mag = m * 2^e, m in [0.5, 1)
+  int64_t mant = static_cast<int64_t>(std::ldexp(m, 53));
+  e -= 53;
+  FieldValue r = fieldFromInt(mant);
+  FieldValue scale{powModP(2, std::abs(e)), powModQ(2, std::abs(e))};
+  r = e >= 0 ? fieldMul(r, scale) : fieldMul(r, fieldInv(scale));
+  return c < 0 ? fieldNeg(r) : r;
+}

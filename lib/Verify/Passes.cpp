@@ -1,0 +1,265 @@
+//===- Passes.cpp - Equivalence checking and evaluation passes ------------===//
+//
+// --mirage-check-equivalence reports the verdict of checkEquivalence on
+// every function that names a reference; --mirage-evaluate prints the outputs
+// of functions on seeded inputs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Verify/Passes.h"
+
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+#include "Mirage/Verify/Equivalence.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+namespace mirage::verify {
+#define GEN_PASS_DEF_MIRAGECHECKEQUIVALENCE
+#define GEN_PASS_DEF_MIRAGEEVALUATE
+#include "Mirage/Verify/Passes.h.inc"
+} // namespace mirage::verify
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::verify;
+
+/// Renders a double for diagnostics and printed outputs.
+static std::string fmt(double v) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format("%.6g", v);
+  return s;
+}
+
+/// Attaches "evaluation stopped here" at `op` when it is not `func` itself.
+static void noteFailingOp(InFlightDiagnostic &diag, Operation *op,
+                          func::FuncOp func) {
+  if (op && op != func.getOperation())
+    diag.attachNote(op->getLoc()) << "evaluation stopped here";
+}
+
+namespace {
+
+struct CheckEquivalencePass
+    : mirage::verify::impl::MirageCheckEquivalenceBase<CheckEquivalencePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    bool failedAny = false;
+    module.walk([&](func::FuncOp func) {
+      Attribute attr = func->getAttr(mk::MKDialect::kReferenceAttrName);
+      if (!attr)
+        return;
+      auto sym = dyn_cast<FlatSymbolRefAttr>(attr);
+      if (!sym) {
+        func.emitError() << "'" << mk::MKDialect::kReferenceAttrName
+                         << "' must be a flat symbol reference";
+        ++numInvalid;
+        failedAny = true;
+        return;
+      }
+      auto ref = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(func, sym);
+      if (!ref) {
+        func.emitError() << "reference function " << sym
+                         << " does not exist";
+        ++numInvalid;
+        failedAny = true;
+        return;
+      }
+      failedAny |= failed(checkOne(ref, func));
+    });
+    if (failedAny)
+      signalPassFailure();
+  }
+
+  LogicalResult checkOne(func::FuncOp ref, func::FuncOp func) {
+    EquivalenceOptions options;
+    options.numTests = numTests;
+    options.seed = seed;
+    EquivalenceResult result = checkEquivalence(ref, func, options);
+    // Repeating with further seeds must give the same verdict; otherwise the
+    // outcome depends on the seed and cannot be trusted.
+    unsigned totalTests = result.testsRun;
+    for (unsigned r = 1; r < repeat; ++r) {
+      options.seed = seed + r;
+      options.floatCheck = false;
+      EquivalenceResult again = checkEquivalence(ref, func, options);
+      if (again.verdict != result.verdict) {
+        func.emitError() << "flaky verdict against @" << ref.getSymName()
+                         << ": seed " << seed << " and seed " << seed + r
+                         << " disagree";
+        ++numInvalid;
+        return failure();
+      }
+      totalTests += again.testsRun;
+    }
+    if (result.verdict == Verdict::Equivalent && repeat > 1)
+      result.falseEquivalentBound =
+          std::pow(result.perTestBound, static_cast<double>(totalTests));
+    else
+      totalTests = result.testsRun;
+
+    StringRef refName = ref.getSymName();
+    switch (result.verdict) {
+    case Verdict::Equivalent: {
+      InFlightDiagnostic diag = func.emitRemark();
+      diag << "equivalent to @" << refName << " (" << totalTests
+           << " tests, P(false equivalent) <= "
+           << formatProbability(result.falseEquivalentBound) << ")";
+      if (!result.boundIsRigorous)
+        diag << "; heuristic bound (exp, sqrt or max-like ops)";
+      if (result.structureOnly)
+        diag << "; max/relu/clamp/pow compared by structure only";
+      if (result.floatMaxRelDiff)
+        diag << "; float max relative difference "
+             << fmt(*result.floatMaxRelDiff);
+      ++numEquivalent;
+      return success();
+    }
+    case Verdict::NotEquivalent: {
+      const Counterexample &cex = *result.counterexample;
+      InFlightDiagnostic diag = func.emitError();
+      diag << "not equivalent to @" << refName << ": output #"
+           << cex.outputIndex << " element " << formatIndex(cex.element)
+           << ": reference " << cex.referenceValue.str() << " vs candidate "
+           << cex.candidateValue.str() << " (field test " << cex.testIndex
+           << ")";
+      if (cex.referenceFloat && cex.candidateFloat)
+        diag << "; in float: reference " << fmt(*cex.referenceFloat)
+             << " vs candidate " << fmt(*cex.candidateFloat);
+      ++numNotEquivalent;
+      return failure();
+    }
+    case Verdict::Unknown: {
+      InFlightDiagnostic diag = func.emitWarning();
+      diag << "equivalence to @" << refName << " unknown: " << result.reason
+           << "; fall back to float tests";
+      if (result.floatMaxRelDiff)
+        diag << " (float max relative difference "
+             << fmt(*result.floatMaxRelDiff) << ")";
+      noteFailingOp(diag, result.failingOp, func);
+      ++numUnknown;
+      return success();
+    }
+    case Verdict::Invalid: {
+      InFlightDiagnostic diag = func.emitError();
+      diag << "cannot check equivalence to @" << refName << ": "
+           << result.reason;
+      noteFailingOp(diag, result.failingOp, func);
+      ++numInvalid;
+      return failure();
+    }
+    }
+    return success();
+  }
+};
+
+struct EvaluatePass
+    : mirage::verify::impl::MirageEvaluateBase<EvaluatePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (domain != "float" && domain != "field") {
+      getOperation().emitError()
+          << "--mirage-evaluate: domain must be 'float' or 'field', got '"
+          << domain << "'";
+      return signalPassFailure();
+    }
+    if (inputs != "random" && inputs != "iota" && inputs != "ones") {
+      getOperation().emitError()
+          << "--mirage-evaluate: inputs must be 'random', 'iota' or 'ones', "
+             "got '"
+          << inputs << "'";
+      return signalPassFailure();
+    }
+    bool failedAny = false;
+    getOperation().walk([&](func::FuncOp func) {
+      if (func.isExternal() ||
+          (!function.empty() && func.getSymName() != function))
+        return;
+      failedAny |= failed(evaluate(func));
+    });
+    if (failedAny)
+      signalPassFailure();
+  }
+
+  LogicalResult evaluate(func::FuncOp func) {
+    if (std::optional<std::string> bad = checkSignature(func))
+      return func.emitError() << "cannot evaluate @" << func.getSymName()
+                              << ": " << *bad;
+    EvalError err;
+    llvm::raw_ostream &os = llvm::outs();
+    auto header = [&](size_t i, Type t) {
+      os << "@" << func.getSymName() << " output #" << i << " " << t << ":";
+    };
+    if (domain == "float") {
+      std::vector<FloatTensor> in = randomFloatInputs(func, seed);
+      if (inputs != "random")
+        for (FloatTensor &t : in)
+          for (size_t i = 0; i < t.data.size(); ++i)
+            t.data[i] = inputs == "iota" ? static_cast<double>(i + 1) : 1.0;
+      auto out = evaluateFloat(func, in, err);
+      if (!out)
+        return reportError(func, err);
+      for (auto [i, t] : llvm::enumerate(*out)) {
+        double sum = 0, lo = HUGE_VAL, hi = -HUGE_VAL;
+        for (double v : t.data) {
+          sum += v;
+          lo = std::min(lo, v);
+          hi = std::max(hi, v);
+        }
+        header(i, func.getFunctionType().getResult(i));
+        os << " sum = " << fmt(sum) << " mean = " << fmt(sum / t.data.size())
+           << " min = " << fmt(lo) << " max = " << fmt(hi) << "\n";
+        if (printValues) {
+          os << " ";
+          for (double v : t.data)
+            os << " " << fmt(v);
+          os << "\n";
+        }
+      }
+    } else {
+      FieldTest test(seed);
+      std::vector<FieldTensor> in = randomFieldInputs(func, test, seed);
+      if (inputs != "random")
+        for (FieldTensor &t : in)
+          for (size_t i = 0; i < t.data.size(); ++i)
+            t.data[i] = fieldFromInt(inputs == "iota" ? i + 1 : 1);
+      auto out = evaluateField(func, in, test, err);
+      if (!out)
+        return reportError(func, err);
+      for (auto [i, t] : llvm::enumerate(*out)) {
+        FieldValue sum{0, 0};
+        for (FieldValue v : t.data)
+          sum = fieldAdd(sum, v);
+        header(i, func.getFunctionType().getResult(i));
+        os << " sum = " << sum.str() << "\n";
+        if (printValues) {
+          os << " ";
+          for (FieldValue v : t.data)
+            os << " " << v.str();
+          os << "\n";
+        }
+      }
+    }
+    os.flush();
+    ++numEvaluated;
+    return success();
+  }
+
+  LogicalResult reportError(func::FuncOp func, const EvalError &err) {
+    InFlightDiagnostic diag = func.emitError();
+    diag << "cannot evaluate @" << func.getSymName() << ": " << err.message;
+    noteFailingOp(diag, err.op, func);
+    return failure();
+  }
+};
+
+} // namespace

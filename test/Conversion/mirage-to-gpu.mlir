@@ -1,0 +1,83 @@
+// RUN: mirage-opt %s --convert-mirage-to-gpu -split-input-file | FileCheck %s
+
+// The fused RMSNorm+MatMul kernel (bs 1) becomes one gpu.launch over the
+// kernel's grid and block, with its tiles in dynamic shared memory.
+
+// CHECK-LABEL: func.func @rmsnorm_matmul_fused(
+// CHECK-SAME: %[[X:.*]]: memref<2x4096xf16>, %[[W:.*]]: memref<4096x6144xf16>, %[[Y:.*]]: memref<2x6144xf16>)
+// CHECK-NOT: memref.alloc
+// CHECK: %[[SMEM:.*]] = arith.constant 7056 : i32
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) dynamic_shared_memory_size %[[SMEM]]
+// CHECK: %[[RAW:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK-DAG: memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x128xf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128x24xf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x1xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x24xf32, #gpu.address_space<workgroup>>
+// The loop of 32 iterations loads both tiles from device memory.
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %c32
+// CHECK: memref.load %[[X]]
+// CHECK: memref.load %[[W]]
+// CHECK: gpu.barrier
+// CHECK: math.sqrt
+// CHECK: arith.divf
+// CHECK: memref.store %{{.*}}, %[[Y]]
+// CHECK: gpu.terminator
+// CHECK-NOT: mk.
+// CHECK-NOT: mb.
+func.func @rmsnorm_matmul_fused(%x: tensor<2x4096xf16>, %w: tensor<4096x6144xf16>) -> tensor<2x6144xf16> {
+  %y = mk.graph_kernel (%x, %w) grid = [256, 1, 1] block = [128, 1, 1] forloop = 32 {
+  ^bb0(%X: tensor<2x4096xf16>, %W: tensor<4096x6144xf16>):
+    %acc:2 = mb.for_loop -> (tensor<2x1xf16>, tensor<2x24xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x4096xf16> -> tensor<2x128xf16>
+      %wt = mb.input_iter %W imap = [1, -1, -1] fmap = 0 : tensor<4096x6144xf16> -> tensor<128x24xf16>
+      %m = mb.matmul %xt, %wt : tensor<2x128xf16>, tensor<128x24xf16> -> tensor<2x24xf16>
+      %r = mb.accum_rms_last %xt eps = 1.0e-06 : tensor<2x128xf16> -> tensor<2x1xf16>
+      %s = mb.accum_sum %m : tensor<2x24xf16> -> tensor<2x24xf16>
+      mb.yield %r, %s : tensor<2x1xf16>, tensor<2x24xf16>
+    }
+    %q = mb.div %acc#1, %acc#0 : tensor<2x24xf16>, tensor<2x1xf16> -> tensor<2x24xf16>
+    %o = mb.output_saver %q omap = [1, -1, -1] : tensor<2x24xf16> -> tensor<2x6144xf16>
+    mb.return %o : tensor<2x6144xf16>
+  } : (tensor<2x4096xf16>, tensor<4096x6144xf16>) -> tensor<2x6144xf16>
+  return %y : tensor<2x6144xf16>
+}
+
+// -----
+
+// Two kernels: the intermediate device tensor is a temporary buffer, the
+// returned one is written into the result argument.
+
+// CHECK-LABEL: func.func @two_kernels(
+// CHECK-SAME: %[[A:.*]]: memref<4x64xf32>, %[[OUT:.*]]: memref<4x64xf32>)
+// CHECK: %[[T:.*]] = memref.alloc() : memref<4x64xf32>
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}}, %[[T]]
+// CHECK: gpu.launch
+// CHECK: memref.load %[[T]]
+// CHECK: memref.store %{{.*}}, %[[OUT]]
+// CHECK: memref.dealloc %[[T]]
+func.func @two_kernels(%a: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %t = mk.graph_kernel (%a) grid = [4, 1, 1] block = [64, 1, 1] forloop = 1 {
+  ^bb0(%A: tensor<4x64xf32>):
+    %acc = mb.for_loop -> (tensor<1x64xf32>) {
+      %at = mb.input_iter %A imap = [0, -1, -1] fmap = -1 : tensor<4x64xf32> -> tensor<1x64xf32>
+      %e = mb.exp %at : tensor<1x64xf32>
+      %s = mb.accum_sum %e : tensor<1x64xf32> -> tensor<1x64xf32>
+      mb.yield %s : tensor<1x64xf32>
+    }
+    %o = mb.output_saver %acc omap = [0, -1, -1] : tensor<1x64xf32> -> tensor<4x64xf32>
+    mb.return %o : tensor<4x64xf32>
+  } : (tensor<4x64xf32>) -> tensor<4x64xf32>
+  %u = mk.graph_kernel (%t) grid = [4, 1, 1] block = [64, 1, 1] forloop = 1 {
+  ^bb0(%T: tensor<4x64xf32>):
+    %acc = mb.for_loop -> (tensor<1x64xf32>) {
+      %tt = mb.input_iter %T imap = [0, -1, -1] fmap = -1 : tensor<4x64xf32> -> tensor<1x64xf32>
+      %s = mb.accum_sum %tt : tensor<1x64xf32> -> tensor<1x64xf32>
+      mb.yield %s : tensor<1x64xf32>
+    }
+    %n = mb.neg %acc : tensor<1x64xf32>
+    %o = mb.output_saver %n omap = [0, -1, -1] : tensor<1x64xf32> -> tensor<4x64xf32>
+    mb.return %o : tensor<4x64xf32>
+  } : (tensor<4x64xf32>) -> tensor<4x64xf32>
+  return %u : tensor<4x64xf32>
+}

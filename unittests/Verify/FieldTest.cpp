@@ -1,0 +1,174 @@
+//===- FieldTest.cpp - Finite-field arithmetic of the verifier --*- C++ -*-===//
+//
+// Properties the equivalence check relies on: q | p - 1 with both primes
+// = 3 mod 4, exact inverses (also in batch), the exp homomorphism, the
+// multiplicativity of sqrt and exact images of decimal constants.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Verify/Field.h"
+
+#include "gtest/gtest.h"
+
+using namespace mirage::verify;
+
+namespace {
+
+/// Deterministic Miller-Rabin for 64-bit n (these bases suffice below 2^64).
+bool isPrime(uint64_t n) {
+  if (n < 2)
+    return false;
+  for (uint64_t small : {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37})
+    if (n % small == 0)
+      return n == small;
+  uint64_t d = n - 1;
+  int s = 0;
+  while (d % 2 == 0) {
+    d /= 2;
+    ++s;
+  }
+  auto mulmod = [n](uint64_t a, uint64_t b) {
+    return static_cast<uint64_t>(static_cast<uint128_t>(a) * b % n);
+  };
+  for (uint64_t a : {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37}) {
+    uint64_t x = 1, base = a, e = d;
+    while (e) {
+      if (e & 1)
+        x = mulmod(x, base);
+      base = mulmod(base, base);
+      e >>= 1;
+    }
+    if (x == 1 || x == n - 1)
+      continue;
+    bool composite = true;
+    for (int r = 1; r < s && composite; ++r) {
+      x = mulmod(x, x);
+      composite = x != n - 1;
+    }
+    if (composite)
+      return false;
+  }
+  return true;
+}
+
+TEST(Field, Primes) {
+  EXPECT_TRUE(isPrime(kFieldP));
+  EXPECT_TRUE(isPrime(kFieldQ));
+  EXPECT_EQ(0u, (kFieldP - 1) % kFieldQ);
+  EXPECT_GE(kFieldQ, 1ULL << 31);
+  EXPECT_EQ(3u, kFieldP % 4);
+  EXPECT_EQ(3u, kFieldQ % 4);
+}
+
+TEST(Field, Inverses) {
+  SplitMix64 rng(1);
+  FieldTest test(1);
+  for (int i = 0; i < 1000; ++i) {
+    FieldValue x = test.randomValue(rng);
+    if (x.p == 0 || x.q == 0)
+      continue;
+    FieldValue one = fieldMul(x, fieldInv(x));
+    EXPECT_EQ(1u, one.p);
+    EXPECT_EQ(1u, one.q);
+  }
+  EXPECT_EQ(1u, mulModP(invModP(kFieldP - 1), kFieldP - 1));
+  EXPECT_EQ(1u, mulModQ(invModQ(2), 2));
+}
+
+TEST(Field, BatchInversionMatchesSingle) {
+  SplitMix64 rng(2);
+  FieldTest test(2);
+  std::vector<FieldValue> values;
+  for (int i = 0; i < 257; ++i)
+    values.push_back(test.randomValue(rng));
+  values[17].q = 0;           // q-zero: its q inverse becomes undefined
+  values[40].q = kUndefinedQ; // already undefined
+  std::vector<FieldValue> inv = values;
+  ASSERT_EQ(-1, fieldInvertAll(inv));
+  for (size_t i = 0; i < values.size(); ++i) {
+    EXPECT_EQ(invModP(values[i].p), inv[i].p);
+    if (i == 17 || i == 40)
+      EXPECT_FALSE(inv[i].hasQ());
+    else
+      EXPECT_EQ(invModQ(values[i].q), inv[i].q);
+  }
+  // A zero p component is reported with its index.
+  values[100].p = 0;
+  EXPECT_EQ(100, fieldInvertAll(values));
+}
+
+TEST(Field, OmegaHasOrderQ) {
+  for (uint64_t seed : {0u, 1u, 7u}) {
+    FieldTest test(seed);
+    EXPECT_NE(1u, test.getOmega());
+    EXPECT_EQ(1u, powModP(test.getOmega(), kFieldQ));
+    // The table lookup agrees with exponentiation.
+    for (uint32_t e : {0u, 1u, 65535u, 65536u, 123456789u,
+                       static_cast<uint32_t>(kFieldQ - 1)})
+      EXPECT_EQ(powModP(test.getOmega(), e), test.omegaPow(e));
+  }
+  // Different seeds draw different roots.
+  EXPECT_NE(FieldTest(1).getOmega(), FieldTest(2).getOmega());
+}
+
+TEST(Field, ExpHomomorphism) {
+  FieldTest test(3);
+  SplitMix64 rng(3);
+  for (int i = 0; i < 1000; ++i) {
+    uint32_t a = static_cast<uint32_t>(rng.below(kFieldQ));
+    uint32_t b = static_cast<uint32_t>(rng.below(kFieldQ));
+    // exp(a + b) = exp(a) * exp(b), with a + b taken mod q.
+    EXPECT_EQ(test.omegaPow(addModQ(a, b)),
+              mulModP(test.omegaPow(a), test.omegaPow(b)));
+    // exp(-a) = 1 / exp(a).
+    EXPECT_EQ(test.omegaPow(negModQ(a)), invModP(test.omegaPow(a)));
+  }
+  EXPECT_EQ(1u, test.omegaPow(0));
+}
+
+TEST(Field, SqrtIsMultiplicative) {
+  FieldTest test(4);
+  SplitMix64 rng(4);
+  for (int i = 0; i < 500; ++i) {
+    FieldValue x = test.randomValue(rng), y = test.randomValue(rng);
+    EXPECT_EQ(fieldSqrt(fieldMul(x, y)),
+              fieldMul(fieldSqrt(x), fieldSqrt(y)));
+    // On squares it is a square root (up to sign): sqrt(x^2)^2 = x^2.
+    FieldValue sq = fieldMul(x, x);
+    FieldValue r = fieldSqrt(sq);
+    EXPECT_EQ(sq, fieldMul(r, r));
+  }
+}
+
+TEST(Field, ConstantsAreExact) {
+  // 1e-6 is exactly 1 / 10^6 in the field, not its binary approximation.
+  FieldValue eps = fieldFromConstant(1e-6);
+  EXPECT_EQ(fieldFromInt(1), fieldMul(eps, fieldFromInt(1000000)));
+  EXPECT_EQ(fieldFromInt(8943),
+            fieldMul(fieldFromConstant(0.044715), fieldFromInt(200000)));
+  EXPECT_EQ(fieldFromInt(1), fieldMul(fieldFromConstant(0.5), fieldFromInt(2)));
+  EXPECT_EQ(fieldFromInt(-3), fieldFromConstant(-3.0));
+  EXPECT_EQ(fieldFromInt(1),
+            fieldMul(fieldFromConstant(1.0 / 3.0), fieldFromInt(3)));
+  EXPECT_EQ(fieldFromInt(0), fieldFromConstant(0.0));
+  // 1 / 4096 (a mean over a row) is exact as well.
+  EXPECT_EQ(fieldFromInt(1),
+            fieldMul(fieldFromConstant(1.0 / 4096), fieldFromInt(4096)));
+  // Negative integers map to p - n.
+  EXPECT_EQ(kFieldP - 5, fieldFromInt(-5).p);
+}
+
+TEST(Field, UniformSampling) {
+  SplitMix64 rng(5);
+  int low = 0;
+  for (int i = 0; i < 10000; ++i) {
+    uint64_t v = rng.below(10);
+    EXPECT_LT(v, 10u);
+    low += v < 5;
+  }
+  // Roughly half below 5 (loose: a sanity check, not a statistical test).
+  EXPECT_GT(low, 4500);
+  EXPECT_LT(low, 5500);
+}
+
+} // namespace

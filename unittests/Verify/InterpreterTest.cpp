@@ -1,0 +1,536 @@
+//===- InterpreterTest.cpp - Evaluation of mk/mb/mt programs ----*- C++ -*-===//
+//
+// Small hand-computed programs in both domains: kernel-level ops, every
+// accumulator kind, the imap/fmap/omap combinations of the DESIGN §8
+// programs, thread graphs with broadcasting and the error cases.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/InitMirage.h"
+#include "Mirage/Verify/Equivalence.h"
+#include "Mirage/Verify/Interpreter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::verify;
+
+namespace {
+
+class InterpreterTest : public ::testing::Test {
+protected:
+  InterpreterTest() {
+    DialectRegistry registry;
+    registry.insert<func::FuncDialect, arith::ArithDialect>();
+    registerAllMirageDialects(registry);
+    ctx.appendDialectRegistry(registry);
+    ctx.loadAllAvailableDialects();
+  }
+
+  /// Parses `src` (which must verify) and returns function `name`.
+  func::FuncOp parse(StringRef src, StringRef name) {
+    module = parseSourceString<ModuleOp>(src, &ctx);
+    if (!module)
+      return nullptr;
+    return module->lookupSymbol<func::FuncOp>(name);
+  }
+
+  /// Float inputs 1, 2, 3, ... for every argument.
+  static std::vector<FloatTensor> iotaFloat(func::FuncOp f) {
+    std::vector<FloatTensor> in;
+    for (Type t : f.getFunctionType().getInputs()) {
+      FloatTensor x(cast<RankedTensorType>(t).getShape());
+      for (size_t i = 0; i < x.data.size(); ++i)
+        x.data[i] = static_cast<double>(i + 1);
+      in.push_back(std::move(x));
+    }
+    return in;
+  }
+  static std::vector<FieldTensor> iotaField(func::FuncOp f) {
+    std::vector<FieldTensor> in;
+    for (Type t : f.getFunctionType().getInputs()) {
+      FieldTensor x(cast<RankedTensorType>(t).getShape());
+      for (size_t i = 0; i < x.data.size(); ++i)
+        x.data[i] = fieldFromInt(i + 1);
+      in.push_back(std::move(x));
+    }
+    return in;
+  }
+
+  /// Output #0 of `f` on iota inputs in float.
+  std::vector<double> runFloat(func::FuncOp f) {
+    EvalError err;
+    auto out = evaluateFloat(f, iotaFloat(f), err);
+    EXPECT_TRUE(out.has_value()) << err.message;
+    return out ? (*out)[0].data : std::vector<double>();
+  }
+  std::vector<FieldValue> runField(func::FuncOp f, const FieldTest &test) {
+    EvalError err;
+    auto out = evaluateField(f, iotaField(f), test, err);
+    EXPECT_TRUE(out.has_value()) << err.message;
+    return out ? (*out)[0].data : std::vector<FieldValue>();
+  }
+
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module;
+};
+
+void expectNear(const std::vector<double> &expected,
+                const std::vector<double> &actual) {
+  ASSERT_EQ(expected.size(), actual.size());
+  for (size_t i = 0; i < expected.size(); ++i)
+    EXPECT_NEAR(expected[i], actual[i], 1e-9 * std::max(1.0, std::fabs(expected[i])))
+        << "element " << i;
+}
+
+std::vector<FieldValue> ints(std::initializer_list<int64_t> values) {
+  std::vector<FieldValue> r;
+  for (int64_t v : values)
+    r.push_back(fieldFromInt(v));
+  return r;
+}
+
+/// A kernel on x: tensor<2x4xf32> with grid [1,1,1], forloop 2, the loop
+/// walking dim 1 (tiles x[:, 0:2] then x[:, 2:4]) into accumulator `acc`.
+std::string accumKernel(StringRef name, StringRef acc, StringRef outType) {
+  return (Twine("func.func @") + name +
+          "(%x: tensor<2x4xf32>) -> " + outType + R"( {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [32, 1, 1] forloop = 2 {
+  ^bb0(%X: tensor<2x4xf32>):
+    %a = mb.for_loop -> ()" + outType + R"() {
+      %t = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x4xf32> -> tensor<2x2xf32>
+      )" + acc + R"(
+      mb.yield %r : )" + outType + R"(
+    }
+    %o = mb.output_saver %a omap = [-1, -1, -1] : )" + outType + " -> " +
+          outType + R"(
+    mb.return %o : )" + outType + R"(
+  } : (tensor<2x4xf32>) -> )" + outType + R"(
+  return %y : )" + outType + R"(
+})")
+      .str();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel-level ops
+//===----------------------------------------------------------------------===//
+
+TEST_F(InterpreterTest, MatmulAndElementwise) {
+  func::FuncOp f = parse(R"(
+    func.func @f(%x: tensor<2x3xf32>, %w: tensor<3x2xf32>) -> tensor<2x2xf32> {
+      %m = mk.matmul %x, %w : tensor<2x3xf32>, tensor<3x2xf32> -> tensor<2x2xf32>
+      %a = mk.add_scalar %m, 1.0 : tensor<2x2xf32>
+      %s = mk.reduce_sum %m dim = 1 : tensor<2x2xf32> -> tensor<2x1xf32>
+      %d = mk.div %a, %s : tensor<2x2xf32>, tensor<2x1xf32> -> tensor<2x2xf32>
+      return %d : tensor<2x2xf32>
+    })", "f");
+  ASSERT_TRUE(f);
+  // x = [[1,2,3],[4,5,6]], w = [[1,2],[3,4],[5,6]]: x w = [[22,28],[49,64]].
+  expectNear({23.0 / 50, 29.0 / 50, 50.0 / 113, 65.0 / 113}, runFloat(f));
+  FieldTest test(1);
+  FieldValue i50 = fieldInv(fieldFromInt(50)), i113 = fieldInv(fieldFromInt(113));
+  std::vector<FieldValue> expected = {
+      fieldMul(fieldFromInt(23), i50), fieldMul(fieldFromInt(29), i50),
+      fieldMul(fieldFromInt(50), i113), fieldMul(fieldFromInt(65), i113)};
+  EXPECT_EQ(expected, runField(f, test));
+}
+
+TEST_F(InterpreterTest, TransposeConcatReduceMax) {
+  func::FuncOp f = parse(R"(
+    func.func @f(%x: tensor<2x3xf32>) -> tensor<6x2xf32> {
+      %t = mk.transpose %x perm = [1, 0] : tensor<2x3xf32> -> tensor<3x2xf32>
+      %c = mk.concat %t, %t dim = 0 : tensor<3x2xf32>, tensor<3x2xf32> -> tensor<6x2xf32>
+      return %c : tensor<6x2xf32>
+    }
+    func.func @g(%x: tensor<2x3xf32>) -> tensor<1x3xf32> {
+      %n = mk.neg %x : tensor<2x3xf32>
+      %m = mk.reduce_max %n dim = 0 : tensor<2x3xf32> -> tensor<1x3xf32>
+      return %m : tensor<1x3xf32>
+    })", "f");
+  ASSERT_TRUE(f);
+  expectNear({1, 4, 2, 5, 3, 6, 1, 4, 2, 5, 3, 6}, runFloat(f));
+  FieldTest test(2);
+  EXPECT_EQ(ints({1, 4, 2, 5, 3, 6, 1, 4, 2, 5, 3, 6}), runField(f, test));
+  func::FuncOp g = module->lookupSymbol<func::FuncOp>("g");
+  expectNear({-1, -2, -3}, runFloat(g));
+  // In the field, max follows a random total order: it picks one of the two.
+  std::vector<FieldValue> m = runField(g, test);
+  for (int j = 0; j < 3; ++j) {
+    FieldValue a = fieldFromInt(-(j + 1)), b = fieldFromInt(-(j + 4));
+    EXPECT_EQ(test.orderKey(a) > test.orderKey(b) ? a : b, m[j]);
+  }
+}
+
+TEST_F(InterpreterTest, ActivationsAndRmsNorm) {
+  func::FuncOp f = parse(R"(
+    func.func @f(%x: tensor<1x4xf32>, %w: tensor<4xf32>) -> tensor<1x4xf32> {
+      %n = mk.rms_norm %x weight(%w : tensor<4xf32>) eps = 0.5 : tensor<1x4xf32>
+      return %n : tensor<1x4xf32>
+    }
+    func.func @act(%x: tensor<1x3xf32>) -> tensor<1x3xf32> {
+      %s = mk.mul_scalar %x, 0.25 : tensor<1x3xf32>
+      %a = mk.gelu %s : tensor<1x3xf32>
+      %b = mk.silu %a : tensor<1x3xf32>
+      %c = mk.sigmoid %b : tensor<1x3xf32>
+      return %c : tensor<1x3xf32>
+    })", "f");
+  ASSERT_TRUE(f);
+  // rms = sqrt((1+4+9+16)/4 + 0.5) = sqrt(8); y = x / rms * w.
+  double r = std::sqrt(8.0);
+  expectNear({1 / r, 4 / r, 9 / r, 16 / r}, runFloat(f));
+  FieldTest test(3);
+  FieldValue inv = fieldInv(fieldSqrt(fieldFromInt(8)));
+  std::vector<FieldValue> expected;
+  for (int64_t v : {1, 4, 9, 16})
+    expected.push_back(fieldMul(fieldFromInt(v), inv));
+  EXPECT_EQ(expected, runField(f, test));
+
+  func::FuncOp act = module->lookupSymbol<func::FuncOp>("act");
+  std::vector<double> want;
+  for (double x : {0.25, 0.5, 0.75}) {
+    double g = 0.5 * x *
+               (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+    double s = g / (1 + std::exp(-g));
+    want.push_back(1 / (1 + std::exp(-s)));
+  }
+  expectNear(want, runFloat(act));
+  // silu(gelu(.)) puts an exp inside an exp: outside the field fragment.
+  EvalError err;
+  EXPECT_FALSE(evaluateField(act, iotaField(act), test, err));
+  EXPECT_EQ(EvalErrorKind::OutsideFragment, err.kind);
+}
+
+//===----------------------------------------------------------------------===//
+// Accumulators
+//===----------------------------------------------------------------------===//
+
+TEST_F(InterpreterTest, AccumSum) {
+  func::FuncOp f = parse(accumKernel("f", "%r = mb.accum_sum %t : tensor<2x2xf32> -> tensor<2x2xf32>", "tensor<2x2xf32>"), "f");
+  ASSERT_TRUE(f);
+  // x = [[1,2,3,4],[5,6,7,8]]: [1,2]+[3,4], [5,6]+[7,8].
+  expectNear({4, 6, 12, 14}, runFloat(f));
+  EXPECT_EQ(ints({4, 6, 12, 14}), runField(f, FieldTest(4)));
+}
+
+TEST_F(InterpreterTest, AccumSumLastAndMeanLast) {
+  func::FuncOp f = parse(accumKernel("f", "%r = mb.accum_sum_last %t : tensor<2x2xf32> -> tensor<2x1xf32>", "tensor<2x1xf32>"), "f");
+  ASSERT_TRUE(f);
+  expectNear({10, 26}, runFloat(f));
+  EXPECT_EQ(ints({10, 26}), runField(f, FieldTest(5)));
+  func::FuncOp g = parse(accumKernel("g", "%r = mb.accum_mean_last %t : tensor<2x2xf32> -> tensor<2x1xf32>", "tensor<2x1xf32>"), "g");
+  ASSERT_TRUE(g);
+  // Mean over F * n = 4 elements.
+  expectNear({2.5, 6.5}, runFloat(g));
+  FieldValue half = fieldInv(fieldFromInt(2));
+  EXPECT_EQ(std::vector<FieldValue>({fieldMul(fieldFromInt(5), half),
+                                     fieldMul(fieldFromInt(13), half)}),
+            runField(g, FieldTest(5)));
+}
+
+TEST_F(InterpreterTest, AccumRmsLast) {
+  func::FuncOp f = parse(accumKernel("f", "%r = mb.accum_rms_last %t eps = 0.25 : tensor<2x2xf32> -> tensor<2x1xf32>", "tensor<2x1xf32>"), "f");
+  ASSERT_TRUE(f);
+  // sqrt(sum(x^2) / 4 + 0.25): rows 30/4 + 1/4 = 31/4 and 174/4 + 1/4 = 175/4.
+  expectNear({std::sqrt(31.0 / 4), std::sqrt(175.0 / 4)}, runFloat(f));
+  FieldValue quarter = fieldInv(fieldFromInt(4));
+  EXPECT_EQ(std::vector<FieldValue>(
+                {fieldSqrt(fieldMul(fieldFromInt(31), quarter)),
+                 fieldSqrt(fieldMul(fieldFromInt(175), quarter))}),
+            runField(f, FieldTest(6)));
+}
+
+TEST_F(InterpreterTest, AccumSumTo) {
+  func::FuncOp f = parse(R"(
+    func.func @f(%x: tensor<2x8xf32>) -> tensor<2x2xf32> {
+      %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [32, 1, 1] forloop = 2 {
+      ^bb0(%X: tensor<2x8xf32>):
+        %a = mb.for_loop -> (tensor<2x2xf32>) {
+          %t = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x8xf32> -> tensor<2x4xf32>
+          %r = mb.accum_sum_to %t dimx = 2 : tensor<2x4xf32> -> tensor<2x2xf32>
+          mb.yield %r : tensor<2x2xf32>
+        }
+        %o = mb.output_saver %a omap = [-1, -1, -1] : tensor<2x2xf32> -> tensor<2x2xf32>
+        mb.return %o : tensor<2x2xf32>
+      } : (tensor<2x8xf32>) -> tensor<2x2xf32>
+      return %y : tensor<2x2xf32>
+    })", "f");
+  ASSERT_TRUE(f);
+  // Tiles [1 2 3 4] and [5 6 7 8]: entry 0 sums 1+2+5+6, entry 1 3+4+7+8.
+  expectNear({14, 22, 46, 54}, runFloat(f));
+  EXPECT_EQ(ints({14, 22, 46, 54}), runField(f, FieldTest(7)));
+}
+
+TEST_F(InterpreterTest, AccumMax) {
+  func::FuncOp f = parse(accumKernel("f", "%n = mb.neg %t : tensor<2x2xf32>\n      %r = mb.accum_max %n : tensor<2x2xf32> -> tensor<2x2xf32>", "tensor<2x2xf32>"), "f");
+  ASSERT_TRUE(f);
+  expectNear({-1, -2, -5, -6}, runFloat(f));
+  FieldTest test(8);
+  std::vector<FieldValue> got = runField(f, test);
+  int64_t first[] = {1, 2, 5, 6}, second[] = {3, 4, 7, 8};
+  for (int i = 0; i < 4; ++i) {
+    FieldValue a = fieldFromInt(-first[i]), b = fieldFromInt(-second[i]);
+    EXPECT_EQ(test.orderKey(a) >= test.orderKey(b) ? a : b, got[i]);
+  }
+}
+
+TEST_F(InterpreterTest, AccumRescaledSum) {
+  func::FuncOp f = parse(accumKernel("f", R"(%m = mb.reduce_max %t dim = 1 : tensor<2x2xf32> -> tensor<2x1xf32>
+      %r = mb.accum_rescaled_sum %t, %m : tensor<2x2xf32>, tensor<2x1xf32> -> tensor<2x2xf32>)", "tensor<2x2xf32>"), "f");
+  ASSERT_TRUE(f);
+  // Row 0: tiles [1,2] (max 2) and [3,4] (max 4): [1,2] e^(2-4) + [3,4].
+  double e = std::exp(-2.0);
+  expectNear({1 * e + 3, 2 * e + 4, 5 * e + 7, 6 * e + 8}, runFloat(f));
+  // In the field: sum_i x_i * omega^(m_i - M) with max in the random order.
+  FieldTest test(9);
+  auto fmax = [&](FieldValue a, FieldValue b) {
+    return test.orderKey(a) >= test.orderKey(b) ? a : b;
+  };
+  auto fexp = [&](FieldValue v) {
+    return FieldValue{test.omegaPow(v.q), kUndefinedQ};
+  };
+  std::vector<FieldValue> want;
+  int64_t rows[2][4] = {{1, 2, 3, 4}, {5, 6, 7, 8}};
+  for (auto &row : rows) {
+    FieldValue m0 = fmax(fieldFromInt(row[0]), fieldFromInt(row[1]));
+    FieldValue m1 = fmax(fieldFromInt(row[2]), fieldFromInt(row[3]));
+    FieldValue big = fmax(m0, m1);
+    for (int j = 0; j < 2; ++j)
+      want.push_back(fieldAdd(
+          fieldMul(fieldFromInt(row[j]), fexp(fieldSub(m0, big))),
+          fieldMul(fieldFromInt(row[2 + j]), fexp(fieldSub(m1, big)))));
+  }
+  std::vector<FieldValue> got = runField(f, test);
+  ASSERT_EQ(want.size(), got.size());
+  for (size_t i = 0; i < want.size(); ++i)
+    EXPECT_EQ(want[i].p, got[i].p) << "element " << i;
+}
+
+//===----------------------------------------------------------------------===//
+// imap / fmap / omap
+//===----------------------------------------------------------------------===//
+
+/// A kernel reading x with (imap, fmap) and saving the accumulated sum with
+/// omap.
+std::string mapKernel(StringRef inType, StringRef tileType, StringRef outType,
+                      StringRef grid, int forloop, StringRef imap, int fmap,
+                      StringRef omap) {
+  return (R"(func.func @f(%x: )" + inType + ") -> " + outType + R"( {
+  %y = mk.graph_kernel (%x) grid = )" + grid + R"( block = [32, 1, 1] forloop = )" +
+          Twine(forloop) + R"( {
+  ^bb0(%X: )" + inType + R"():
+    %a = mb.for_loop -> ()" + tileType + R"() {
+      %t = mb.input_iter %X imap = )" + imap + " fmap = " + Twine(fmap) +
+          " : " + inType + " -> " + tileType + R"(
+      %r = mb.accum_sum %t : )" + tileType + " -> " + tileType + R"(
+      mb.yield %r : )" + tileType + R"(
+    }
+    %o = mb.output_saver %a omap = )" + omap + " : " + tileType + " -> " +
+          outType + R"(
+    mb.return %o : )" + outType + R"(
+  } : ()" + inType + ") -> " + outType + R"(
+  return %y : )" + outType + R"(
+})")
+      .str();
+}
+
+TEST_F(InterpreterTest, GridOverTwoDimsIsIdentity) {
+  // imap [0, 1, -1] / omap [0, 1, -1] and the swapped [1, 0, -1] mapping.
+  for (auto [grid, map] : {std::pair<StringRef, StringRef>{"[2, 3, 1]", "[0, 1, -1]"},
+                           {"[3, 2, 1]", "[1, 0, -1]"}}) {
+    func::FuncOp f = parse(mapKernel("tensor<4x6xf32>", "tensor<2x2xf32>",
+                                     "tensor<4x6xf32>", grid, 1, map, -1, map),
+                           "f");
+    ASSERT_TRUE(f) << grid.str();
+    std::vector<double> want;
+    for (int i = 1; i <= 24; ++i)
+      want.push_back(i);
+    expectNear(want, runFloat(f));
+  }
+}
+
+TEST_F(InterpreterTest, GridAndLoopOnOneDim) {
+  // Block b at iteration i reads columns ((b * F) + i) * 2: block 0 sums
+  // column chunks 0 and 1, block 1 chunks 2 and 3 (DESIGN §3.2).
+  func::FuncOp f = parse(mapKernel("tensor<2x8xf32>", "tensor<2x2xf32>",
+                                   "tensor<2x4xf32>", "[2, 1, 1]", 2,
+                                   "[1, -1, -1]", 1, "[1, -1, -1]"),
+                         "f");
+  ASSERT_TRUE(f);
+  expectNear({4, 6, 12, 14, 20, 22, 28, 30}, runFloat(f));
+  EXPECT_EQ(ints({4, 6, 12, 14, 20, 22, 28, 30}), runField(f, FieldTest(10)));
+}
+
+TEST_F(InterpreterTest, ReplicatedLoopReadsWholeTensor) {
+  // fmap = -1: every iteration reads the whole tensor, so the sum is F * x.
+  func::FuncOp f = parse(mapKernel("tensor<2x2xf32>", "tensor<2x2xf32>",
+                                   "tensor<2x2xf32>", "[1, 1, 1]", 3,
+                                   "[-1, -1, -1]", -1, "[-1, -1, -1]"),
+                         "f");
+  ASSERT_TRUE(f);
+  expectNear({3, 6, 9, 12}, runFloat(f));
+}
+
+TEST_F(InterpreterTest, BatchAndSplitMapsOf3dTensors) {
+  // The attention pattern: grid x over the batch dim, grid z over dim 2, the
+  // loop over dim 1; saved with the same dims: a reduce_sum over dim 1.
+  func::FuncOp f = parse(mapKernel("tensor<2x3x4xf32>", "tensor<1x1x2xf32>",
+                                   "tensor<2x1x4xf32>", "[2, 1, 2]", 3,
+                                   "[0, -1, 2]", 1, "[0, -1, 2]"),
+                         "f");
+  ASSERT_TRUE(f);
+  // x[b, r, c] = 12 b + 4 r + c + 1; sum over r = 36 b + 3 c + 15.
+  expectNear({15, 18, 21, 24, 51, 54, 57, 60}, runFloat(f));
+  EXPECT_EQ(ints({15, 18, 21, 24, 51, 54, 57, 60}), runField(f, FieldTest(11)));
+}
+
+TEST_F(InterpreterTest, RmsNormMatmulKernelWithThreadGraph) {
+  // The DESIGN §3.2 kernel at a small size: X imap [-1,-1,-1] fmap 1, W imap
+  // [1,-1,-1] fmap 0, omap [1,-1,-1], post-loop thread graph broadcasting the
+  // 2x1 rms over 2x2 tiles.
+  func::FuncOp f = parse(R"(
+    func.func @fused(%x: tensor<2x4xf32>, %w: tensor<4x6xf32>) -> tensor<2x6xf32> {
+      %y = mk.graph_kernel (%x, %w) grid = [3, 1, 1] block = [32, 1, 1] forloop = 2 {
+      ^bb0(%X: tensor<2x4xf32>, %W: tensor<4x6xf32>):
+        %acc:2 = mb.for_loop -> (tensor<2x1xf32>, tensor<2x2xf32>) {
+          %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x4xf32> -> tensor<2x2xf32>
+          %wt = mb.input_iter %W imap = [1, -1, -1] fmap = 0 : tensor<4x6xf32> -> tensor<2x2xf32>
+          %m = mb.matmul %xt, %wt : tensor<2x2xf32>, tensor<2x2xf32> -> tensor<2x2xf32>
+          %r = mb.accum_rms_last %xt eps = 1.0e-06 : tensor<2x2xf32> -> tensor<2x1xf32>
+          %s = mb.accum_sum %m : tensor<2x2xf32> -> tensor<2x2xf32>
+          mb.yield %r, %s : tensor<2x1xf32>, tensor<2x2xf32>
+        }
+        %q = mt.thread_graph (%acc#1, %acc#0) : (tensor<2x2xf32>, tensor<2x1xf32>) -> tensor<2x2xf32> {
+        ^bb0(%a: f32, %b: f32):
+          %d = mt.div %a, %b : f32
+          mt.yield %d : f32
+        }
+        %o = mb.output_saver %q omap = [1, -1, -1] : tensor<2x2xf32> -> tensor<2x6xf32>
+        mb.return %o : tensor<2x6xf32>
+      } : (tensor<2x4xf32>, tensor<4x6xf32>) -> tensor<2x6xf32>
+      return %y : tensor<2x6xf32>
+    }
+    func.func @ref(%x: tensor<2x4xf32>, %w: tensor<4x6xf32>) -> tensor<2x6xf32> {
+      %n = mk.rms_norm %x eps = 1.0e-06 : tensor<2x4xf32>
+      %y = mk.matmul %n, %w : tensor<2x4xf32>, tensor<4x6xf32> -> tensor<2x6xf32>
+      return %y : tensor<2x6xf32>
+    })", "fused");
+  ASSERT_TRUE(f);
+  func::FuncOp ref = module->lookupSymbol<func::FuncOp>("ref");
+  // Hand computation: row r of x is 4r + [1,2,3,4], w[k, j] = 6k + j + 1.
+  std::vector<double> want;
+  for (int r = 0; r < 2; ++r) {
+    double ss = 0;
+    for (int k = 0; k < 4; ++k)
+      ss += (4.0 * r + k + 1) * (4.0 * r + k + 1);
+    double rms = std::sqrt(ss / 4 + 1e-6);
+    for (int j = 0; j < 6; ++j) {
+      double dot = 0;
+      for (int k = 0; k < 4; ++k)
+        dot += (4.0 * r + k + 1) * (6.0 * k + j + 1);
+      want.push_back(dot / rms);
+    }
+  }
+  expectNear(want, runFloat(f));
+  expectNear(want, runFloat(ref));
+  FieldTest test(12);
+  EXPECT_EQ(runField(ref, test), runField(f, test));
+}
+
+//===----------------------------------------------------------------------===//
+// Errors and the equivalence API
+//===----------------------------------------------------------------------===//
+
+TEST_F(InterpreterTest, UnknownOpIsReported) {
+  func::FuncOp f = parse(R"(
+    func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+      %y = arith.addf %x, %x : tensor<2xf32>
+      return %y : tensor<2xf32>
+    })", "f");
+  ASSERT_TRUE(f);
+  EvalError err;
+  EXPECT_FALSE(evaluateFloat(f, iotaFloat(f), err));
+  EXPECT_EQ(EvalErrorKind::Unsupported, err.kind);
+  EXPECT_NE(std::string::npos, err.message.find("arith.addf"));
+}
+
+TEST_F(InterpreterTest, DivisionByFieldZeroIsUnknown) {
+  func::FuncOp f = parse(R"(
+    func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+      %z = mk.sub %x, %x : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+      %y = mk.div %x, %z : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+      return %y : tensor<2xf32>
+    })", "f");
+  ASSERT_TRUE(f);
+  EquivalenceResult r = checkEquivalence(f, f);
+  EXPECT_EQ(Verdict::Unknown, r.verdict);
+  EXPECT_NE(std::string::npos, r.reason.find("zero in the field"));
+}
+
+TEST_F(InterpreterTest, EquivalenceVerdictsAndBound) {
+  func::FuncOp a = parse(R"(
+    func.func @a(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf32> {
+      %m = mk.matmul %x, %w : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
+      %s = mk.mul_scalar %m, 2.0 : tensor<4x4xf32>
+      return %s : tensor<4x4xf32>
+    }
+    func.func @b(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf32> {
+      %m = mk.matmul %x, %w : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
+      %s = mk.add %m, %m : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+      return %s : tensor<4x4xf32>
+    }
+    func.func @c(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf32> {
+      %m = mk.matmul %x, %w : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
+      return %m : tensor<4x4xf32>
+    })", "a");
+  ASSERT_TRUE(a);
+  auto b = module->lookupSymbol<func::FuncOp>("b");
+  auto c = module->lookupSymbol<func::FuncOp>("c");
+  EquivalenceOptions options;
+  options.numTests = 3;
+  EquivalenceResult eq = checkEquivalence(a, b, options);
+  EXPECT_EQ(Verdict::Equivalent, eq.verdict);
+  EXPECT_EQ(3u, eq.testsRun);
+  EXPECT_TRUE(eq.boundIsRigorous);
+  // Degree 2 outputs: 2/p per test, cubed.
+  EXPECT_NEAR(std::pow(2.0 / kFieldP, 3), eq.falseEquivalentBound,
+              1e-3 * std::pow(2.0 / kFieldP, 3));
+  ASSERT_TRUE(eq.floatMaxRelDiff.has_value());
+  EXPECT_EQ(0.0, *eq.floatMaxRelDiff);
+
+  EquivalenceResult ne = checkEquivalence(a, c, options);
+  ASSERT_EQ(Verdict::NotEquivalent, ne.verdict);
+  ASSERT_TRUE(ne.counterexample.has_value());
+  EXPECT_EQ(0u, ne.counterexample->outputIndex);
+  EXPECT_EQ(2u, ne.counterexample->element.size());
+  // Reference value is twice the candidate's, in the field and in float.
+  EXPECT_EQ(ne.counterexample->referenceValue.p,
+            mulModP(2, ne.counterexample->candidateValue.p));
+  ASSERT_TRUE(ne.counterexample->referenceFloat.has_value());
+  EXPECT_DOUBLE_EQ(*ne.counterexample->referenceFloat,
+                   2 * *ne.counterexample->candidateFloat);
+}
+
+TEST_F(InterpreterTest, SignatureMismatchIsInvalid) {
+  func::FuncOp a = parse(R"(
+    func.func @a(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+      return %x : tensor<4x8xf32>
+    }
+    func.func @b(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+      return %x : tensor<8x4xf32>
+    })", "a");
+  ASSERT_TRUE(a);
+  EquivalenceResult r =
+      checkEquivalence(a, module->lookupSymbol<func::FuncOp>("b"));
+  EXPECT_EQ(Verdict::Invalid, r.verdict);
+  EXPECT_NE(std::string::npos, r.reason.find("argument #0"));
+}
+
+} // namespace
