@@ -28,6 +28,11 @@ struct PtxOptions : public PassPipelineOptions<PtxOptions> {
       llvm::cl::desc("PTX features; default +ptx70 for sm_80, +ptx80 for "
                      "sm_90 (LLVM aborts without one)"),
       llvm::cl::init("")};
+  Option<std::string> dumpDir{
+      *this, "dump-dir",
+      llvm::cl::desc("If set, write <dir>/manifest.json and one .ptx file per "
+                     "kernel module"),
+      llvm::cl::init("")};
   Option<int> optLevel{*this, "opt-level",
                        llvm::cl::desc("LLVM optimisation level"),
                        llvm::cl::init(3)};
@@ -60,7 +65,15 @@ void mirage::registerMiragePipelines() {
       "Lower uGraph functions to PTX through gpu/nvvm (gpu.binary, isa)",
       [](OpPassManager &pm, const PtxOptions &opts) {
         buildMirageToGpu(pm);
+        // Constants hoisted out of the launch by canonicalization go back in,
+        // so kernels take only buffers as arguments.
+        pm.addPass(createGpuLaunchSinkIndexComputationsPass());
         pm.addPass(createGpuKernelOutliningPass());
+        if (!opts.dumpDir.empty()) {
+          mirage::WriteKernelManifestOptions manifest;
+          manifest.output = opts.dumpDir + "/manifest.json";
+          pm.addPass(mirage::createWriteKernelManifest(manifest));
+        }
         gpu::GPUToNVVMPipelineOptions nvvm;
         nvvm.cubinChip = opts.chip;
         std::string features = opts.features;
@@ -71,6 +84,11 @@ void mirage::registerMiragePipelines() {
         nvvm.cubinFormat = "isa";
         nvvm.optLevel = opts.optLevel;
         gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+        if (!opts.dumpDir.empty()) {
+          mirage::WritePTXOptions ptx;
+          ptx.dir = opts.dumpDir;
+          pm.addPass(mirage::createWritePTX(ptx));
+        }
       });
 
   PassPipelineRegistration<CpuOptions>(

@@ -8,6 +8,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -30,6 +31,27 @@ LogicalResult verifyInBlockGraph(Operation *op) {
       return success();
   return op->emitOpError(
       "[C0.2] must be nested inside a graph-defined kernel (mk.graph_kernel)");
+}
+
+LogicalResult verifyShapeRules(Operation *op) {
+  auto infer = cast<InferTypeOpInterface>(op);
+  SmallVector<Type> inferred;
+  if (failed(infer.inferReturnTypes(
+          op->getContext(), op->getLoc(), op->getOperands(),
+          op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+          op->getRegions(), inferred)))
+    return failure();
+  if (TypeRange(inferred) != op->getResultTypes()) {
+    InFlightDiagnostic diag = op->emitOpError("[C0.14] result type");
+    if (op->getNumResults() != 1)
+      diag << "s";
+    diag << " ";
+    llvm::interleaveComma(op->getResultTypes(), diag);
+    diag << " should be ";
+    llvm::interleaveComma(inferred, diag);
+    return diag;
+  }
+  return success();
 }
 
 /// Emits `'<op>' op <message>` at `loc` when a location is given.

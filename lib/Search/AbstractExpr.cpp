@@ -30,10 +30,9 @@ const OpTable &abstractOps() {
   static const OpTable table = [] {
     OpTable t;
     // Order must match `AOp`.
-    for (const char *name :
-         {"var", "const", "add", "mul", "div", "pow", "exp", "square", "sqrt",
-          "rsqrt", "silu", "gelu", "relu", "sigmoid", "clamp", "sum", "max",
-          "concat"})
+    for (const char *name : {"var", "const", "add", "mul", "div", "pow", "exp",
+                             "square", "sqrt", "rsqrt", "silu", "gelu", "relu",
+                             "sigmoid", "clamp", "sum", "max", "concat"})
       t.add(name);
     return t;
   }();
@@ -83,9 +82,7 @@ TermBuilder::Id TermBuilder::binary(AOp op, Id x, Id y) {
   return expr.add(ENode{opId(op), 0, {x, y}});
 }
 
-TermBuilder::Id TermBuilder::sub(Id x, Id y) {
-  return add(x, scale(-1.0, y));
-}
+TermBuilder::Id TermBuilder::sub(Id x, Id y) { return add(x, scale(-1.0, y)); }
 
 TermBuilder::Id TermBuilder::scale(double c, Id x) {
   if (c == 1.0)
@@ -169,8 +166,7 @@ uint64_t AxisSpace::inputMask(unsigned i) const {
   return mask;
 }
 
-uint64_t FreeAxesAnalysis::make(const EGraph &egraph,
-                                const ENode &node) const {
+uint64_t FreeAxesAnalysis::make(const EGraph &egraph, const ENode &node) const {
   switch (static_cast<AOp>(node.op)) {
   case AOp::Var:
     return node.payload < axes.numInputs() ? axes.inputMask(node.payload)
@@ -210,8 +206,7 @@ Rewrite check(Expected<Rewrite> rw) {
 }
 
 /// `a` does not depend on the axis of reduction payload `$n`.
-Rewrite::Condition independent(const Rewrite &rw, StringRef a,
-                               StringRef n) {
+Rewrite::Condition independent(const Rewrite &rw, StringRef a, StringRef n) {
   int ai = rw.lhs.classVar(a);
   int ni = rw.lhs.payloadVar(n);
   assert(ai >= 0 && ni >= 0 && "unknown variable in a condition");
@@ -269,9 +264,10 @@ void addReductionRules(std::vector<Rewrite> &rules, AOp op, StringRef name) {
       [op](EGraph &g, ClassId, const Subst &s, SmallVectorImpl<ClassId> &out) {
         int64_t size =
             reductionSize(s.payloads[0]) * reductionSize(s.payloads[1]);
-        out.push_back(g.add(ENode{
-            opId(op), encodeReduction(size, reductionAxis(s.payloads[0])),
-            {s.classes[0]}}));
+        out.push_back(
+            g.add(ENode{opId(op),
+                        encodeReduction(size, reductionAxis(s.payloads[0])),
+                        {s.classes[0]}}));
       },
       [](const EGraph &, ClassId, const Subst &s) {
         return reductionAxis(s.payloads[0]) == reductionAxis(s.payloads[1]);
@@ -320,7 +316,8 @@ std::vector<Rewrite> getAbstractAxioms() {
   // Scalars: identities and folding (constants only combine with constants,
   // so the set of constants stays finite).
   std::string one = "(mul (const:" + std::to_string(encodeConst(1.0)) + ") ?a)";
-  std::string zero = "(add (const:" + std::to_string(encodeConst(0.0)) + ") ?a)";
+  std::string zero =
+      "(add (const:" + std::to_string(encodeConst(0.0)) + ") ?a)";
   addRule(rules, "mul-one", one, "?a", /*oneWay=*/true);
   addRule(rules, "add-zero", zero, "?a", /*oneWay=*/true);
   rules.push_back(foldRule(AOp::Mul, "fold-mul"));
@@ -331,9 +328,8 @@ std::vector<Rewrite> getAbstractAxioms() {
   addReductionRules(rules, AOp::Sum, "sum");
   addReductionRules(rules, AOp::Max, "max");
   {
-    Rewrite comm = check(Rewrite::parse(
-        "sum-comm", "(sum:$a (sum:$b ?x))", "(sum:$b (sum:$a ?x))",
-        abstractOps()));
+    Rewrite comm = check(Rewrite::parse("sum-comm", "(sum:$a (sum:$b ?x))",
+                                        "(sum:$b (sum:$a ?x))", abstractOps()));
     comm.condition = [](const EGraph &, ClassId, const Subst &s) {
       // Over one axis, sum-merge already equates both orders.
       return reductionAxis(s.payloads[0]) != reductionAxis(s.payloads[1]);
@@ -365,17 +361,17 @@ ArrayRef<int64_t> shapeOf(Value v) {
 } // namespace
 
 struct AbstractExprBuilder::Impl {
+  using Id = TermBuilder::Id;
   Impl(AxisSpace &axes) : axes(axes) {}
 
   RecExpr scratch;
   TermBuilder tb{scratch};
   AxisSpace &axes;
   DenseMap<Value, AbstractValue> values;
-  /// For-loop context: iterations and the axis the loop walks.
+  /// Graph-kernel context: for-loop iterations, the axis the loop walks,
+  /// grid dims and, per grid dim, the axis its blocks partition.
   int64_t forloop = 1;
   uint32_t loopAxis = kNoAxis;
-  /// Graph-kernel context: grid dims and, per grid dim, the axis its blocks
-  /// partition (from the input iterators' imaps).
   SmallVector<int64_t, 3> grid;
   uint32_t gridAxis[3] = {kNoAxis, kNoAxis, kNoAxis};
 
@@ -393,26 +389,97 @@ struct AbstractExprBuilder::Impl {
     return it->second;
   }
 
-  /// Axes of an element-wise result: dims that are not broadcast are one
+  /// Merges adjacent parts of one axis: [(K, 256), (K, 24)] is (K, 6144).
+  void normalize(DimAxes &dim) {
+    DimAxes out;
+    for (AxisPart p : dim) {
+      if (!out.empty() && p.axis != kNoAxis && out.back().axis != kNoAxis &&
+          axes.find(out.back().axis) == axes.find(p.axis))
+        out.back().size *= p.size;
+      else
+        out.push_back(p);
+    }
+    dim = std::move(out);
+  }
+
+  /// Identifies the axes of two dims that are one index (the contracted dims
+  /// of a matmul, non-broadcast dims of an element-wise op).
+  void unite(DimAxes a, DimAxes b) {
+    normalize(a);
+    normalize(b);
+    // Differently split dims (a chunked dim against a plain one) are left
+    // apart: identifying a part with the whole would corrupt the labels.
+    if (a.size() != b.size())
+      return;
+    for (auto [x, y] : llvm::zip(a, b))
+      if (x.size == y.size)
+        axes.unite(x.axis, y.axis);
+  }
+
+  /// Splits the outermost `factor` off `dim` (the part a grid dim or the
+  /// loop walks) and returns its axis.
+  uint32_t splitOuter(DimAxes &dim, int64_t factor) {
+    if (factor == 1 || dim.empty())
+      return kNoAxis;
+    AxisPart &p = dim.front();
+    if (p.size % factor != 0) {
+      // Not a whole number of the outer part: the walked index mixes parts,
+      // which no axis describes. Forget the dim's axes (conservative).
+      dim.clear();
+      return kNoAxis;
+    }
+    uint32_t axis = p.axis;
+    p.size /= factor;
+    if (p.size == 1)
+      dim.erase(dim.begin());
+    return axis;
+  }
+
+  /// Sum (or max) over every part of `dim`.
+  Id reduceDim(const DimAxes &dim, Id x, bool isMax = false) {
+    for (const AxisPart &p : llvm::reverse(dim))
+      x = isMax ? tb.max(p.size, scratchLabel(p.axis), x)
+                : tb.sum(p.size, scratchLabel(p.axis), x);
+    return x;
+  }
+
+  /// The tile of an input iterator: dims split by the grid, then by the
+  /// loop. Reports the axes the grid dims and the loop walk.
+  SmallVector<DimAxes, 4> tileOf(const AbstractValue &in,
+                                 ArrayRef<int64_t> imap, int64_t fmap,
+                                 uint32_t walkedByGrid[3],
+                                 uint32_t &walkedByLoop) {
+    SmallVector<DimAxes, 4> dims = in.dims;
+    for (auto [g, d] : llvm::enumerate(imap)) {
+      walkedByGrid[g] = kNoAxis;
+      if (g < 3 && g < grid.size() && d >= 0 && d < int64_t(dims.size()))
+        walkedByGrid[g] = splitOuter(dims[d], grid[g]);
+    }
+    walkedByLoop = kNoAxis;
+    if (fmap >= 0 && fmap < int64_t(dims.size()))
+      walkedByLoop = splitOuter(dims[fmap], forloop);
+    return dims;
+  }
+
+  /// Dims of an element-wise result: dims that are not broadcast are one
   /// index, so they are identified.
-  SmallVector<uint32_t, 4> broadcast(ArrayRef<AbstractValue> args,
-                                     size_t rank) {
-    SmallVector<uint32_t, 4> out(rank, kNoAxis);
-    for (const AbstractValue &a : args)
-      for (size_t d = 0; d < rank && d < a.axes.size(); ++d) {
-        if (a.axes[d] == kNoAxis)
+  SmallVector<DimAxes, 4> broadcast(ArrayRef<AbstractValue> args, size_t rank) {
+    SmallVector<DimAxes, 4> out(rank);
+    for (size_t d = 0; d < rank; ++d)
+      for (const AbstractValue &a : args) {
+        if (d >= a.dims.size() || a.dims[d].empty())
           continue;
-        if (out[d] == kNoAxis)
-          out[d] = a.axes[d];
+        if (out[d].empty())
+          out[d] = a.dims[d];
         else
-          axes.unite(out[d], a.axes[d]);
+          unite(out[d], a.dims[d]);
       }
     return out;
   }
 
   /// The term of scalar function `kind` applied to `args`.
-  TermBuilder::Id elementwise(ElementwiseKind kind, ArrayRef<double> params,
-                              ArrayRef<TermBuilder::Id> args) {
+  Id elementwise(ElementwiseKind kind, ArrayRef<double> params,
+                 ArrayRef<Id> args) {
     switch (kind) {
     case ElementwiseKind::Exp:
       return tb.unary(AOp::Exp, args[0]);
@@ -454,14 +521,14 @@ struct AbstractExprBuilder::Impl {
 
   /// Sum of a body value over the loop iterations: over the walked axis if
   /// the value changes with the iteration, F copies of it otherwise.
-  TermBuilder::Id loopSum(const AbstractValue &v, TermBuilder::Id t) {
+  Id loopSum(const AbstractValue &v, Id t) {
     if (forloop == 1)
       return t;
     if (v.loopVariant && loopAxis != kNoAxis)
       return tb.sum(forloop, scratchLabel(loopAxis), t);
     return tb.scale(double(forloop), t);
   }
-  TermBuilder::Id loopMax(const AbstractValue &v, TermBuilder::Id t) {
+  Id loopMax(const AbstractValue &v, Id t) {
     if (forloop == 1 || !v.loopVariant || loopAxis == kNoAxis)
       return t;
     return tb.max(forloop, scratchLabel(loopAxis), t);
@@ -503,12 +570,12 @@ LogicalResult AbstractExprBuilder::Impl::visitOp(Operation *op) {
   bool variant = llvm::any_of(args, [](auto &a) { return a.loopVariant; });
 
   if (auto ew = dyn_cast<ElementwiseOpInterface>(op)) {
-    SmallVector<TermBuilder::Id> terms;
+    SmallVector<Id> terms;
     for (auto &a : args)
       terms.push_back(a.term);
     AbstractValue r;
     r.term = elementwise(ew.getElementwiseKind(), ew.getScalarParams(), terms);
-    r.axes = broadcast(args, shapeOf(op->getResult(0)).size());
+    r.dims = broadcast(args, shapeOf(op->getResult(0)).size());
     r.loopVariant = variant;
     values[op->getResult(0)] = r;
     return success();
@@ -522,46 +589,40 @@ LogicalResult AbstractExprBuilder::Impl::visitOp(Operation *op) {
       TypeSwitch<Operation *, LogicalResult>(op)
           .Case<mk::MatmulOp, mb::MatmulOp>([&](auto) {
             AbstractValue &a = args[0], &b = args[1];
-            size_t rank = a.axes.size();
-            int64_t k = shapeOf(op->getOperand(0))[rank - 1];
-            axes.unite(a.axes[rank - 1], b.axes[rank - 2]);
-            r.axes.assign(rank, kNoAxis);
+            size_t rank = a.dims.size();
+            unite(a.dims[rank - 1], b.dims[rank - 2]);
+            r.dims.assign(rank, DimAxes());
             for (size_t d = 0; d + 2 < rank; ++d) {
-              axes.unite(a.axes[d], b.axes[d]);
-              r.axes[d] = a.axes[d] != kNoAxis ? a.axes[d] : b.axes[d];
+              unite(a.dims[d], b.dims[d]);
+              r.dims[d] = a.dims[d].empty() ? b.dims[d] : a.dims[d];
             }
-            r.axes[rank - 2] = a.axes[rank - 2];
-            r.axes[rank - 1] = b.axes[rank - 1];
-            uint32_t kAxis = a.axes[rank - 1] != kNoAxis ? a.axes[rank - 1]
-                                                         : b.axes[rank - 2];
-            r.term = tb.sum(k, scratchLabel(kAxis), tb.mul(a.term, b.term));
+            r.dims[rank - 2] = a.dims[rank - 2];
+            r.dims[rank - 1] = b.dims[rank - 1];
+            const DimAxes &k =
+                a.dims[rank - 1].empty() ? b.dims[rank - 2] : a.dims[rank - 1];
+            r.term = reduceDim(k, tb.mul(a.term, b.term));
             return success();
           })
           .Case<mk::ReduceSumOp, mb::ReduceSumOp, mk::ReduceMaxOp,
                 mb::ReduceMaxOp>([&](auto red) {
             int64_t dim = static_cast<int64_t>(red.getDim());
-            int64_t n = shapeOf(op->getOperand(0))[dim];
-            uint32_t label = scratchLabel(args[0].axes[dim]);
             bool isMax = isa<mk::ReduceMaxOp, mb::ReduceMaxOp>(op);
-            r.term = isMax ? tb.max(n, label, args[0].term)
-                           : tb.sum(n, label, args[0].term);
-            r.axes = args[0].axes;
-            r.axes[dim] = kNoAxis;
+            r.term = reduceDim(args[0].dims[dim], args[0].term, isMax);
+            r.dims = args[0].dims;
+            r.dims[dim].clear();
             return success();
           })
           .Case<mk::RmsNormOp, mb::RmsNormOp>([&](auto norm) {
             AbstractValue &x = args[0];
-            size_t last = x.axes.size() - 1;
+            size_t last = x.dims.size() - 1;
             int64_t n = shapeOf(op->getOperand(0))[last];
-            TermBuilder::Id squares =
-                tb.sum(n, scratchLabel(x.axes[last]),
-                       tb.unary(AOp::Square, x.term));
+            Id squares = reduceDim(x.dims[last], tb.unary(AOp::Square, x.term));
             r.term = tb.div(
                 x.term, tb.rms(n, norm.getEps().convertToDouble(), squares));
-            r.axes = x.axes;
+            r.dims = x.dims;
             if (args.size() > 1) {
               // The weight (rank 1) scales the last dim.
-              axes.unite(x.axes[last], args[1].axes[0]);
+              unite(x.dims[last], args[1].dims[0]);
               r.term = tb.mul(r.term, args[1].term);
             }
             return success();
@@ -575,29 +636,38 @@ LogicalResult AbstractExprBuilder::Impl::visitOp(Operation *op) {
             // the others are shared.
             SmallVector<AbstractValue> others(args);
             for (auto &a : others)
-              a.axes[dim] = kNoAxis;
-            r.axes = broadcast(others, args[0].axes.size());
+              a.dims[dim].clear();
+            r.dims = broadcast(others, args[0].dims.size());
             return success();
           })
           .Case<mk::TransposeOp>([&](mk::TransposeOp t) {
             r.term = args[0].term;
             for (int64_t p : t.getPerm())
-              r.axes.push_back(args[0].axes[p]);
+              r.dims.push_back(args[0].dims[p]);
             return success();
           })
           .Case<mb::InputIterOp>([&](mb::InputIterOp it) {
             // A tile is the input restricted to a block and an iteration: the
-            // same element term, the same axes.
-            r = args[0];
-            r.loopVariant = static_cast<int64_t>(it.getFmap()) >= 0 && forloop > 1;
+            // same element term; its dims are what is left of the input's
+            // after the grid and the loop took their parts.
+            uint32_t byGrid[3], byLoop;
+            r.term = args[0].term;
+            r.dims = tileOf(args[0], it.getImap(),
+                            static_cast<int64_t>(it.getFmap()), byGrid, byLoop);
+            r.loopVariant = byLoop != kNoAxis;
             return success();
           })
           .Case<mb::OutputSaverOp>([&](mb::OutputSaverOp saver) {
+            // Block b_g writes its tile at b_g times the tile along dim
+            // omap[g]: that dim is the grid's part of its axis, then the tile.
             r = args[0];
-            for (auto [g, dim] : llvm::enumerate(saver.getOmap()))
-              if (g < grid.size() && grid[g] > 1 && dim >= 0 &&
-                  r.axes[dim] == kNoAxis)
-                r.axes[dim] = gridAxis[g];
+            for (auto [g, dim] : llvm::enumerate(saver.getOmap())) {
+              if (g >= grid.size() || grid[g] == 1 || dim < 0)
+                continue;
+              DimAxes &d = r.dims[dim];
+              d.insert(d.begin(), AxisPart{gridAxis[g], grid[g]});
+              normalize(d);
+            }
             return success();
           })
           .Default([&](Operation *op) {
@@ -623,33 +693,41 @@ AbstractExprBuilder::Impl::visitGraphKernel(Operation *op,
     values[arg] = *v;
   }
   int64_t savedF = forloop;
+  uint32_t savedLoopAxis = loopAxis;
   SmallVector<int64_t, 3> savedGrid = grid;
   uint32_t savedGridAxis[3];
   std::copy(gridAxis, gridAxis + 3, savedGridAxis);
   forloop = kernel.getForloopRange();
   grid.assign(kernel.getGridDims().begin(), kernel.getGridDims().end());
-  // The blocks along grid dim g own slices of the axis the input iterators
-  // partition with it; a block that writes one element along an output dim
-  // (a partial result, e.g. split-K) therefore writes that axis there.
+  // Every input iterator advances with the blocks of each grid dim and with
+  // the one loop index: the parts they walk are one axis per grid dim and one
+  // for the loop, identified across iterators.
   std::fill(gridAxis, gridAxis + 3, kNoAxis);
+  loopAxis = kNoAxis;
+  auto join = [&](uint32_t &slot, uint32_t a) {
+    if (a == kNoAxis)
+      return;
+    if (slot == kNoAxis)
+      slot = a;
+    else
+      axes.unite(slot, a);
+  };
   WalkResult walk = body.walk([&](mb::InputIterOp it) {
     FailureOr<AbstractValue> in = get(it, it.getInput());
     if (failed(in))
       return WalkResult::interrupt();
-    for (auto [g, dim] : llvm::enumerate(it.getImap())) {
-      if (g >= 3 || dim < 0)
-        continue;
-      uint32_t a = in->axes[dim];
-      if (gridAxis[g] == kNoAxis)
-        gridAxis[g] = a;
-      else
-        axes.unite(gridAxis[g], a);
-    }
+    uint32_t byGrid[3], byLoop;
+    (void)tileOf(*in, it.getImap(), static_cast<int64_t>(it.getFmap()), byGrid,
+                 byLoop);
+    for (unsigned g = 0; g < 3 && g < it.getImap().size(); ++g)
+      join(gridAxis[g], byGrid[g]);
+    join(loopAxis, byLoop);
     return WalkResult::advance();
   });
   if (walk.wasInterrupted() || failed(visitBlock(body)))
     return failure();
   forloop = savedF;
+  loopAxis = savedLoopAxis;
   grid = savedGrid;
   std::copy(savedGridAxis, savedGridAxis + 3, gridAxis);
   Operation *ret = body.getTerminator();
@@ -666,26 +744,8 @@ AbstractExprBuilder::Impl::visitGraphKernel(Operation *op,
 
 LogicalResult AbstractExprBuilder::Impl::visitForLoop(mb::ForLoopOp loop) {
   Block &body = loop.getBody().front();
-  // All input iterators advance with the one loop index: the dims they walk
-  // are one axis.
-  uint32_t savedAxis = loopAxis;
-  loopAxis = kNoAxis;
-  for (auto it : body.getOps<mb::InputIterOp>()) {
-    int64_t fmap = static_cast<int64_t>(it.getFmap());
-    if (fmap < 0)
-      continue;
-    FailureOr<AbstractValue> in = get(it, it.getInput());
-    if (failed(in))
-      return failure();
-    uint32_t a = in->axes[fmap];
-    if (loopAxis == kNoAxis)
-      loopAxis = a;
-    else
-      axes.unite(loopAxis, a);
-  }
   if (failed(visitBlock(body)))
     return failure();
-  loopAxis = savedAxis;
   Operation *yield = body.getTerminator();
   for (auto [res, v] : llvm::zip(loop.getResults(), yield->getOperands())) {
     FailureOr<AbstractValue> a = get(yield, v);
@@ -703,39 +763,47 @@ AbstractExprBuilder::Impl::visitAccumulator(AccumulatorOpInterface acc) {
   if (failed(in))
     return failure();
   const AbstractValue &x = *in;
-  size_t last = x.axes.size() - 1;
+  size_t last = x.dims.size() - 1;
   int64_t n = shapeOf(acc.getAccumulated())[last];
-  uint32_t lastLabel = scratchLabel(x.axes[last]);
+  const DimAxes &lastDim = x.dims[last];
   AbstractValue r;
-  r.axes = x.axes;
+  r.dims = x.dims;
   r.loopVariant = false;
   switch (acc.getAccumulatorKind()) {
   case AccumulatorKind::Sum:
     r.term = loopSum(x, x.term);
     break;
   case AccumulatorKind::SumLast:
-    r.term = loopSum(x, tb.sum(n, lastLabel, x.term));
-    r.axes[last] = kNoAxis;
+    r.term = loopSum(x, reduceDim(lastDim, x.term));
+    r.dims[last].clear();
     break;
   case AccumulatorKind::MeanLast:
     r.term = tb.scale(1.0 / double(forloop * n),
-                      loopSum(x, tb.sum(n, lastLabel, x.term)));
-    r.axes[last] = kNoAxis;
+                      loopSum(x, reduceDim(lastDim, x.term)));
+    r.dims[last].clear();
     break;
   case AccumulatorKind::RmsLast: {
     double eps = cast<mb::AccumRmsLastOp>(op).getEps().convertToDouble();
-    TermBuilder::Id squares =
-        loopSum(x, tb.sum(n, lastLabel, tb.unary(AOp::Square, x.term)));
+    Id squares = loopSum(x, reduceDim(lastDim, tb.unary(AOp::Square, x.term)));
     r.term = tb.rms(forloop * n, eps, squares);
-    r.axes[last] = kNoAxis;
+    r.dims[last].clear();
     break;
   }
   case AccumulatorKind::SumTo: {
-    int64_t dimx =
-        static_cast<int64_t>(cast<mb::AccumSumToOp>(op).getDimx());
-    // Entry j sums a contiguous run of n/dimx elements: a partial sum over
-    // the last axis, which keeps depending on it.
-    r.term = loopSum(x, tb.sum(n / dimx, lastLabel, x.term));
+    int64_t dimx = static_cast<int64_t>(cast<mb::AccumSumToOp>(op).getDimx());
+    int64_t run = n / dimx;
+    // Entry j sums a contiguous run of n/dimx elements: the innermost part
+    // of the last dim is summed, the outer dimx entries remain.
+    DimAxes &d = r.dims[last];
+    if (run > 1 && !d.empty() && d.back().size % run == 0) {
+      AxisPart inner = d.back();
+      r.term = loopSum(x, tb.sum(run, scratchLabel(inner.axis), x.term));
+      d.back().size /= run;
+      if (d.back().size == 1)
+        d.pop_back();
+    } else {
+      r.term = loopSum(x, tb.sum(run, 0, x.term));
+    }
     break;
   }
   case AccumulatorKind::Max:
@@ -746,8 +814,7 @@ AbstractExprBuilder::Impl::visitAccumulator(AccumulatorOpInterface acc) {
     if (failed(m))
       return failure();
     // sum_i x_i * exp(m_i - max_i m_i).
-    TermBuilder::Id weight =
-        tb.unary(AOp::Exp, tb.sub(m->term, loopMax(*m, m->term)));
+    Id weight = tb.unary(AOp::Exp, tb.sub(m->term, loopMax(*m, m->term)));
     r.term = loopSum(x, tb.mul(x.term, weight));
     break;
   }
@@ -766,7 +833,7 @@ AbstractExprBuilder::Impl::visitThreadGraph(mt::ThreadGraphOp op) {
     ins.push_back(*a);
   }
   Block &body = op.getBody().front();
-  DenseMap<Value, TermBuilder::Id> scalars;
+  DenseMap<Value, Id> scalars;
   for (auto [arg, in] : llvm::zip(body.getArguments(), ins))
     scalars[arg] = in.term;
   for (Operation &inner : body.without_terminator()) {
@@ -774,18 +841,25 @@ AbstractExprBuilder::Impl::visitThreadGraph(mt::ThreadGraphOp op) {
     if (!ew)
       return inner.emitError("abstract expression: no term for '")
              << inner.getName() << "'";
-    SmallVector<TermBuilder::Id> terms;
-    for (Value v : inner.getOperands())
-      terms.push_back(scalars.lookup(v));
+    SmallVector<Id> terms;
+    for (Value v : inner.getOperands()) {
+      auto it = scalars.find(v);
+      if (it == scalars.end())
+        return inner.emitError("abstract expression: operand has no term");
+      terms.push_back(it->second);
+    }
     scalars[inner.getResult(0)] =
         elementwise(ew.getElementwiseKind(), ew.getScalarParams(), terms);
   }
   bool variant = llvm::any_of(ins, [](auto &a) { return a.loopVariant; });
   Operation *yield = body.getTerminator();
   for (auto [res, v] : llvm::zip(op.getResults(), yield->getOperands())) {
+    auto it = scalars.find(v);
+    if (it == scalars.end())
+      return yield->emitError("abstract expression: result has no term");
     AbstractValue r;
-    r.term = scalars.lookup(v);
-    r.axes = broadcast(ins, shapeOf(res).size());
+    r.term = it->second;
+    r.dims = broadcast(ins, shapeOf(res).size());
     r.loopVariant = variant;
     values[res] = r;
   }
@@ -803,8 +877,11 @@ LogicalResult AbstractExprBuilder::build(func::FuncOp func) {
              << i << " does not match the registered input shapes";
     AbstractValue v;
     v.term = s.tb.var(i);
-    for (auto [d, size] : llvm::enumerate(type.getShape()))
-      v.axes.push_back(size > 1 ? s.axes.axisOf(i, d) : kNoAxis);
+    for (auto [d, size] : llvm::enumerate(type.getShape())) {
+      v.dims.emplace_back();
+      if (size > 1)
+        v.dims.back().push_back(AxisPart{s.axes.axisOf(i, d), size});
+    }
     s.values[arg] = v;
   }
   if (failed(s.visitBlock(entry)))
@@ -829,10 +906,27 @@ LogicalResult AbstractExprBuilder::build(func::FuncOp func) {
     return out;
   };
   finalTerms.clear();
-  for (auto &[value, av] : s.values)
-    finalTerms[value] = relabel(av.term);
+  // Iterate in program order, not DenseMap order, so that the final
+  // RecExpr's node order (and thus its printing and ids) is deterministic.
+  auto relabelValue = [&](Value v) {
+    if (auto it = s.values.find(v); it != s.values.end())
+      finalTerms[v] = relabel(it->second.term);
+  };
+  for (BlockArgument arg : entry.getArguments())
+    relabelValue(arg);
+  func.walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          relabelValue(arg);
+    for (Value v : op->getResults())
+      relabelValue(v);
+  });
   outputs.clear();
-  Operation *ret = entry.getTerminator();
+  // A candidate under construction may not return anything yet.
+  if (entry.empty() || !entry.back().hasTrait<OpTrait::IsTerminator>())
+    return success();
+  Operation *ret = &entry.back();
   for (Value v : ret->getOperands()) {
     auto it = finalTerms.find(v);
     if (it == finalTerms.end())
@@ -900,8 +994,8 @@ PruningOracle::create(func::FuncOp func, const SaturationLimits &limits) {
   if (failed(builder.build(func)))
     return failure();
   SmallVector<RecExpr::Id> outs(builder.getOutputs());
-  return std::make_unique<PruningOracle>(std::move(expr), outs,
-                                         std::move(axes), limits);
+  return std::make_unique<PruningOracle>(std::move(expr), outs, std::move(axes),
+                                         limits);
 }
 
 std::optional<ClassId> PruningOracle::classOf(const RecExpr &expr,
@@ -939,8 +1033,7 @@ std::string printTerm(const RecExpr &expr, RecExpr::Id id) {
     else if (op == AOp::Const)
       os << ':' << decodeConst(n.payload);
     else if (op == AOp::Sum || op == AOp::Max)
-      os << ':' << reductionSize(n.payload) << '@'
-         << reductionAxis(n.payload);
+      os << ':' << reductionSize(n.payload) << '@' << reductionAxis(n.payload);
     for (ClassId c : n.children) {
       os << ' ';
       rec(c);

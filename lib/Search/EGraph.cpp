@@ -95,7 +95,8 @@ private:
   }
   std::string readAtom() {
     size_t start = pos;
-    while (pos < text.size() && !isspace(static_cast<unsigned char>(text[pos])) &&
+    while (pos < text.size() &&
+           !isspace(static_cast<unsigned char>(text[pos])) &&
            text[pos] != '(' && text[pos] != ')')
       ++pos;
     return text.slice(start, pos).str();
@@ -367,7 +368,12 @@ void EGraph::rebuild() {
   }
   if (!merged)
     return;
-  // Canonical, duplicate-free node lists make matching cheaper.
+  // Canonical, duplicate-free node lists make matching cheaper. The
+  // hash-cons is rebuilt from them: a node with several children is re-keyed
+  // by the repair of one child's class, but the copy in another child's
+  // parent list still names the old key, so a stale key (harmless for
+  // lookups, which use canonical keys, but counted) can survive otherwise.
+  memo.clear();
   for (ClassId id = 0; id < unionFind.size(); ++id) {
     if (unionFind[id] != id)
       continue;
@@ -376,6 +382,8 @@ void EGraph::rebuild() {
       canonicalize(n);
     llvm::sort(nodes);
     nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    for (const ENode &n : nodes)
+      memo[n] = id;
   }
 }
 
@@ -561,8 +569,9 @@ void Pattern::matchChildren(const EGraph &egraph, uint32_t pat,
     next(subst);
     return;
   }
-  matchClass(egraph, p.children[i], node.children[i], subst,
-             [&](Subst &s) { matchChildren(egraph, pat, node, i + 1, s, next); });
+  matchClass(egraph, p.children[i], node.children[i], subst, [&](Subst &s) {
+    matchChildren(egraph, pat, node, i + 1, s, next);
+  });
 }
 
 void Pattern::matchNode(const EGraph &egraph, uint32_t pat, const ENode &node,
@@ -591,8 +600,7 @@ void Pattern::searchClass(const EGraph &egraph, ClassId id,
   Subst subst;
   subst.classes.assign(classVarNames.size(), kUnbound);
   subst.payloads.assign(payloadVarNames.size(), kUnboundPayload);
-  matchClass(egraph, nodes.size() - 1, id, subst,
-             [&](Subst &s) { fn(s); });
+  matchClass(egraph, nodes.size() - 1, id, subst, [&](Subst &s) { fn(s); });
 }
 
 void Pattern::search(

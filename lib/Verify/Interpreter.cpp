@@ -30,7 +30,9 @@
 #include <sys/mman.h>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <mutex>
 
 using namespace mlir;
 using namespace mirage;
@@ -151,43 +153,86 @@ public:
   }
   void matmul(const Elem *a, const Elem *b, Elem *c, int64_t m, int64_t k,
               int64_t n) const {
-    // Lazy reduction: products of p residues are < 2^102, so up to 2^24 of
-    // them fit in 128 bits; reduce once per chunk.
-    constexpr int64_t kChunk = int64_t(1) << 24;
-    std::vector<uint128_t> accP(n), accQ(n);
-    std::vector<char> colUndef(n, 0);
-    for (int64_t l = 0; l < k; ++l)
-      for (int64_t j = 0; j < n; ++j)
-        colUndef[j] |= !b[l * n + j].hasQ();
-    for (int64_t i = 0; i < m; ++i) {
-      std::fill(accP.begin(), accP.end(), 0);
-      std::fill(accQ.begin(), accQ.end(), 0);
-      std::vector<uint64_t> partP(n, 0), partQ(n, 0);
-      bool rowUndef = false;
-      for (int64_t l = 0; l < k; ++l) {
-        FieldValue x = a[i * k + l];
-        rowUndef |= !x.hasQ();
-        uint64_t xp = x.p;
-        uint64_t xq = x.hasQ() ? x.q : 0;
-        const FieldValue *row = b + l * n;
-        for (int64_t j = 0; j < n; ++j) {
-          accP[j] += static_cast<uint128_t>(xp) * row[j].p;
-          accQ[j] += static_cast<uint128_t>(xq * (row[j].hasQ() ? row[j].q : 0));
-        }
-        if ((l + 1) % kChunk == 0)
-          for (int64_t j = 0; j < n; ++j) {
-            partP[j] = addModP(partP[j], static_cast<uint64_t>(accP[j] % kFieldP));
-            partQ[j] = addModQ(partQ[j], static_cast<uint32_t>(accQ[j] % kFieldQ));
-            accP[j] = accQ[j] = 0;
+    // Pack A's rows and B's columns into contiguous residue arrays (an
+    // undefined q component counts as 0 and marks its row or column), then
+    // compute dot products of up to 4 rows at once with lazy reduction:
+    // products of p residues are < 2^102, so 2^24 of them fit in 128 bits.
+    using U64 = std::vector<uint64_t, TensorAllocator<uint64_t>>;
+    using U32 = std::vector<uint32_t, TensorAllocator<uint32_t>>;
+    U64 ap(m * k), bp(n * k);
+    U32 aq(m * k), bq(n * k);
+    std::vector<char> rowUndef(m, 0), colUndef(n, 0);
+    for (int64_t i = 0; i < m * k; ++i) {
+      ap[i] = a[i].p;
+      aq[i] = a[i].hasQ() ? a[i].q : 0;
+      rowUndef[i / k] |= !a[i].hasQ();
+    }
+    // Transpose B in 32x32 blocks so that reads and writes stay in cache.
+    constexpr int64_t kBlock = 32;
+    for (int64_t l0 = 0; l0 < k; l0 += kBlock)
+      for (int64_t j0 = 0; j0 < n; j0 += kBlock) {
+        int64_t l1 = std::min(k, l0 + kBlock), j1 = std::min(n, j0 + kBlock);
+        for (int64_t j = j0; j < j1; ++j)
+          for (int64_t l = l0; l < l1; ++l) {
+            const FieldValue &v = b[l * n + j];
+            bp[j * k + l] = v.p;
+            bq[j * k + l] = v.hasQ() ? v.q : 0;
+            colUndef[j] |= !v.hasQ();
           }
       }
-      for (int64_t j = 0; j < n; ++j) {
-        FieldValue &out = c[i * n + j];
-        out.p = addModP(partP[j], static_cast<uint64_t>(accP[j] % kFieldP));
-        out.q = rowUndef || colUndef[j]
-                    ? kUndefinedQ
-                    : addModQ(partQ[j],
-                              static_cast<uint32_t>(accQ[j] % kFieldQ));
+    constexpr int64_t kChunk = int64_t(1) << 24;
+    for (int64_t j = 0; j < n; ++j) {
+      const uint64_t *bpj = bp.data() + j * k;
+      const uint32_t *bqj = bq.data() + j * k;
+      for (int64_t i0 = 0; i0 < m; i0 += 4) {
+        int rows = static_cast<int>(std::min<int64_t>(4, m - i0));
+        uint64_t outP[4] = {0, 0, 0, 0};
+        uint32_t outQ[4] = {0, 0, 0, 0};
+        for (int64_t l0 = 0; l0 < k; l0 += kChunk) {
+          int64_t len = std::min(kChunk, k - l0);
+          uint128_t sp[4] = {0, 0, 0, 0}, sq[4] = {0, 0, 0, 0};
+          const uint64_t *xp = bpj + l0;
+          const uint32_t *xq = bqj + l0;
+          if (rows == 4) {
+            const uint64_t *a0 = ap.data() + i0 * k + l0, *a1 = a0 + k,
+                           *a2 = a1 + k, *a3 = a2 + k;
+            const uint32_t *q0 = aq.data() + i0 * k + l0, *q1 = q0 + k,
+                           *q2 = q1 + k, *q3 = q2 + k;
+            for (int64_t l = 0; l < len; ++l) {
+              uint64_t y = xp[l];
+              uint64_t z = xq[l];
+              sp[0] += static_cast<uint128_t>(a0[l]) * y;
+              sp[1] += static_cast<uint128_t>(a1[l]) * y;
+              sp[2] += static_cast<uint128_t>(a2[l]) * y;
+              sp[3] += static_cast<uint128_t>(a3[l]) * y;
+              sq[0] += q0[l] * z;
+              sq[1] += q1[l] * z;
+              sq[2] += q2[l] * z;
+              sq[3] += q3[l] * z;
+            }
+          } else {
+            for (int r = 0; r < rows; ++r) {
+              const uint64_t *ar = ap.data() + (i0 + r) * k + l0;
+              const uint32_t *qr = aq.data() + (i0 + r) * k + l0;
+              uint128_t s1 = 0, s2 = 0;
+              for (int64_t l = 0; l < len; ++l) {
+                s1 += static_cast<uint128_t>(ar[l]) * xp[l];
+                s2 += static_cast<uint64_t>(qr[l]) * xq[l];
+              }
+              sp[r] = s1;
+              sq[r] = s2;
+            }
+          }
+          for (int r = 0; r < rows; ++r) {
+            outP[r] = addModP(outP[r], static_cast<uint64_t>(sp[r] % kFieldP));
+            outQ[r] = addModQ(outQ[r], static_cast<uint32_t>(sq[r] % kFieldQ));
+          }
+        }
+        for (int r = 0; r < rows; ++r) {
+          FieldValue &out = c[(i0 + r) * n + j];
+          out.p = outP[r];
+          out.q = rowUndef[i0 + r] || colUndef[j] ? kUndefinedQ : outQ[r];
+        }
       }
     }
   }
@@ -1206,22 +1251,72 @@ mirage::verify::evaluateField(func::FuncOp func, ArrayRef<FieldTensor> inputs,
   return ev.run(func, inputs);
 }
 
+namespace {
+/// Freed large buffers kept for reuse. Tests allocate the same big tensors
+/// again and again; handing back memory that is already mapped avoids the
+/// page faults and page clearing that otherwise cost more than the
+/// arithmetic. Bounded to kMaxCachedBytes.
+struct StorageCache {
+  static constexpr size_t kMaxCachedBytes = size_t(4) << 30;
+  std::mutex mutex;
+  std::multimap<size_t, void *> free;
+  size_t cachedBytes = 0;
+  llvm::DenseMap<void *, size_t> sizes;
+};
+StorageCache &storageCache() {
+  static StorageCache *cache = new StorageCache();
+  return *cache;
+}
+constexpr size_t kHugePage = size_t(2) << 20;
+} // namespace
+
 void *mirage::verify::allocateTensorStorage(size_t bytes) {
-  constexpr size_t kHuge = size_t(2) << 20;
-  if (bytes < 2 * kHuge)
-    return ::operator new(bytes);
-  size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
-  void *p = std::aligned_alloc(kHuge, rounded);
+  if (bytes < 2 * kHugePage) {
+    void *p = std::malloc(bytes ? bytes : 1);
+    if (!p)
+      llvm::report_bad_alloc_error("tensor storage");
+    return p;
+  }
+  size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+  StorageCache &cache = storageCache();
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    auto it = cache.free.find(rounded);
+    if (it != cache.free.end()) {
+      void *p = it->second;
+      cache.free.erase(it);
+      cache.cachedBytes -= rounded;
+      return p;
+    }
+  }
+  void *p = std::aligned_alloc(kHugePage, rounded);
   if (!p)
     llvm::report_bad_alloc_error("tensor storage");
   // Only a hint: without transparent huge pages this is a no-op.
   (void)madvise(p, rounded, MADV_HUGEPAGE);
+  std::lock_guard<std::mutex> lock(storageCache().mutex);
+  cache.sizes[p] = rounded;
   return p;
 }
 
 void mirage::verify::freeTensorStorage(void *ptr) {
-  // Both paths are compatible with free(): operator new is malloc-based in
-  // libstdc++, but keep them paired for other runtimes.
+  if (!ptr)
+    return;
+  StorageCache &cache = storageCache();
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    auto it = cache.sizes.find(ptr);
+    if (it != cache.sizes.end()) {
+      size_t size = it->second;
+      if (cache.cachedBytes + size <= StorageCache::kMaxCachedBytes) {
+        cache.free.insert({size, ptr});
+        cache.cachedBytes += size;
+        return;
+      }
+      cache.sizes.erase(it);
+    }
+  }
+  // malloc and aligned_alloc memory are both released with free().
   std::free(ptr);
 }
 

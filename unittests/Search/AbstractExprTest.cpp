@@ -14,6 +14,9 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "gtest/gtest.h"
 
 #include <chrono>
@@ -182,30 +185,6 @@ func.func @fused(%q: tensor<2x256x64xf16>, %k: tensor<2x64x4096xf16>, %v: tensor
 }
 )mlir";
 
-constexpr const char *kQkNormGqa = R"mlir(
-func.func @ref(%q: tensor<2x256x64xf16>, %k: tensor<2x64x4096xf16>, %v: tensor<2x4096x64xf16>) -> tensor<2x256x64xf16> {
-  %qn = mk.rms_norm %q eps = 1.0e-6 : tensor<2x256x64xf16>
-  %vn = mk.rms_norm %v eps = 1.0e-6 : tensor<2x4096x64xf16>
-  %s = mk.matmul %qn, %k : tensor<2x256x64xf16>, tensor<2x64x4096xf16> -> tensor<2x256x4096xf16>
-  %e = mk.exp %s : tensor<2x256x4096xf16>
-  %z = mk.reduce_sum %e dim = 2 : tensor<2x256x4096xf16> -> tensor<2x256x1xf16>
-  %p = mk.div %e, %z : tensor<2x256x4096xf16>, tensor<2x256x1xf16> -> tensor<2x256x4096xf16>
-  %o = mk.matmul %p, %vn : tensor<2x256x4096xf16>, tensor<2x4096x64xf16> -> tensor<2x256x64xf16>
-  return %o : tensor<2x256x64xf16>
-}
-)mlir";
-
-constexpr const char *kNTrans = R"mlir(
-func.func @ref(%h: tensor<8x4096xf16>, %x: tensor<8x4096xf16>, %alpha: tensor<1x4096xf16>) -> tensor<8x4096xf16> {
-  %n = mk.rms_norm %h eps = 1.0e-6 : tensor<8x4096xf16>
-  %d = mk.sub %n, %x : tensor<8x4096xf16>, tensor<8x4096xf16> -> tensor<8x4096xf16>
-  %s = mk.mul %alpha, %d : tensor<1x4096xf16>, tensor<8x4096xf16> -> tensor<8x4096xf16>
-  %t = mk.add %x, %s : tensor<8x4096xf16>, tensor<8x4096xf16> -> tensor<8x4096xf16>
-  %r = mk.rms_norm %t eps = 1.0e-6 : tensor<8x4096xf16>
-  return %r : tensor<8x4096xf16>
-}
-)mlir";
-
 //===----------------------------------------------------------------------===//
 // Fixture
 //===----------------------------------------------------------------------===//
@@ -227,11 +206,7 @@ protected:
     ASSERT_TRUE(module) << "cannot parse the test program";
     auto ref = module->lookupSymbol<func::FuncOp>("ref");
     ASSERT_TRUE(ref);
-    auto start = std::chrono::steady_clock::now();
     auto created = PruningOracle::create(ref);
-    saturationSeconds = std::chrono::duration<double>(
-                            std::chrono::steady_clock::now() - start)
-                            .count();
     ASSERT_TRUE(succeeded(created));
     oracle = std::move(*created);
     axes = oracle->getAxes();
@@ -266,7 +241,6 @@ protected:
   AxisSpace axes;
   RecExpr cand;
   TermBuilder tb{cand};
-  double saturationSeconds = 0;
 };
 
 #define EXPECT_KEPT(t) EXPECT_TRUE(keeps(t)) << show(t)
@@ -295,13 +269,13 @@ TEST(AbstractAxioms, DistributivityReachesExpandedForm) {
   ASSERT_TRUE(oracle->isComplete());
   RecExpr q;
   TermBuilder qb(q);
-  auto expanded = qb.add(qb.mul(qb.var(0), qb.var(1)),
-                         qb.mul(qb.var(0), qb.var(2)));
+  auto expanded =
+      qb.add(qb.mul(qb.var(0), qb.var(1)), qb.mul(qb.var(0), qb.var(2)));
   EXPECT_EQ(oracle->classOf(q, expanded),
             std::optional<ClassId>(oracle->rootClass(0)));
   // Commuted and re-associated spellings are there too.
-  auto swapped = qb.add(qb.mul(qb.var(2), qb.var(0)),
-                        qb.mul(qb.var(1), qb.var(0)));
+  auto swapped =
+      qb.add(qb.mul(qb.var(2), qb.var(0)), qb.mul(qb.var(1), qb.var(0)));
   EXPECT_EQ(oracle->classOf(q, swapped),
             std::optional<ClassId>(oracle->rootClass(0)));
   // a*b is a subterm of a form of the target; b*c is not.
@@ -327,8 +301,8 @@ TEST(AbstractAxioms, SumsSplitByFactors) {
   auto root = std::optional<ClassId>(oracle.rootClass(0));
   EXPECT_EQ(root, oracle.classOf(q, qb.sum(2, k, qb.sum(256, k, prod))));
   EXPECT_EQ(root, oracle.classOf(q, qb.sum(256, k, qb.sum(2, k, prod))));
-  EXPECT_EQ(root, oracle.classOf(
-                      q, qb.sum(8, k, qb.sum(4, k, qb.sum(16, k, prod)))));
+  EXPECT_EQ(root,
+            oracle.classOf(q, qb.sum(8, k, qb.sum(4, k, qb.sum(16, k, prod)))));
   EXPECT_TRUE(oracle.mayLead(q, qb.sum(256, k, prod)));
   // 3 does not divide 512; and a sum over the other axis is not a form.
   EXPECT_FALSE(oracle.mayLead(q, qb.sum(3, k, prod)));
@@ -404,11 +378,11 @@ TEST_F(AbstractExprTest, RmsNormMatmul) {
   // Useless candidates.
   EXPECT_PRUNED(tb.unary(AOp::Exp, X));
   EXPECT_PRUNED(tb.unary(AOp::Silu, X));
-  EXPECT_PRUNED(tb.sum(128, k, tb.mul(W, W))); // wrong operand
-  EXPECT_PRUNED(tb.sum(24, n, prod));          // wrong axis
-  EXPECT_PRUNED(tb.sum(4096, k, X));           // no plain sum of X
+  EXPECT_PRUNED(tb.sum(128, k, tb.mul(W, W)));            // wrong operand
+  EXPECT_PRUNED(tb.sum(24, n, prod));                     // wrong axis
+  EXPECT_PRUNED(tb.sum(4096, k, X));                      // no plain sum of X
   EXPECT_PRUNED(tb.rms(4096, 1e-5, tb.sum(4096, k, sq))); // wrong eps
-  EXPECT_PRUNED(tb.sum(3, k, prod));           // 3 does not divide 4096
+  EXPECT_PRUNED(tb.sum(3, k, prod)); // 3 does not divide 4096
 
   // The fused program's output, built from IR, equals the target.
   auto fused = fusedOutput();
@@ -426,8 +400,8 @@ TEST_F(AbstractExprTest, SumOver256InsideRmsScaledSumOver512) {
   EXPECT_KEPT(tb.sum(128, k, prod));
   EXPECT_KEPT(tb.sum(2, k, tb.sum(256, k, prod)));
   EXPECT_KEPT(tb.sum(512, k, prod));
-  auto rms = tb.rms(512, 1e-6,
-                    tb.sum(512, k, tb.unary(AOp::Square, tb.var(0))));
+  auto rms =
+      tb.rms(512, 1e-6, tb.sum(512, k, tb.unary(AOp::Square, tb.var(0))));
   EXPECT_TRUE(sameAsTarget(tb.div(tb.sum(2, k, tb.sum(256, k, prod)), rms)));
   EXPECT_PRUNED(tb.sum(256, k, tb.unary(AOp::Exp, prod)));
   EXPECT_PRUNED(tb.sum(256, k, tb.mul(tb.var(1), tb.var(1))));
@@ -449,7 +423,7 @@ TEST_F(AbstractExprTest, GatedMlp) {
   EXPECT_TRUE(sameAsTarget(tb.mul(a2, tb.unary(AOp::Silu, a1))));
 
   EXPECT_PRUNED(tb.unary(AOp::Exp, X));
-  EXPECT_PRUNED(tb.sum(64, k, tb.mul(W1, W2)));          // wrong operand
+  EXPECT_PRUNED(tb.sum(64, k, tb.mul(W1, W2))); // wrong operand
   EXPECT_PRUNED(tb.unary(AOp::Silu, tb.sum(4096, k, tb.mul(X, W2))));
   EXPECT_PRUNED(tb.mul(tb.unary(AOp::Silu, a1), a1));
 
@@ -544,38 +518,136 @@ TEST_F(AbstractExprTest, FailsOpenWhenALimitIsHit) {
   EXPECT_TRUE((*created)->mayLead(cand, tb.unary(AOp::Exp, tb.var(0))));
 }
 
-/// Saturation time and verdict per DESIGN §8 target (printed for the docs).
-TEST_F(AbstractExprTest, BenchmarkTargetsSaturate) {
-  struct Target {
-    const char *name;
-    const char *src;
-  };
-  for (Target t : {Target{"rmsnorm_matmul", kRmsNormMatmul},
-                   Target{"gated_mlp", kGatedMlp}, Target{"lora", kLora},
-                   Target{"gqa", kGqa}, Target{"qknorm_gqa", kQkNormGqa},
-                   Target{"ntrans", kNTrans}}) {
-    load(t.src);
-    const SaturationReport &r = oracle->getReport();
-    // Time per membership query: a fused-program subterm, many times.
-    auto q = tb.sum(2, label(0, 1), tb.mul(tb.var(0), tb.var(1)));
-    constexpr int kQueries = 100000;
+//===----------------------------------------------------------------------===//
+// The known-good programs of test/Programs and the benchmarks of bench/
+//===----------------------------------------------------------------------===//
+
+/// The .mlir files of a source directory, sorted.
+std::vector<std::string> mlirFiles(const char *relDir) {
+  llvm::SmallString<256> dir(MIRAGE_SOURCE_DIR);
+  llvm::sys::path::append(dir, relDir);
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec))
+    if (llvm::sys::path::extension(it->path()) == ".mlir")
+      files.push_back(it->path());
+  llvm::sort(files);
+  return files;
+}
+
+/// Every fused program (a function with `mk.reference = @ref`) must be equal
+/// to its reference in the saturated graph, and every value it computes must
+/// be kept: pruning must never lose a known-good program (DESIGN §5, §8).
+TEST_F(AbstractExprTest, KnownGoodProgramsAreNeverPruned) {
+  std::vector<std::string> files = mlirFiles("test/Programs");
+  ASSERT_GE(files.size(), 8u) << "test/Programs not found";
+  int checked = 0;
+  for (const std::string &file : files) {
+    SCOPED_TRACE(file);
+    auto buffer = llvm::MemoryBuffer::getFile(file);
+    ASSERT_TRUE(bool(buffer));
+    auto m = parseSourceString<ModuleOp>((*buffer)->getBuffer(), &ctx);
+    ASSERT_TRUE(m);
+    for (auto fused : m->getOps<func::FuncOp>()) {
+      auto refAttr = fused->getAttrOfType<FlatSymbolRefAttr>("mk.reference");
+      if (!refAttr)
+        continue;
+      auto ref = m->lookupSymbol<func::FuncOp>(refAttr);
+      ASSERT_TRUE(ref);
+      auto created = PruningOracle::create(ref);
+      ASSERT_TRUE(succeeded(created));
+      PruningOracle &o = **created;
+      ASSERT_TRUE(o.isComplete()) << fused.getName().str();
+      RecExpr expr;
+      AxisSpace candidateAxes = o.getAxes();
+      AbstractExprBuilder builder(expr, candidateAxes);
+      ASSERT_TRUE(succeeded(builder.build(fused)));
+      for (auto [i, out] : llvm::enumerate(builder.getOutputs())) {
+        std::optional<ClassId> c = o.classOf(expr, out);
+        EXPECT_TRUE(c && *c == o.rootClass(i))
+            << fused.getName().str() << " output " << i << ": "
+            << printTerm(expr, out);
+      }
+      int values = 0;
+      fused.walk([&](Operation *op) {
+        for (Value v : op->getResults()) {
+          std::optional<RecExpr::Id> t = builder.getTerm(v);
+          if (!t)
+            continue;
+          ++values;
+          EXPECT_TRUE(o.mayLead(expr, *t))
+              << fused.getName().str() << ": value of '"
+              << op->getName().getStringRef().str()
+              << "' pruned: " << printTerm(expr, *t);
+        }
+      });
+      EXPECT_GT(values, 5);
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 8);
+}
+
+/// Saturation of every benchmark program of bench/programs (all batch sizes
+/// and the extras), printed for docs/search.md.
+TEST_F(AbstractExprTest, BenchmarkProgramsSaturate) {
+  std::vector<std::string> files = mlirFiles("bench/programs");
+  ASSERT_GE(files.size(), 10u) << "bench/programs not found";
+  for (const std::string &file : files) {
+    auto buffer = llvm::MemoryBuffer::getFile(file);
+    ASSERT_TRUE(bool(buffer));
+    module = parseSourceString<ModuleOp>((*buffer)->getBuffer(), &ctx);
+    ASSERT_TRUE(module) << file;
+    auto fn = *module->getOps<func::FuncOp>().begin();
     auto start = std::chrono::steady_clock::now();
-    int kept = 0;
-    for (int i = 0; i < kQueries; ++i)
-      kept += oracle->mayLead(cand, q);
-    double perQuery = std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - start)
-                          .count() /
-                      kQueries;
-    std::printf("[ target   ] %-15s %-15s iterations %3u nodes %7zu "
-                "classes %6zu saturate %8.3f ms query %6.3f us\n",
-                t.name, stringifyStopReason(r.reason).str().c_str(),
-                r.iterations, r.nodes, r.classes, saturationSeconds * 1e3,
-                perQuery * 1e6);
-    EXPECT_TRUE(kept == 0 || kept == kQueries);
-    // A 10 s budget is the default limit; every target must finish within it
-    // (failing open otherwise is safe but useless).
-    EXPECT_LT(saturationSeconds, 11.0);
+    auto created = PruningOracle::create(fn);
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    ASSERT_TRUE(succeeded(created)) << file;
+    const PruningOracle &o = **created;
+    const SaturationReport &r = o.getReport();
+    EXPECT_EQ("", o.getEGraph().checkInvariants()) << file;
+    // Per-query time: the whole reference output (a member, every node
+    // looked up) and exp of the first input (absent, fails at the 2nd node).
+    RecExpr q;
+    AxisSpace qa = o.getAxes();
+    AbstractExprBuilder qb(q, qa);
+    ASSERT_TRUE(succeeded(qb.build(fn)));
+    RecExpr::Id member = qb.getOutputs()[0];
+    RecExpr::Id absent = TermBuilder(q).unary(AOp::Exp, TermBuilder(q).var(0));
+    auto timeQueries = [&](RecExpr::Id t, bool expected) {
+      constexpr int kQueries = 20000;
+      int hits = 0;
+      auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < kQueries; ++i)
+        hits += o.mayLead(q, t);
+      double us =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+              .count() *
+          1e6 / kQueries;
+      EXPECT_EQ(expected ? kQueries : 0, hits) << file;
+      return us;
+    };
+    double memberUs = timeQueries(member, true);
+    bool hasExp = printTerm(q, member).find("(exp var:0)") != std::string::npos;
+    double absentUs = timeQueries(absent, hasExp);
+    size_t termNodes = 0;
+    std::function<void(RecExpr::Id)> count = [&](RecExpr::Id i) {
+      ++termNodes;
+      for (ClassId c : q.get(i).children)
+        count(c);
+    };
+    count(member);
+    std::printf("[ program  ] %-24s %-9s it %2u nodes %5zu classes %4zu "
+                "saturate %7.2f ms | query: %2zu-node member %5.2f us, "
+                "absent %5.2f us\n",
+                llvm::sys::path::filename(file).str().c_str(),
+                stringifyStopReason(r.reason).str().c_str(), r.iterations,
+                r.nodes, r.classes, seconds * 1e3, termNodes, memberUs,
+                absentUs);
+    EXPECT_TRUE(r.saturated()) << file;
   }
 }
 
@@ -600,19 +672,61 @@ TEST_F(AbstractExprTest, TermsFromIR) {
   // The same label as the fixture's view of X's dim 1.
   EXPECT_EQ(2u, label(0, 1));
 
-  // An op without a term is a diagnostic, not a crash.
-  auto bad = parseSourceString<ModuleOp>(R"mlir(
+  // An op without a term is a diagnostic and a failure, not a crash.
+  ctx.allowUnregisteredDialects();
+  auto unknown = parseSourceString<ModuleOp>(R"mlir(
+func.func @ref(%x: tensor<4x4xf16>) -> tensor<4x4xf16> {
+  %u = "test.unknown"(%x) : (tensor<4x4xf16>) -> tensor<4x4xf16>
+  return %u : tensor<4x4xf16>
+}
+)mlir",
+                                             &ctx);
+  ASSERT_TRUE(unknown);
+  std::string diagnostic;
+  {
+    ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+      diagnostic = d.str();
+      return success();
+    });
+    EXPECT_TRUE(failed(
+        PruningOracle::create(unknown->lookupSymbol<func::FuncOp>("ref"))));
+  }
+  EXPECT_EQ("abstract expression: no term for 'test.unknown'", diagnostic);
+
+  // concat and transpose have terms.
+  auto shapes = parseSourceString<ModuleOp>(R"mlir(
 func.func @ref(%x: tensor<4x4xf16>) -> tensor<4x4xf16> {
   %c = mk.concat %x, %x dim = 0 : tensor<4x4xf16>, tensor<4x4xf16> -> tensor<8x4xf16>
   %t = mk.transpose %x perm = [1, 0] : tensor<4x4xf16> -> tensor<4x4xf16>
   return %t : tensor<4x4xf16>
 }
 )mlir",
-                                         &ctx);
-  ASSERT_TRUE(bad);
-  auto created = PruningOracle::create(
-      bad->lookupSymbol<func::FuncOp>("ref"));
+                                            &ctx);
+  ASSERT_TRUE(shapes);
+  auto created =
+      PruningOracle::create(shapes->lookupSymbol<func::FuncOp>("ref"));
   ASSERT_TRUE(succeeded(created));
+  // A candidate without a return yet still gets terms for its values.
+  auto partial = parseSourceString<ModuleOp>(R"mlir(
+func.func @ref(%x: tensor<4x4xf16>) -> tensor<4x4xf16> {
+  %e = mk.exp %x : tensor<4x4xf16>
+  return %e : tensor<4x4xf16>
+}
+)mlir",
+                                             &ctx);
+  ASSERT_TRUE(partial);
+  auto fn = partial->lookupSymbol<func::FuncOp>("ref");
+  fn.getBody().front().back().erase();
+  RecExpr pe;
+  AxisSpace pa;
+  pa.setInputs({{4, 4}});
+  AbstractExprBuilder pb(pe, pa);
+  ASSERT_TRUE(succeeded(pb.build(fn)));
+  EXPECT_TRUE(pb.getOutputs().empty());
+  auto exp = pb.getTerm(fn.getBody().front().front().getResult(0));
+  ASSERT_TRUE(exp.has_value());
+  EXPECT_EQ("(exp var:0)", printTerm(pe, *exp));
+
   // transpose is the identity on element terms.
   RecExpr q;
   TermBuilder qb(q);

@@ -75,6 +75,7 @@ TEST_F(EGraphTest, MergeAndRebuildRestoreCongruence) {
   EXPECT_NE(g.find(fa), g.find(fb));
   g.rebuild();
   EXPECT_TRUE(g.isClean());
+  EXPECT_EQ("", g.checkInvariants());
   // Congruence propagates upwards: f a = f b, then g (f a) = g (f b).
   EXPECT_EQ(g.find(fa), g.find(fb));
   EXPECT_EQ(g.find(gfa), g.find(gfb));
@@ -131,9 +132,8 @@ TEST_F(EGraphTest, PatternsBindClassAndPayloadVariables) {
   auto sum = Pattern::parse("(sum:$n ?x)", ops);
   ASSERT_TRUE(static_cast<bool>(sum));
   std::vector<int64_t> sizes;
-  sum->search(g, [&](ClassId, const Subst &s) {
-    sizes.push_back(s.payloads[0]);
-  });
+  sum->search(g,
+              [&](ClassId, const Subst &s) { sizes.push_back(s.payloads[0]); });
   llvm::sort(sizes);
   EXPECT_EQ((std::vector<int64_t>{4, 8, 8}), sizes);
   auto nested = Pattern::parse("(sum:$n (sum:$n ?x))", ops);
@@ -170,6 +170,7 @@ TEST_F(EGraphTest, SaturationReachesFixpoint) {
   EXPECT_TRUE(r.saturated());
   EXPECT_GT(r.iterations, 1u);
   EXPECT_EQ(g.numNodes(), r.nodes);
+  EXPECT_EQ("", g.checkInvariants());
   auto found = lookup(g, "(+ (* c a) (* b a))");
   ASSERT_TRUE(found.has_value());
   EXPECT_EQ(g.find(root), *found);
@@ -197,6 +198,7 @@ TEST_F(EGraphTest, SaturationStopsAtEachLimit) {
     EXPECT_EQ(5u, r.iterations);
     EXPECT_FALSE(r.saturated());
     EXPECT_TRUE(g.isClean());
+    EXPECT_EQ("", g.checkInvariants());
   }
   {
     EGraph g;
@@ -249,6 +251,72 @@ TEST_F(EGraphTest, ConditionsAndAppliers) {
   EXPECT_FALSE(lookup(g, "(sum:3 (sum:1 a))").has_value());
 }
 
+/// Random terms and merges: the e-graph's classes after rebuild must be
+/// exactly the congruence closure computed naively.
+TEST_F(EGraphTest, RandomMergesMatchNaiveCongruenceClosure) {
+  OpId leaves[] = {*ops.lookup("a"), *ops.lookup("b"), *ops.lookup("c")};
+  OpId unary[] = {*ops.lookup("f"), *ops.lookup("g")};
+  OpId binary[] = {*ops.lookup("+"), *ops.lookup("*")};
+  uint64_t seed = 12345;
+  auto rnd = [&](uint64_t n) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return (seed >> 33) % n;
+  };
+  for (int round = 0; round < 20; ++round) {
+    RecExpr terms;
+    for (OpId l : leaves)
+      terms.add(ENode{l, 0, {}});
+    while (terms.size() < 60) {
+      uint32_t n = terms.size();
+      if (rnd(2))
+        terms.add(ENode{unary[rnd(2)], 0, {uint32_t(rnd(n))}});
+      else
+        terms.add(
+            ENode{binary[rnd(2)], 0, {uint32_t(rnd(n)), uint32_t(rnd(n))}});
+    }
+    size_t n = terms.size();
+    EGraph g;
+    std::vector<ClassId> ids;
+    for (uint32_t i = 0; i < n; ++i)
+      ids.push_back(g.addExpr(terms, i));
+    // Naive union-find over term indices.
+    std::vector<uint32_t> uf(n);
+    for (uint32_t i = 0; i < n; ++i)
+      uf[i] = i;
+    std::function<uint32_t(uint32_t)> find = [&](uint32_t x) {
+      return uf[x] == x ? x : uf[x] = find(uf[x]);
+    };
+    for (int m = 0; m < 4; ++m) {
+      uint32_t a = rnd(n), b = rnd(n);
+      g.merge(ids[a], ids[b]);
+      uf[find(a)] = find(b);
+    }
+    g.rebuild();
+    ASSERT_EQ("", g.checkInvariants());
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t j = 0; j < n; ++j) {
+          const ENode &x = terms.get(i), &y = terms.get(j);
+          if (find(i) == find(j) || x.op != y.op ||
+              x.children.size() != y.children.size())
+            continue;
+          bool congruent = true;
+          for (size_t k = 0; k < x.children.size(); ++k)
+            congruent &= find(x.children[k]) == find(y.children[k]);
+          if (congruent) {
+            uf[find(i)] = find(j);
+            changed = true;
+          }
+        }
+    }
+    for (uint32_t i = 0; i < n; ++i)
+      for (uint32_t j = 0; j < n; ++j)
+        ASSERT_EQ(find(i) == find(j), g.find(ids[i]) == g.find(ids[j]))
+            << "round " << round << " terms " << i << ", " << j;
+  }
+}
+
 /// An analysis: does the class contain the leaf `a`? Joined with OR.
 class HasA : public EClassAnalysis {
 public:
@@ -275,6 +343,7 @@ TEST_F(EGraphTest, AnalysisFollowsMerges) {
   g.rebuild();
   // The datum of b's class changed; its ancestors are updated.
   EXPECT_EQ(1u, g.data(gfb));
+  EXPECT_EQ("", g.checkInvariants());
   EXPECT_EQ(0u, g.data(c));
 }
 

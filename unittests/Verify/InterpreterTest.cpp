@@ -70,13 +70,16 @@ protected:
     EvalError err;
     auto out = evaluateFloat(f, iotaFloat(f), err);
     EXPECT_TRUE(out.has_value()) << err.message;
-    return out ? (*out)[0].data : std::vector<double>();
+    return out ? std::vector<double>((*out)[0].data.begin(), (*out)[0].data.end())
+               : std::vector<double>();
   }
   std::vector<FieldValue> runField(func::FuncOp f, const FieldTest &test) {
     EvalError err;
     auto out = evaluateField(f, iotaField(f), test, err);
     EXPECT_TRUE(out.has_value()) << err.message;
-    return out ? (*out)[0].data : std::vector<FieldValue>();
+    return out ? std::vector<FieldValue>((*out)[0].data.begin(),
+                                       (*out)[0].data.end())
+               : std::vector<FieldValue>();
   }
 
   MLIRContext ctx;

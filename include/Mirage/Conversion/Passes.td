@@ -75,4 +75,33 @@ def GpuLaunchToOpenMP : Pass<"mirage-gpu-launch-to-omp", "::mlir::ModuleOp"> {
   ];
 }
 
+def WriteKernelManifest : Pass<"mirage-write-kernel-manifest",
+                               "::mlir::ModuleOp"> {
+  let summary = "Write a JSON manifest of the outlined kernels for a GPU runner";
+  let description = [{
+    Runs after `gpu-kernel-outlining`. For every `gpu.launch_func` in a host
+    function it records, in launch order: the kernel (`module::function`),
+    grid, block, dynamic shared memory bytes, and the arguments in order with
+    their shapes and element types, each tied to the host function's argument
+    index it comes from (or marked as a temporary buffer). A GPU runner loads
+    the PTX, allocates the buffers and launches the kernels from it.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "File to write (- for stdout)">,
+  ];
+}
+
+def WritePTX : Pass<"mirage-write-ptx", "::mlir::ModuleOp"> {
+  let summary = "Write the PTX of every gpu.binary to <dir>/<name>.ptx";
+  let description = [{
+    Runs after `gpu-module-to-binary` with format `isa`: writes each PTX
+    assembly object to a file named after its binary.
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", /*default=*/"\".\"",
+           "Output directory">,
+  ];
+}
+
 #endif // MIRAGE_CONVERSION_PASSES_TD

@@ -36,6 +36,20 @@ public:
   }
 };
 
+/// Verifies an op's shape rules through its InferTypeOpInterface and that its
+/// result types are the inferred ones ([C0.14]).
+LogicalResult verifyShapeRules(mlir::Operation *op);
+
+/// Runs verifyShapeRules before the generic InferTypeOpInterface check, so a
+/// broken rule gives one tagged diagnostic.
+template <typename ConcreteType>
+class ShapeRules : public mlir::OpTrait::TraitBase<ConcreteType, ShapeRules> {
+public:
+  static LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyShapeRules(op);
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Shape rules. Each reports a diagnostic at `loc` (when given) prefixed with
 // the op name, and on success appends the inferred result type.

@@ -44,6 +44,14 @@ def Mirage_InBlockGraph : NativeOpTrait<"InBlockGraph"> {
   let cppNamespace = "::mirage";
 }
 
+// Checks the op's shape rules (through its InferTypeOpInterface) before the
+// generic inferred-type check, so a violation gives exactly one diagnostic,
+// tagged with its constraint, and a written result type that differs from
+// the inferred one is reported as [C0.14]. List it before InferTypeOpAdaptor.
+def Mirage_ShapeRules : NativeOpTrait<"ShapeRules"> {
+  let cppNamespace = "::mirage";
+}
+
 //===----------------------------------------------------------------------===//
 // Element-wise unary ops (all three levels)
 //===----------------------------------------------------------------------===//
@@ -155,14 +163,14 @@ multiclass Mirage_UnaryOps<Dialect d, TypeConstraint ty, list<Trait> extra> {
 // On tensors (mk, mb): numpy broadcasting, each dim equal or 1.
 class Mirage_TensorBinaryOp<Dialect d, list<Trait> extra, string mnemonic,
                             string kind, string formula>
-    : Op<d, mnemonic, extra # [Pure, InferTypeOpAdaptor,
+    : Op<d, mnemonic, extra # [Pure, Mirage_ShapeRules, InferTypeOpAdaptor,
                                Mirage_ElementwiseOpInterface]> {
   let summary = "element-wise " # formula # " with broadcasting";
   let description = [{
     Computes `}] # formula # [{` element by element. The operands have equal
-    rank and equal element type; each dim pair is equal or one of them is 1
-    (numpy broadcasting, constraint [C0.4]). The result shape is the
-    element-wise maximum of the operand shapes.
+    rank and each dim pair is equal or one of them is 1 (numpy broadcasting,
+    constraint [C0.4]); they have equal element types ([C0.8]). The result
+    shape is the element-wise maximum of the operand shapes.
   }];
   let arguments = (ins Mirage_Tensor:$lhs, Mirage_Tensor:$rhs);
   let results = (outs Mirage_Tensor:$result);
@@ -196,7 +204,7 @@ multiclass Mirage_TensorBinaryOps<Dialect d, list<Trait> extra> {
 //===----------------------------------------------------------------------===//
 
 multiclass Mirage_TensorOps<Dialect d, list<Trait> extra> {
-  def MatmulOp : Op<d, "matmul", extra # [Pure, InferTypeOpAdaptor]> {
+  def MatmulOp : Op<d, "matmul", extra # [Pure, Mirage_ShapeRules, InferTypeOpAdaptor]> {
     let summary = "batched matrix multiplication";
     let description = [{
       Contracts the last dim of `lhs` with the second-to-last dim of `rhs`;
@@ -225,7 +233,7 @@ multiclass Mirage_TensorOps<Dialect d, list<Trait> extra> {
     }];
   }
 
-  def ReduceSumOp : Op<d, "reduce_sum", extra # [Pure, InferTypeOpAdaptor]> {
+  def ReduceSumOp : Op<d, "reduce_sum", extra # [Pure, Mirage_ShapeRules, InferTypeOpAdaptor]> {
     let summary = "sum over one dim, keeping it with size 1";
     let description = [{
       Sums the operand over dim `dim`; the reduced dim is kept with size 1.
@@ -253,7 +261,7 @@ multiclass Mirage_TensorOps<Dialect d, list<Trait> extra> {
     }];
   }
 
-  def ReduceMaxOp : Op<d, "reduce_max", extra # [Pure, InferTypeOpAdaptor]> {
+  def ReduceMaxOp : Op<d, "reduce_max", extra # [Pure, Mirage_ShapeRules, InferTypeOpAdaptor]> {
     let summary = "maximum over one dim, keeping it with size 1";
     let description = [{
       Takes the maximum of the operand over dim `dim`; the reduced dim is kept
@@ -307,7 +315,7 @@ multiclass Mirage_TensorOps<Dialect d, list<Trait> extra> {
     }];
   }
 
-  def ConcatOp : Op<d, "concat", extra # [Pure, InferTypeOpAdaptor]> {
+  def ConcatOp : Op<d, "concat", extra # [Pure, Mirage_ShapeRules, InferTypeOpAdaptor]> {
     let summary = "concatenation along one dim";
     let description = [{
       Concatenates the operands along `dim`. [C0.12] at least two operands of

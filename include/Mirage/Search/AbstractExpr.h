@@ -141,9 +141,7 @@ public:
   /// The canonical raw axis of `a`.
   uint32_t find(uint32_t a) const;
   /// The label (>= 1) of raw axis `a`, 0 for kNoAxis.
-  uint32_t label(uint32_t a) const {
-    return a == kNoAxis ? 0 : find(a) + 1;
-  }
+  uint32_t label(uint32_t a) const { return a == kNoAxis ? 0 : find(a) + 1; }
   /// The size of the input dims labelled `label`.
   int64_t extent(uint32_t label) const;
   /// The bit of `label` in a dependence mask; labels past 63 share bit 63.
@@ -179,13 +177,25 @@ private:
 /// axiom is an equation). The conditions read the `FreeAxesAnalysis` data.
 std::vector<Rewrite> getAbstractAxioms();
 
+/// One component of a tensor dim: `size` consecutive values of axis `axis`.
+struct AxisPart {
+  uint32_t axis;
+  int64_t size;
+};
+
+/// The components of a tensor dim, outermost first; empty for a dim of size
+/// 1. A plain dim has one part; the dim an output saver writes for a grid
+/// that partitions another axis (a split sequence: chunk index, then the
+/// tile's own dim) has two.
+using DimAxes = llvm::SmallVector<AxisPart, 1>;
+
 /// The abstract expression of one tensor value.
 struct AbstractValue {
   RecExpr::Id term = 0;
-  /// Raw axis of every dim (kNoAxis for dims of size 1).
-  llvm::SmallVector<uint32_t, 4> axes;
+  /// Axes of every dim.
+  llvm::SmallVector<DimAxes, 4> dims;
   /// Whether the value changes with the for-loop iteration (it reads an input
-  /// iterator that walks a dim).
+  /// iterator whose walked dim has an axis).
   bool loopVariant = false;
 };
 

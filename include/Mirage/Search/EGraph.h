@@ -146,9 +146,7 @@ public:
                                     RecExpr::Id root) const;
 
   /// Nodes of canonical class `id` (children canonical after `rebuild`).
-  llvm::ArrayRef<ENode> nodes(ClassId id) const {
-    return classes[id].nodes;
-  }
+  llvm::ArrayRef<ENode> nodes(ClassId id) const { return classes[id].nodes; }
   /// Analysis datum of canonical class `id` (0 without an analysis).
   uint64_t data(ClassId id) const { return classes[findConst(id)].data; }
   /// Number of distinct e-nodes (after `rebuild`).
@@ -213,8 +211,7 @@ public:
   /// Parses `(op[:payload|:$p] child...)`, `?x` for class variables.
   /// With `bindings`, variable names are those of `bindings` (the lhs of a
   /// rule) and unknown names are errors.
-  static llvm::Expected<Pattern> parse(llvm::StringRef text,
-                                       const OpTable &ops,
+  static llvm::Expected<Pattern> parse(llvm::StringRef text, const OpTable &ops,
                                        const Pattern *bindings = nullptr);
   /// Calls `fn(rootClass, subst)` for every match in `egraph` (rebuilt).
   void search(const EGraph &egraph,
@@ -236,13 +233,12 @@ public:
 
 private:
   void matchNode(const EGraph &egraph, uint32_t pat, const ENode &node,
-                 Subst &subst,
-                 const std::function<void(Subst &)> &next) const;
+                 Subst &subst, const std::function<void(Subst &)> &next) const;
   void matchChildren(const EGraph &egraph, uint32_t pat, const ENode &node,
                      unsigned i, Subst &subst,
                      const std::function<void(Subst &)> &next) const;
-  void matchClass(const EGraph &egraph, uint32_t pat, ClassId id,
-                  Subst &subst, const std::function<void(Subst &)> &next) const;
+  void matchClass(const EGraph &egraph, uint32_t pat, ClassId id, Subst &subst,
+                  const std::function<void(Subst &)> &next) const;
 
   std::vector<Node> nodes;
   std::vector<std::string> classVarNames;
@@ -273,11 +269,9 @@ struct Rewrite {
                                        const OpTable &ops,
                                        Condition condition = nullptr);
   /// `lhs => applier(...)`.
-  static llvm::Expected<Rewrite> withApplier(llvm::StringRef name,
-                                             llvm::StringRef lhs,
-                                             const OpTable &ops,
-                                             Applier applier,
-                                             Condition condition = nullptr);
+  static llvm::Expected<Rewrite>
+  withApplier(llvm::StringRef name, llvm::StringRef lhs, const OpTable &ops,
+              Applier applier, Condition condition = nullptr);
 };
 
 /// Limits of one saturation run.

@@ -60,6 +60,12 @@ mb::computeInputTileShape(ArrayRef<int64_t> shape, ArrayRef<int64_t> grid,
                           int64_t forloop, ArrayRef<int64_t> imap, int64_t fmap,
                           std::string &why) {
   int64_t rank = shape.size();
+  // Callers outside the verifier (passes, the search) may pass anything.
+  if (grid.size() != 3 || llvm::any_of(grid, [](int64_t g) { return g < 1; }) ||
+      forloop < 1) {
+    why = "[K3] grid must have 3 entries >= 1 and [K5] forloop must be >= 1";
+    return failure();
+  }
   if (!checkGridMap(imap, rank, why)) {
     why = "[B5] imap " + why;
     return failure();
@@ -97,6 +103,10 @@ FailureOr<SmallVector<int64_t>> mb::computeOutputShape(ArrayRef<int64_t> tile,
                                                        ArrayRef<int64_t> grid,
                                                        ArrayRef<int64_t> omap,
                                                        std::string &why) {
+  if (grid.size() != 3 || llvm::any_of(grid, [](int64_t g) { return g < 1; })) {
+    why = "[K3] grid must have 3 entries >= 1";
+    return failure();
+  }
   if (!checkGridMap(omap, tile.size(), why)) {
     why = "[B15] omap " + why;
     return failure();

@@ -182,8 +182,14 @@ LogicalResult GraphKernelOp::verifyRegions() {
       ++numLoops;
       continue;
     }
-    if (isa<mb::OutputSaverOp, mb::ReturnOp>(op))
+    if (isa<mb::ReturnOp>(op))
       continue;
+    if (isa<mb::OutputSaverOp>(op)) {
+      if (op.getResult(0).use_empty())
+        return op.emitOpError("[K10] result is never returned; every saved "
+                              "output must be returned by mb.return");
+      continue;
+    }
     if (!op.hasTrait<InBlockGraph>() || isa<mb::InputIterOp>(op) ||
         isa<AccumulatorOpInterface>(op))
       return op.emitOpError("[K8] is not allowed directly in a block graph; "
@@ -196,6 +202,9 @@ LogicalResult GraphKernelOp::verifyRegions() {
     return emitOpError("[B1] block graph must have exactly one mb.for_loop, "
                        "found ")
            << numLoops;
+  if (getNumResults() == 0)
+    return emitOpError("[K6] a graph-defined kernel must write at least one "
+                       "device tensor");
   mb::ForLoopOp loop = getForLoop();
   for (Value r : loop.getResults())
     if (r.use_empty())

@@ -102,8 +102,7 @@ func.func @C0_3_clamp_nan_bound(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
 // -----
 
 func.func @C0_4_rank_mismatch(%x: tensor<2x8xf16>, %y: tensor<8xf16>) -> tensor<2x8xf16> {
-  // expected-error @+2 {{'mk.add' op [C0.4] operands must have equal rank, got 2 and 1}}
-  // expected-error @+1 {{'mk.add' op failed to infer returned types}}
+  // expected-error @+1 {{'mk.add' op [C0.4] operands must have equal rank, got 2 and 1}}
   %0 = mk.add %x, %y : tensor<2x8xf16>, tensor<8xf16> -> tensor<2x8xf16>
   return %0 : tensor<2x8xf16>
 }
@@ -111,8 +110,7 @@ func.func @C0_4_rank_mismatch(%x: tensor<2x8xf16>, %y: tensor<8xf16>) -> tensor<
 // -----
 
 func.func @C0_4_no_broadcast(%x: tensor<2x8xbf16>, %y: tensor<2x4xbf16>) -> tensor<2x8xbf16> {
-  // expected-error @+2 {{'mk.pow' op [C0.4] shapes [2, 8] and [2, 4] do not broadcast (each dim must be equal or 1)}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.pow' op [C0.4] shapes [2, 8] and [2, 4] do not broadcast (each dim must be equal or 1)}}
   %0 = mk.pow %x, %y : tensor<2x8xbf16>, tensor<2x4xbf16> -> tensor<2x8xbf16>
   return %0 : tensor<2x8xbf16>
 }
@@ -120,8 +118,7 @@ func.func @C0_4_no_broadcast(%x: tensor<2x8xbf16>, %y: tensor<2x4xbf16>) -> tens
 // -----
 
 func.func @C0_4_wrong_result_shape(%x: tensor<2x1xf16>, %y: tensor<1x8xf16>) -> tensor<2x1xf16> {
-  // expected-error @+2 {{'mk.mul' op inferred type(s) 'tensor<2x8xf16>' are incompatible with return type(s) of operation 'tensor<2x1xf16>'}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.mul' op [C0.14] result type 'tensor<2x1xf16>' should be 'tensor<2x8xf16>'}}
   %0 = mk.mul %x, %y : tensor<2x1xf16>, tensor<1x8xf16> -> tensor<2x1xf16>
   return %0 : tensor<2x1xf16>
 }
@@ -133,8 +130,7 @@ func.func @C0_4_wrong_result_shape(%x: tensor<2x1xf16>, %y: tensor<1x8xf16>) -> 
 // -----
 
 func.func @C0_5_matmul_rank_1(%x: tensor<8xf16>, %w: tensor<8xf16>) -> tensor<8xf16> {
-  // expected-error @+2 {{'mk.matmul' op [C0.5] operands must have equal rank >= 2, got ranks 1 and 1}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.matmul' op [C0.5] operands must have equal rank >= 2, got ranks 1 and 1}}
   %0 = mk.matmul %x, %w : tensor<8xf16>, tensor<8xf16> -> tensor<8xf16>
   return %0 : tensor<8xf16>
 }
@@ -142,8 +138,7 @@ func.func @C0_5_matmul_rank_1(%x: tensor<8xf16>, %w: tensor<8xf16>) -> tensor<8x
 // -----
 
 func.func @C0_5_matmul_rank_mismatch(%x: tensor<2x4x8xf16>, %w: tensor<8x16xf16>) -> tensor<2x4x16xf16> {
-  // expected-error @+2 {{'mk.matmul' op [C0.5] operands must have equal rank >= 2, got ranks 3 and 2}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.matmul' op [C0.5] operands must have equal rank >= 2, got ranks 3 and 2}}
   %0 = mk.matmul %x, %w : tensor<2x4x8xf16>, tensor<8x16xf16> -> tensor<2x4x16xf16>
   return %0 : tensor<2x4x16xf16>
 }
@@ -151,8 +146,7 @@ func.func @C0_5_matmul_rank_mismatch(%x: tensor<2x4x8xf16>, %w: tensor<8x16xf16>
 // -----
 
 func.func @C0_6_matmul_contraction_mismatch(%x: tensor<2x64xf16>, %w: tensor<32x16xf16>) -> tensor<2x16xf16> {
-  // expected-error @+2 {{'mk.matmul' op [C0.6] contraction dims differ: lhs [2, 64] has 64 columns but rhs [32, 16] has 32 rows}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.matmul' op [C0.6] contraction dims differ: lhs [2, 64] has 64 columns but rhs [32, 16] has 32 rows}}
   %0 = mk.matmul %x, %w : tensor<2x64xf16>, tensor<32x16xf16> -> tensor<2x16xf16>
   return %0 : tensor<2x16xf16>
 }
@@ -160,8 +154,7 @@ func.func @C0_6_matmul_contraction_mismatch(%x: tensor<2x64xf16>, %w: tensor<32x
 // -----
 
 func.func @C0_7_matmul_batch_mismatch(%x: tensor<2x4x8xf32>, %w: tensor<3x8x16xf32>) -> tensor<2x4x16xf32> {
-  // expected-error @+2 {{'mk.matmul' op [C0.7] batch dims differ: [2, 4, 8] vs [3, 8, 16]}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.matmul' op [C0.7] batch dims differ: [2, 4, 8] vs [3, 8, 16]}}
   %0 = mk.matmul %x, %w : tensor<2x4x8xf32>, tensor<3x8x16xf32> -> tensor<2x4x16xf32>
   return %0 : tensor<2x4x16xf32>
 }
@@ -169,8 +162,7 @@ func.func @C0_7_matmul_batch_mismatch(%x: tensor<2x4x8xf32>, %w: tensor<3x8x16xf
 // -----
 
 func.func @C0_7_matmul_batch_not_broadcast(%x: tensor<1x4x8xf32>, %w: tensor<3x8x16xf32>) -> tensor<3x4x16xf32> {
-  // expected-error @+2 {{'mk.matmul' op [C0.7] batch dims differ}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.matmul' op [C0.7] batch dims differ}}
   %0 = mk.matmul %x, %w : tensor<1x4x8xf32>, tensor<3x8x16xf32> -> tensor<3x4x16xf32>
   return %0 : tensor<3x4x16xf32>
 }
@@ -178,8 +170,7 @@ func.func @C0_7_matmul_batch_not_broadcast(%x: tensor<1x4x8xf32>, %w: tensor<3x8
 // -----
 
 func.func @C0_8_matmul_element_types(%x: tensor<2x8xf16>, %w: tensor<8x4xbf16>) -> tensor<2x4xf16> {
-  // expected-error @+2 {{'mk.matmul' op [C0.8] operand element types differ: 'f16' vs 'bf16'}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.matmul' op [C0.8] operand element types differ: 'f16' vs 'bf16'}}
   %0 = mk.matmul %x, %w : tensor<2x8xf16>, tensor<8x4xbf16> -> tensor<2x4xf16>
   return %0 : tensor<2x4xf16>
 }
@@ -187,8 +178,7 @@ func.func @C0_8_matmul_element_types(%x: tensor<2x8xf16>, %w: tensor<8x4xbf16>) 
 // -----
 
 func.func @C0_8_binary_element_types(%x: tensor<2x8xf16>, %y: tensor<2x8xf32>) -> tensor<2x8xf16> {
-  // expected-error @+2 {{'mk.sub' op [C0.8] operand element types differ: 'f16' vs 'f32'}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.sub' op [C0.8] operand element types differ: 'f16' vs 'f32'}}
   %0 = mk.sub %x, %y : tensor<2x8xf16>, tensor<2x8xf32> -> tensor<2x8xf16>
   return %0 : tensor<2x8xf16>
 }
@@ -196,8 +186,7 @@ func.func @C0_8_binary_element_types(%x: tensor<2x8xf16>, %y: tensor<2x8xf32>) -
 // -----
 
 func.func @C0_8_matmul_result_element_type(%x: tensor<2x8xf16>, %w: tensor<8x4xf16>) -> tensor<2x4xf32> {
-  // expected-error @+2 {{'mk.matmul' op inferred type(s) 'tensor<2x4xf16>' are incompatible with return type(s) of operation 'tensor<2x4xf32>'}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.matmul' op [C0.14] result type 'tensor<2x4xf32>' should be 'tensor<2x4xf16>'}}
   %0 = mk.matmul %x, %w : tensor<2x8xf16>, tensor<8x4xf16> -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
@@ -209,8 +198,7 @@ func.func @C0_8_matmul_result_element_type(%x: tensor<2x8xf16>, %w: tensor<8x4xf
 // -----
 
 func.func @C0_9_reduce_sum_dim_too_large(%x: tensor<2x8xf16>) -> tensor<2x1xf16> {
-  // expected-error @+2 {{'mk.reduce_sum' op [C0.9] dim 2 is out of range for rank 2}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.reduce_sum' op [C0.9] dim 2 is out of range for rank 2}}
   %0 = mk.reduce_sum %x dim = 2 : tensor<2x8xf16> -> tensor<2x1xf16>
   return %0 : tensor<2x1xf16>
 }
@@ -218,8 +206,7 @@ func.func @C0_9_reduce_sum_dim_too_large(%x: tensor<2x8xf16>) -> tensor<2x1xf16>
 // -----
 
 func.func @C0_9_reduce_max_dim_negative(%x: tensor<2x8xf16>) -> tensor<2x1xf16> {
-  // expected-error @+2 {{'mk.reduce_max' op [C0.9] dim -1 is out of range for rank 2}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.reduce_max' op [C0.9] dim -1 is out of range for rank 2}}
   %0 = mk.reduce_max %x dim = -1 : tensor<2x8xf16> -> tensor<2x1xf16>
   return %0 : tensor<2x1xf16>
 }
@@ -227,8 +214,7 @@ func.func @C0_9_reduce_max_dim_negative(%x: tensor<2x8xf16>) -> tensor<2x1xf16> 
 // -----
 
 func.func @C0_9_concat_dim_out_of_range(%x: tensor<2x8xf16>) -> tensor<2x16xf16> {
-  // expected-error @+2 {{'mk.concat' op [C0.9] dim 3 is out of range for rank 2}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.concat' op [C0.9] dim 3 is out of range for rank 2}}
   %0 = mk.concat %x, %x dim = 3 : tensor<2x8xf16>, tensor<2x8xf16> -> tensor<2x16xf16>
   return %0 : tensor<2x16xf16>
 }
@@ -236,8 +222,7 @@ func.func @C0_9_concat_dim_out_of_range(%x: tensor<2x8xf16>) -> tensor<2x16xf16>
 // -----
 
 func.func @C0_9_reduce_keeps_dim(%x: tensor<2x8xf16>) -> tensor<2xf16> {
-  // expected-error @+2 {{'mk.reduce_sum' op inferred type(s) 'tensor<2x1xf16>' are incompatible with return type(s) of operation 'tensor<2xf16>'}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.reduce_sum' op [C0.14] result type 'tensor<2xf16>' should be 'tensor<2x1xf16>'}}
   %0 = mk.reduce_sum %x dim = 1 : tensor<2x8xf16> -> tensor<2xf16>
   return %0 : tensor<2xf16>
 }
@@ -293,8 +278,7 @@ func.func @C0_11_rms_norm_weight_element_type(%x: tensor<2x8xbf16>, %w: tensor<8
 // -----
 
 func.func @C0_12_concat_one_operand(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
-  // expected-error @+2 {{'mk.concat' op [C0.12] needs at least two operands, got 1}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.concat' op [C0.12] needs at least two operands, got 1}}
   %0 = mk.concat %x dim = 0 : tensor<2x8xf16> -> tensor<2x8xf16>
   return %0 : tensor<2x8xf16>
 }
@@ -302,8 +286,7 @@ func.func @C0_12_concat_one_operand(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
 // -----
 
 func.func @C0_12_concat_rank_differs(%x: tensor<2x8xf16>, %y: tensor<2x8x1xf16>) -> tensor<4x8xf16> {
-  // expected-error @+2 {{'mk.concat' op [C0.12] operand #1 of type 'tensor<2x8x1xf16>' differs in rank or element type from operand #0 'tensor<2x8xf16>'}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.concat' op [C0.12] operand #1 of type 'tensor<2x8x1xf16>' differs in rank or element type from operand #0 'tensor<2x8xf16>'}}
   %0 = mk.concat %x, %y dim = 0 : tensor<2x8xf16>, tensor<2x8x1xf16> -> tensor<4x8xf16>
   return %0 : tensor<4x8xf16>
 }
@@ -311,8 +294,7 @@ func.func @C0_12_concat_rank_differs(%x: tensor<2x8xf16>, %y: tensor<2x8x1xf16>)
 // -----
 
 func.func @C0_12_concat_element_type_differs(%x: tensor<2x8xf16>, %y: tensor<2x8xbf16>) -> tensor<4x8xf16> {
-  // expected-error @+2 {{'mk.concat' op [C0.12] operand #1 of type 'tensor<2x8xbf16>' differs in rank or element type}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.concat' op [C0.12] operand #1 of type 'tensor<2x8xbf16>' differs in rank or element type}}
   %0 = mk.concat %x, %y dim = 0 : tensor<2x8xf16>, tensor<2x8xbf16> -> tensor<4x8xf16>
   return %0 : tensor<4x8xf16>
 }
@@ -320,8 +302,7 @@ func.func @C0_12_concat_element_type_differs(%x: tensor<2x8xf16>, %y: tensor<2x8
 // -----
 
 func.func @C0_13_concat_other_dim_differs(%x: tensor<2x8xf16>, %y: tensor<2x4xf16>) -> tensor<4x8xf16> {
-  // expected-error @+2 {{'mk.concat' op [C0.13] operand #1 differs in dim 1 (4 vs 8)}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.concat' op [C0.13] operand #1 differs in dim 1 (4 vs 8)}}
   %0 = mk.concat %x, %y dim = 0 : tensor<2x8xf16>, tensor<2x4xf16> -> tensor<4x8xf16>
   return %0 : tensor<4x8xf16>
 }
@@ -333,8 +314,7 @@ func.func @C0_13_concat_other_dim_differs(%x: tensor<2x8xf16>, %y: tensor<2x4xf1
 // -----
 
 func.func @K1_perm_size(%x: tensor<2x4x8xf16>) -> tensor<4x2x8xf16> {
-  // expected-error @+2 {{'mk.transpose' op [K1] perm has 2 entries but the operand has rank 3}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.transpose' op [K1] perm has 2 entries but the operand has rank 3}}
   %0 = mk.transpose %x perm = [1, 0] : tensor<2x4x8xf16> -> tensor<4x2x8xf16>
   return %0 : tensor<4x2x8xf16>
 }
@@ -342,8 +322,7 @@ func.func @K1_perm_size(%x: tensor<2x4x8xf16>) -> tensor<4x2x8xf16> {
 // -----
 
 func.func @K2_perm_repeats_a_dim(%x: tensor<2x4x8xf16>) -> tensor<4x4x8xf16> {
-  // expected-error @+2 {{'mk.transpose' op [K2] perm [1, 1, 2] is not a permutation of 0..2}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.transpose' op [K2] perm [1, 1, 2] is not a permutation of 0..2}}
   %0 = mk.transpose %x perm = [1, 1, 2] : tensor<2x4x8xf16> -> tensor<4x4x8xf16>
   return %0 : tensor<4x4x8xf16>
 }
@@ -351,8 +330,7 @@ func.func @K2_perm_repeats_a_dim(%x: tensor<2x4x8xf16>) -> tensor<4x4x8xf16> {
 // -----
 
 func.func @K2_perm_out_of_range(%x: tensor<2x8xf32>) -> tensor<8x2xf32> {
-  // expected-error @+2 {{'mk.transpose' op [K2] perm [2, 0] is not a permutation of 0..1}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'mk.transpose' op [K2] perm [2, 0] is not a permutation of 0..1}}
   %0 = mk.transpose %x perm = [2, 0] : tensor<2x8xf32> -> tensor<8x2xf32>
   return %0 : tensor<8x2xf32>
 }
@@ -869,6 +847,41 @@ func.func @K10_unused_post_loop_value(%x: tensor<2x128xf16>) -> tensor<2x32xf16>
 //===----------------------------------------------------------------------===//
 // Block-graph structure checked by the kernel's region verifier.
 //===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @K6_no_results(%x: tensor<2x128xf16>) {
+  // expected-error @+1 {{'mk.graph_kernel' op [K6] a graph-defined kernel must write at least one device tensor}}
+  mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    mb.return
+  } : (tensor<2x128xf16>) -> ()
+  return
+}
+
+// -----
+
+func.func @K10_output_saver_not_returned(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x128xf16>):
+    %acc = mb.for_loop -> (tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x128xf16> -> tensor<2x32xf16>
+      %s = mb.accum_sum %xt : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %s : tensor<2x32xf16>
+    }
+    %n = mb.neg %acc : tensor<2x32xf16>
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    // expected-error @+1 {{'mb.output_saver' op [K10] result is never returned}}
+    %o2 = mb.output_saver %n omap = [-1, -1, -1] : tensor<2x32xf16> -> tensor<2x32xf16>
+    mb.return %o : tensor<2x32xf16>
+  } : (tensor<2x128xf16>) -> tensor<2x32xf16>
+  return %y : tensor<2x32xf16>
+}
 
 // -----
 

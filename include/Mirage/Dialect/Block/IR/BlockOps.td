@@ -190,7 +190,8 @@ def MB_ReturnOp : MB_Op<"return", [Pure, Terminator, ReturnLike,
   let summary = "returns the saved outputs of a graph-defined kernel";
   let description = [{
     Terminates the block graph. [B18] Its operands are `mb.output_saver`
-    results, one per kernel result, of the kernel's result types.
+    results; [K6] of the kernel checks that there is one per kernel result,
+    of the kernel's result types.
   }];
   let arguments = (ins Variadic<Mirage_Tensor>:$outputs);
   let assemblyFormat = "attr-dict ($outputs^ `:` type($outputs))?";

@@ -10,7 +10,8 @@ defm MK_ : Mirage_UnaryOps<MK_Dialect, Mirage_Tensor, []>;
 defm MK_ : Mirage_TensorBinaryOps<MK_Dialect, []>;
 defm MK_ : Mirage_TensorOps<MK_Dialect, []>;
 
-def MK_TransposeOp : MK_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+def MK_TransposeOp : MK_Op<"transpose", [Pure, Mirage_ShapeRules,
+                                          InferTypeOpAdaptor]> {
   let summary = "permutes the dims of a tensor";
   let description = [{
     `result[i_perm[0], ..., ] = input[...]`: result dim `k` is input dim
@@ -48,7 +49,8 @@ def MK_GraphKernelOp : MK_Op<"graph_kernel", [Pure, IsolatedFromAbove,
     - [K4] `block` has 3 entries >= 1 whose product is at most 1024;
     - [K5] `forloop` >= 1;
     - [K6] the region has one argument per operand, of the operand's type,
-      and `mb.return` returns the kernel's result types;
+      the kernel has at least one result, and `mb.return` returns the
+      kernel's result types;
     - [K7] the block graph's shared-memory footprint (the bytes of every tile
       it defines, thread-graph internals excluded) is at most the target
       limit, `mk.smem_limit` on an ancestor or 96 KiB;
@@ -57,7 +59,8 @@ def MK_GraphKernelOp : MK_Op<"graph_kernel", [Pure, IsolatedFromAbove,
     - [K9] kernel arguments are device tensors: only `mb.input_iter` reads
       them;
     - [K10] every tile value is used: loop-body values reach an accumulator,
-      loop results and post-loop values reach an output saver.
+      loop results and post-loop values reach an output saver, and every
+      output saver's result is returned.
 
     ```mlir
     %y = mk.graph_kernel (%x, %w) grid = [256, 1, 1] block = [128, 1, 1]

@@ -1,0 +1,165 @@
+//===- KernelExport.cpp - PTX files and a kernel manifest -------*- C++ -*-===//
+//
+// What a GPU runner needs besides the PTX: which kernels to launch, in which
+// order, with which grid, block, shared memory and buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mirage {
+#define GEN_PASS_DEF_WRITEKERNELMANIFEST
+#define GEN_PASS_DEF_WRITEPTX
+#include "Mirage/Conversion/Passes.h.inc"
+} // namespace mirage
+
+using namespace mlir;
+
+namespace {
+
+std::optional<int64_t> constantIndex(Value v) {
+  if (auto c = v.getDefiningOp<arith::ConstantIndexOp>())
+    return c.value();
+  if (auto c = v.getDefiningOp<arith::ConstantIntOp>())
+    return c.value();
+  return std::nullopt;
+}
+
+struct WriteKernelManifestPass
+    : public mirage::impl::WriteKernelManifestBase<WriteKernelManifestPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    llvm::json::Array functions;
+    bool ok = true;
+    getOperation().walk([&](func::FuncOp fn) {
+      llvm::json::Array launches;
+      fn.walk([&](gpu::LaunchFuncOp launch) {
+        llvm::json::Object entry;
+        entry["kernel"] = (launch.getKernelModuleName().getValue() +
+                           "::" + launch.getKernelName().getValue())
+                              .str();
+        auto dims = [&](gpu::KernelDim3 d) -> std::optional<llvm::json::Array> {
+          auto x = constantIndex(d.x), y = constantIndex(d.y),
+               z = constantIndex(d.z);
+          if (!x || !y || !z)
+            return std::nullopt;
+          return llvm::json::Array{*x, *y, *z};
+        };
+        auto grid = dims(launch.getGridSizeOperandValues());
+        auto block = dims(launch.getBlockSizeOperandValues());
+        if (!grid || !block) {
+          launch.emitOpError("needs constant grid and block sizes for the "
+                             "kernel manifest");
+          ok = false;
+          return;
+        }
+        entry["grid"] = std::move(*grid);
+        entry["block"] = std::move(*block);
+        int64_t smem = 0;
+        if (Value s = launch.getDynamicSharedMemorySize())
+          smem = constantIndex(s).value_or(-1);
+        entry["shared_memory_bytes"] = smem;
+        llvm::json::Array args;
+        for (Value v : launch.getKernelOperands()) {
+          llvm::json::Object arg;
+          if (auto m = dyn_cast<MemRefType>(v.getType())) {
+            arg["shape"] = llvm::json::Array(m.getShape());
+            std::string et;
+            llvm::raw_string_ostream os(et);
+            os << m.getElementType();
+            arg["element_type"] = et;
+          } else {
+            std::string t;
+            llvm::raw_string_ostream os(t);
+            os << v.getType();
+            arg["type"] = t;
+          }
+          if (auto ba = dyn_cast<BlockArgument>(v);
+              ba && ba.getOwner()->getParentOp() == fn.getOperation())
+            arg["host_argument"] = ba.getArgNumber();
+          else
+            arg["host_argument"] = "temporary";
+          args.push_back(std::move(arg));
+        }
+        entry["arguments"] = std::move(args);
+        launches.push_back(std::move(entry));
+      });
+      if (launches.empty())
+        return;
+      llvm::json::Object f;
+      f["function"] = fn.getName().str();
+      llvm::json::Array sig;
+      for (Type t : fn.getArgumentTypes()) {
+        std::string s;
+        llvm::raw_string_ostream os(s);
+        os << t;
+        sig.push_back(s);
+      }
+      f["arguments"] = std::move(sig);
+      f["launches"] = std::move(launches);
+      functions.push_back(std::move(f));
+    });
+    if (!ok)
+      return signalPassFailure();
+    std::string error;
+    StringRef parent = llvm::sys::path::parent_path(output);
+    if (output != "-" && !parent.empty())
+      (void)llvm::sys::fs::create_directories(parent);
+    auto file = openOutputFile(output, &error);
+    if (!file) {
+      getOperation().emitError("cannot write the kernel manifest: ") << error;
+      return signalPassFailure();
+    }
+    file->os() << llvm::formatv(
+        "{0:2}\n", llvm::json::Value(llvm::json::Object{
+                       {"functions", std::move(functions)}}));
+    file->keep();
+  }
+};
+
+struct WritePTXPass : public mirage::impl::WritePTXBase<WritePTXPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+      getOperation().emitError("cannot create '") << dir << "': "
+                                                   << ec.message();
+      return signalPassFailure();
+    }
+    WalkResult r = getOperation().walk([&](gpu::BinaryOp binary) {
+      for (auto [i, attr] : llvm::enumerate(binary.getObjects())) {
+        auto object = dyn_cast<gpu::ObjectAttr>(attr);
+        if (!object || object.getFormat() != gpu::CompilationTarget::Assembly)
+          continue;
+        SmallString<128> path(dir);
+        llvm::sys::path::append(
+            path, binary.getName() + (i ? "." + std::to_string(i) : "") +
+                      ".ptx");
+        std::string error;
+        auto file = openOutputFile(path, &error);
+        if (!file) {
+          binary.emitOpError("cannot write PTX: ") << error;
+          return WalkResult::interrupt();
+        }
+        file->os() << object.getObject().getValue();
+        file->keep();
+      }
+      return WalkResult::advance();
+    });
+    if (r.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

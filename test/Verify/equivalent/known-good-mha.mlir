@@ -1,0 +1,7 @@
+// The known-good fused mha of DESIGN §8 (bs 1 shapes, test/Programs) is
+// equivalent to its kernel-level reference.
+// RUN: mirage-opt --mlir-print-op-on-diagnostic=false --mirage-check-equivalence="tests=2 seed=1" %S/../../Programs/mha_split_seq.mlir -o /dev/null 2>&1 | FileCheck %s
+
+// CHECK: remark: equivalent to @mha_ref (2 tests, P(false equivalent) <= {{[0-9.e+-]+}})
+// CHECK-NOT: error
+// CHECK-NOT: warning
