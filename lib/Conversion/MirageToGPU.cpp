@@ -610,6 +610,19 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
     });
     return success();
   }
+  if (auto tr = dyn_cast<mb::TransposeOp>(op)) {
+    Value in = buf(tr.getInput()), out = buf(tr.getResult());
+    stage({in}, {out});
+    ArrayRef<int64_t> perm = tr.getPerm();
+    forEachElement(tr.getType().getShape(), [&](ValueRange idx) {
+      SmallVector<Value> at(idx.size());
+      for (size_t k = 0; k < perm.size(); ++k)
+        at[perm[k]] = idx[k];
+      memref::StoreOp::create(b, loc, memref::LoadOp::create(b, loc, in, at),
+                              out, idx);
+    });
+    return success();
+  }
   if (auto cat = dyn_cast<mb::ConcatOp>(op)) {
     SmallVector<Value> ins;
     for (Value v : cat.getInputs())

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Conversion/Passes.h"
+#include "Mirage/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
@@ -47,6 +48,8 @@ struct CpuOptions : public PassPipelineOptions<CpuOptions> {
 };
 
 void buildMirageToGpu(OpPassManager &pm) {
+  // Every mk op outside a graph-defined kernel goes through the same path.
+  pm.addPass(mirage::createWrapKernels());
   pm.addPass(mirage::createConvertMirageToGPU());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

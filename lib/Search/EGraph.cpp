@@ -331,10 +331,9 @@ void EGraph::propagateAnalysis() {
   while (!analysisPending.empty()) {
     ClassId id = find(analysisPending.back());
     analysisPending.pop_back();
-    // Copy: updating a parent's data never touches this list, but merges in
-    // a later repair may; a copy keeps the loop simple.
-    auto parents = classes[id].parents;
-    for (auto &[node, cls] : parents) {
+    // No merge happens here, so the parent list is stable while updating
+    // the parents' data.
+    for (const auto &[node, cls] : classes[id].parents) {
       ClassId p = find(cls);
       ENode n = node;
       canonicalize(n);
@@ -554,8 +553,8 @@ void Pattern::matchClass(const EGraph &egraph, uint32_t pat, ClassId id,
     subst.classes[p.index] = kUnbound;
     return;
   }
-  // Copy: `next` may not mutate the graph, but keep iteration independent of
-  // the class storage anyway.
+  // Matching only reads the graph (rules are applied after the search), so
+  // iterating the class's node list in place is safe.
   for (const ENode &n : egraph.nodes(id))
     if (n.op == p.index && n.children.size() == p.children.size())
       matchNode(egraph, pat, n, subst, next);

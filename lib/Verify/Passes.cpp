@@ -37,10 +37,11 @@ static std::string fmt(double v) {
   return s;
 }
 
-/// Attaches "evaluation stopped here" at `op` when it is not `func` itself.
+/// Attaches "evaluation stopped here" at `op` when it is an op inside a
+/// function (failures of a whole function are described by the message).
 static void noteFailingOp(InFlightDiagnostic &diag, Operation *op,
                           func::FuncOp func) {
-  if (op && op != func.getOperation())
+  if (op && op != func.getOperation() && !isa<func::FuncOp>(op))
     diag.attachNote(op->getLoc()) << "evaluation stopped here";
 }
 

@@ -60,6 +60,24 @@ TEST(Field, Primes) {
   EXPECT_EQ(3u, kFieldQ % 4);
 }
 
+TEST(Field, MulModMatchesWideDivision) {
+  // The double-precision quotient estimate against exact 128-bit division,
+  // on random residues and on the extremes.
+  auto exact = [](uint64_t a, uint64_t b) {
+    return static_cast<uint64_t>(static_cast<uint128_t>(a) * b % kFieldP);
+  };
+  SplitMix64 rng(11);
+  for (int i = 0; i < 200000; ++i) {
+    uint64_t a = rng.below(kFieldP), b = rng.below(kFieldP);
+    ASSERT_EQ(exact(a, b), mulModP(a, b)) << a << " * " << b;
+  }
+  for (uint64_t a : {uint64_t(0), uint64_t(1), uint64_t(2), kFieldP - 2,
+                     kFieldP - 1, kFieldP / 2, kFieldQ, kFieldQ - 1})
+    for (uint64_t b : {uint64_t(0), uint64_t(1), kFieldP - 1, kFieldP / 3,
+                       kFieldQ + 1})
+      EXPECT_EQ(exact(a, b), mulModP(a, b)) << a << " * " << b;
+}
+
 TEST(Field, Inverses) {
   SplitMix64 rng(1);
   FieldTest test(1);

@@ -447,6 +447,117 @@ TEST_F(InterpreterTest, RmsNormMatmulKernelWithThreadGraph) {
   EXPECT_EQ(runField(ref, test), runField(f, test));
 }
 
+/// One input-iterator / output-saver combination of the DESIGN §8 programs.
+struct MapCase {
+  std::array<int64_t, 3> grid;
+  int64_t forloop;
+  std::array<int64_t, 3> imap;
+  int64_t fmap;
+  std::array<int64_t, 3> omap;
+};
+
+std::string shapeStr(ArrayRef<int64_t> shape) {
+  std::string s = "tensor<";
+  for (int64_t d : shape)
+    s += std::to_string(d) + "x";
+  return s + "f32>";
+}
+
+std::string arrStr(ArrayRef<int64_t> a) {
+  return "[" + std::to_string(a[0]) + ", " + std::to_string(a[1]) + ", " +
+         std::to_string(a[2]) + "]";
+}
+
+TEST_F(InterpreterTest, MapCombinationsOfTheBenchmarkPrograms) {
+  // Every (imap, fmap) and omap used by test/Programs, on a 4x8x8 input read
+  // by an input iterator, summed over the loop and saved. The expectation is
+  // computed here element by element from the DESIGN §3.2 formulas.
+  const SmallVector<int64_t> shape = {4, 8, 8};
+  const MapCase cases[] = {
+      {{1, 1, 1}, 2, {-1, -1, -1}, -1, {-1, -1, -1}},
+      {{1, 1, 1}, 2, {-1, -1, -1}, 0, {-1, -1, -1}},
+      {{1, 1, 1}, 4, {-1, -1, -1}, 1, {-1, -1, -1}},
+      {{2, 1, 1}, 2, {0, -1, -1}, -1, {0, -1, -1}},
+      {{2, 1, 1}, 4, {0, -1, -1}, 2, {0, -1, -1}},
+      {{2, 1, 2}, 2, {0, -1, 1}, -1, {0, -1, 1}},
+      {{2, 2, 1}, 2, {0, 1, -1}, 1, {0, 1, -1}},
+      {{2, 2, 1}, 2, {0, 1, -1}, 2, {0, 1, -1}},
+      {{2, 2, 1}, 2, {0, 2, -1}, 2, {0, 2, -1}},
+      {{2, 2, 2}, 2, {0, 2, 1}, 1, {0, 2, 1}},
+      {{2, 1, 1}, 2, {1, -1, -1}, -1, {1, -1, -1}},
+      {{2, 1, 1}, 2, {1, -1, -1}, 0, {1, -1, -1}},
+  };
+  for (const MapCase &c : cases) {
+    std::string why;
+    auto tile = mb::computeInputTileShape(shape, c.grid, c.forloop, c.imap,
+                                          c.fmap, why);
+    ASSERT_TRUE(succeeded(tile)) << why;
+    auto out = mb::computeOutputShape(*tile, c.grid, c.omap, why);
+    ASSERT_TRUE(succeeded(out)) << why;
+    std::string in = shapeStr(shape), t = shapeStr(*tile), o = shapeStr(*out);
+    std::string src =
+        "func.func @f(%x: " + in + ") -> " + o + " {\n" +
+        "  %y = mk.graph_kernel (%x) grid = " + arrStr(c.grid) +
+        " block = [32, 1, 1] forloop = " + std::to_string(c.forloop) +
+        " {\n  ^bb0(%X: " + in + "):\n" +
+        "    %a = mb.for_loop -> (" + t + ") {\n" +
+        "      %t = mb.input_iter %X imap = " + arrStr(c.imap) +
+        " fmap = " + std::to_string(c.fmap) + " : " + in + " -> " + t + "\n" +
+        "      %r = mb.accum_sum %t : " + t + " -> " + t + "\n" +
+        "      mb.yield %r : " + t + "\n    }\n" +
+        "    %o = mb.output_saver %a omap = " + arrStr(c.omap) + " : " + t +
+        " -> " + o + "\n    mb.return %o : " + o + "\n  } : (" + in +
+        ") -> " + o + "\n  return %y : " + o + "\n}\n";
+    func::FuncOp f = parse(src, "f");
+    ASSERT_TRUE(f) << src;
+
+    // Expected: for every block and iteration, add the tile at its origin
+    // into the block's accumulator, then write it at the saver's offset.
+    std::vector<double> want(Tensor<double>::numElementsOf(*out), 0.0);
+    auto at = [](ArrayRef<int64_t> idx, ArrayRef<int64_t> dims) {
+      return (idx[0] * dims[1] + idx[1]) * dims[2] + idx[2];
+    };
+    const SmallVector<int64_t> &ts = *tile;
+    for (int64_t bz = 0; bz < c.grid[2]; ++bz)
+      for (int64_t by = 0; by < c.grid[1]; ++by)
+        for (int64_t bx = 0; bx < c.grid[0]; ++bx) {
+          int64_t b[3] = {bx, by, bz};
+          std::vector<double> acc(ts[0] * ts[1] * ts[2], 0.0);
+          for (int64_t i = 0; i < c.forloop; ++i) {
+            int64_t off[3] = {0, 0, 0};
+            for (int g = 0; g < 3; ++g)
+              if (c.imap[g] >= 0)
+                off[c.imap[g]] = b[g];
+            if (c.fmap >= 0)
+              off[c.fmap] = off[c.fmap] * c.forloop + i;
+            for (int k = 0; k < 3; ++k)
+              off[k] *= ts[k];
+            for (int64_t u = 0; u < ts[0]; ++u)
+              for (int64_t v = 0; v < ts[1]; ++v)
+                for (int64_t w = 0; w < ts[2]; ++w)
+                  acc[at({u, v, w}, ts)] +=
+                      at({off[0] + u, off[1] + v, off[2] + w}, shape) + 1;
+          }
+          int64_t off[3] = {0, 0, 0};
+          for (int g = 0; g < 3; ++g)
+            if (c.omap[g] >= 0)
+              off[c.omap[g]] = b[g] * ts[c.omap[g]];
+          for (int64_t u = 0; u < ts[0]; ++u)
+            for (int64_t v = 0; v < ts[1]; ++v)
+              for (int64_t w = 0; w < ts[2]; ++w)
+                want[at({off[0] + u, off[1] + v, off[2] + w}, *out)] =
+                    acc[at({u, v, w}, ts)];
+        }
+    SCOPED_TRACE("imap " + arrStr(c.imap) + " fmap " + std::to_string(c.fmap) +
+                 " omap " + arrStr(c.omap));
+    expectNear(want, runFloat(f));
+    std::vector<FieldValue> field = runField(f, FieldTest(13));
+    ASSERT_EQ(want.size(), field.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      EXPECT_EQ(fieldFromInt(static_cast<int64_t>(want[i])), field[i]);
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Errors and the equivalence API
 //===----------------------------------------------------------------------===//

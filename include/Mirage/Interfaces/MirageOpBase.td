@@ -338,4 +338,27 @@ multiclass Mirage_TensorOps<Dialect d, list<Trait> extra> {
   }
 }
 
+class Mirage_TransposeOp<Dialect d, list<Trait> extra>
+    : Op<d, "transpose", extra # [Pure, Mirage_ShapeRules, InferTypeOpAdaptor]> {
+  let summary = "permutes the dims of a tensor";
+  let description = [{
+    Result dim `k` is input dim `perm[k]`:
+    `result[i] = input[j]` where `j[perm[k]] = i[k]` for every k.
+    Constraints: [K1] `perm` has one entry per dim; [K2] it is a permutation.
+  }];
+  let arguments = (ins Mirage_Tensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs Mirage_Tensor:$result);
+  let assemblyFormat = [{
+    $input `perm` `=` $perm attr-dict `:` type($input) `->` type($result)
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::mirage::inferTransposeType(loc, getOperationName(),
+          adaptor.getInput().getType(), adaptor.getPerm(), types);
+    }
+  }];
+}
+
 #endif // MIRAGE_INTERFACES_MIRAGEOPBASE_TD

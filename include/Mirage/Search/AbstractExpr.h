@@ -253,9 +253,11 @@ public:
   ClassId rootClass(unsigned i) const { return egraph.findConst(roots[i]); }
   /// Whether saturation reached its fixpoint (the verdicts are exact).
   bool isComplete() const { return report.saturated(); }
+  /// Why and when saturation stopped, and the size of the graph.
   const SaturationReport &getReport() const { return report; }
   /// The target's axes; candidates must be built on a copy of it.
   const AxisSpace &getAxes() const { return axes; }
+  /// The saturated graph (for statistics and tests).
   const EGraph &getEGraph() const { return egraph; }
 
 private:

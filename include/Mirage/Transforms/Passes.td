@@ -45,4 +45,35 @@ def FormThreadGraphs : Pass<"mirage-form-thread-graphs"> {
   let dependentDialects = ["::mirage::mt::MTDialect"];
 }
 
+def WrapKernels : Pass<"mirage-wrap-kernels"> {
+  let summary = "Wrap every mk op outside a graph-defined kernel into a trivial one";
+  let description = [{
+    So that all code goes through one lowering path (DESIGN §6), each `mk` op
+    that is not a `mk.graph_kernel` becomes a graph-defined kernel computing
+    the same op on tiles:
+
+    - the grid partitions up to three output dims (leading dims fully, the
+      last two into tiles of at most `max-tile` elements); dims an op needs
+      whole (the normalised dim of `rms_norm`, the `concat` dim) stay whole;
+    - `matmul` walks its contracted dim and `reduce_*` its reduced dim with
+      the for-loop (`accum_sum`, `accum_max`), in chunks of at most
+      `max-tile`; other ops run one iteration;
+    - broadcast operand dims are replicated (`imap` -1).
+
+    Tiles shrink until the block graph fits the shared-memory limit; an op
+    that cannot be tiled (a rank-4 matmul, a row too long for shared memory)
+    gets a diagnostic naming it.
+  }];
+  let options = [
+    Option<"maxTile", "max-tile", "int64_t", /*default=*/"64",
+           "Largest tile extent along a partitioned or walked dim">,
+    Option<"blockThreads", "block-threads", "int64_t", /*default=*/"128",
+           "Threads per block of the wrapped kernels">,
+  ];
+  let statistics = [
+    Statistic<"numWrapped", "wrapped-ops", "mk ops wrapped into kernels">,
+  ];
+  let dependentDialects = ["::mirage::mb::MBDialect"];
+}
+
 #endif // MIRAGE_TRANSFORMS_PASSES_TD

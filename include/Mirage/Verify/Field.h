@@ -55,8 +55,20 @@ inline uint64_t addModP(uint64_t a, uint64_t b) {
 inline uint64_t subModP(uint64_t a, uint64_t b) {
   return a >= b ? a - b : a + kFieldP - b;
 }
+/// a * b mod p without a 128-bit division: the quotient is estimated in
+/// double precision. a, b < 2^51 are exact doubles, so the estimate of
+/// a*b/p < 2^51 is off by at most 2, and the remainder computed in wrapping
+/// 64-bit arithmetic lies in (-3p, 3p), where one or two corrections land it.
 inline uint64_t mulModP(uint64_t a, uint64_t b) {
-  return static_cast<uint64_t>((static_cast<uint128_t>(a) * b) % kFieldP);
+  constexpr double kInvP = 1.0 / static_cast<double>(kFieldP);
+  uint64_t quot = static_cast<uint64_t>(static_cast<double>(a) *
+                                        static_cast<double>(b) * kInvP);
+  int64_t r = static_cast<int64_t>(a * b - quot * kFieldP);
+  while (r < 0)
+    r += static_cast<int64_t>(kFieldP);
+  while (r >= static_cast<int64_t>(kFieldP))
+    r -= static_cast<int64_t>(kFieldP);
+  return static_cast<uint64_t>(r);
 }
 inline uint64_t negModP(uint64_t a) { return a == 0 ? 0 : kFieldP - a; }
 

@@ -15,6 +15,7 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 defm MB_ : Mirage_UnaryOps<MB_Dialect, Mirage_Tensor, [Mirage_InBlockGraph]>;
 defm MB_ : Mirage_TensorBinaryOps<MB_Dialect, [Mirage_InBlockGraph]>;
 defm MB_ : Mirage_TensorOps<MB_Dialect, [Mirage_InBlockGraph]>;
+def MB_TransposeOp : Mirage_TransposeOp<MB_Dialect, [Mirage_InBlockGraph]>;
 
 //===----------------------------------------------------------------------===//
 // Loop structure

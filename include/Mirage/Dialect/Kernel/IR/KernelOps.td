@@ -10,28 +10,8 @@ defm MK_ : Mirage_UnaryOps<MK_Dialect, Mirage_Tensor, []>;
 defm MK_ : Mirage_TensorBinaryOps<MK_Dialect, []>;
 defm MK_ : Mirage_TensorOps<MK_Dialect, []>;
 
-def MK_TransposeOp : MK_Op<"transpose", [Pure, Mirage_ShapeRules,
-                                          InferTypeOpAdaptor]> {
-  let summary = "permutes the dims of a tensor";
-  let description = [{
-    `result[i_perm[0], ..., ] = input[...]`: result dim `k` is input dim
-    `perm[k]`. Constraints: [K1] `perm` has one entry per dim; [K2] it is a
-    permutation.
-  }];
-  let arguments = (ins Mirage_Tensor:$input, DenseI64ArrayAttr:$perm);
-  let results = (outs Mirage_Tensor:$result);
-  let assemblyFormat = [{
-    $input `perm` `=` $perm attr-dict `:` type($input) `->` type($result)
-  }];
+def MK_TransposeOp : Mirage_TransposeOp<MK_Dialect, []> {
   let hasFolder = 1;
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::inferReturnTypes(
-        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
-        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
-      return ::mirage::inferTransposeType(loc, getOperationName(),
-          adaptor.getInput().getType(), adaptor.getPerm(), types);
-    }
-  }];
 }
 
 def MK_GraphKernelOp : MK_Op<"graph_kernel", [Pure, IsolatedFromAbove,

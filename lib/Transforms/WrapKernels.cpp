@@ -1,0 +1,264 @@
+//===- WrapKernels.cpp - Wrap mk ops into graph-defined kernels -*- C++ -*-===//
+//
+// Every mk op outside a graph-defined kernel becomes a trivial graph-defined
+// kernel computing it on tiles, so the lowering has one path (DESIGN §6).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Transforms/Passes.h"
+
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mirage {
+#define GEN_PASS_DEF_WRAPKERNELS
+#include "Mirage/Transforms/Passes.h.inc"
+} // namespace mirage
+
+using namespace mlir;
+using namespace mirage;
+
+namespace {
+
+/// How the dims of one operand relate to the kernel: `toOutput[i]` is the
+/// output dim operand dim i follows, kLoopDim if the for-loop walks it, or
+/// kWhole if the tile keeps it whole.
+constexpr int64_t kLoopDim = -2;
+constexpr int64_t kWhole = -3;
+
+struct OpTiling {
+  SmallVector<SmallVector<int64_t>> toOutput; // per operand
+  SmallVector<bool> outputWhole;              // output dims kept whole
+  int64_t loopSize = 1;                       // size of the walked dim
+  bool maxAccumulator = false;                // accum_max instead of sum
+};
+
+/// Describes how `op` tiles, or fails with a diagnostic.
+FailureOr<OpTiling> describe(Operation *op) {
+  auto out = cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t r = out.getRank();
+  OpTiling t;
+  t.outputWhole.assign(r, false);
+  auto identity = [&](Value v) {
+    auto ty = cast<RankedTensorType>(v.getType());
+    SmallVector<int64_t> m;
+    for (int64_t i = 0; i < ty.getRank(); ++i)
+      m.push_back(i);
+    return m;
+  };
+  return TypeSwitch<Operation *, FailureOr<OpTiling>>(op)
+      .Case<mk::MatmulOp>([&](mk::MatmulOp mm) -> FailureOr<OpTiling> {
+        if (r > 3)
+          return mm.emitOpError("cannot be wrapped into a graph-defined "
+                                "kernel: a rank-4 matmul needs 4 grid dims");
+        SmallVector<int64_t> lhs = identity(mm.getLhs()),
+                             rhs = identity(mm.getRhs());
+        lhs[r - 1] = kLoopDim;
+        rhs[r - 2] = kLoopDim;
+        rhs[r - 1] = r - 1;
+        t.toOutput = {lhs, rhs};
+        t.loopSize = mm.getLhs().getType().getShape().back();
+        return t;
+      })
+      .Case<mk::ReduceSumOp, mk::ReduceMaxOp>([&](Operation *red)
+                                                  -> FailureOr<OpTiling> {
+        int64_t d = red->getAttrOfType<IntegerAttr>("dim").getInt();
+        SmallVector<int64_t> in = identity(red->getOperand(0));
+        in[d] = kLoopDim;
+        t.toOutput = {in};
+        t.outputWhole[d] = true;
+        t.loopSize =
+            cast<RankedTensorType>(red->getOperand(0).getType()).getDimSize(d);
+        t.maxAccumulator = isa<mk::ReduceMaxOp>(red);
+        return t;
+      })
+      .Case<mk::RmsNormOp>([&](mk::RmsNormOp rms) -> FailureOr<OpTiling> {
+        t.outputWhole[r - 1] = true;
+        t.toOutput.push_back(identity(rms.getInput()));
+        if (rms.getWeight())
+          t.toOutput.push_back({kWhole});
+        return t;
+      })
+      .Case<mk::ConcatOp>([&](mk::ConcatOp cat) -> FailureOr<OpTiling> {
+        t.outputWhole[cat.getDim()] = true;
+        for (Value v : cat.getInputs())
+          t.toOutput.push_back(identity(v));
+        return t;
+      })
+      .Case<mk::TransposeOp>([&](mk::TransposeOp tr) -> FailureOr<OpTiling> {
+        SmallVector<int64_t> in(r);
+        for (int64_t k = 0; k < r; ++k)
+          in[tr.getPerm()[k]] = k;
+        t.toOutput = {in};
+        return t;
+      })
+      .Default([&](Operation *other) -> FailureOr<OpTiling> {
+        if (!isa<ElementwiseOpInterface>(other))
+          return other->emitOpError(
+              "cannot be wrapped into a graph-defined kernel");
+        for (Value v : other->getOperands())
+          t.toOutput.push_back(identity(v));
+        return t;
+      });
+}
+
+/// Smallest divisor n of `size` with size / n <= cap.
+int64_t splitCount(int64_t size, int64_t cap) {
+  for (int64_t n = 1; n <= size; ++n)
+    if (size % n == 0 && size / n <= cap)
+      return n;
+  return size;
+}
+
+struct WrapKernelsPass : public mirage::impl::WrapKernelsBase<WrapKernelsPass> {
+  using Base::Base;
+
+  /// Builds the kernel for `op` with tiles of at most `cap`; returns null
+  /// after erasing it if it does not verify within the limits.
+  mk::GraphKernelOp build(Operation *op, const OpTiling &t, int64_t cap);
+
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<mk::MKDialect>(op->getDialect()) && !isa<mk::GraphKernelOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      FailureOr<OpTiling> t = describe(op);
+      if (failed(t))
+        return signalPassFailure();
+      mk::GraphKernelOp kernel;
+      for (int64_t cap = maxTile; cap >= 1 && !kernel; cap /= 2)
+        kernel = build(op, *t, cap);
+      if (!kernel) {
+        op->emitOpError("cannot be wrapped into a graph-defined kernel that "
+                        "fits the shared-memory limit");
+        return signalPassFailure();
+      }
+      op->getResult(0).replaceAllUsesWith(kernel.getResult(0));
+      op->erase();
+      ++numWrapped;
+    }
+  }
+};
+
+mk::GraphKernelOp WrapKernelsPass::build(Operation *op, const OpTiling &t,
+                                         int64_t cap) {
+  Location loc = op->getLoc();
+  auto outType = cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t r = outType.getRank();
+  ArrayRef<int64_t> shape = outType.getShape();
+
+  // Grid: up to three partitionable output dims, innermost first on x.
+  SmallVector<int64_t> grid = {1, 1, 1}, omap = {-1, -1, -1};
+  int g = 0;
+  for (int64_t d = r - 1; d >= 0 && g < 3; --d) {
+    if (t.outputWhole[d] || shape[d] == 1)
+      continue;
+    int64_t limit = d >= r - 2 ? cap : 1;
+    int64_t n = splitCount(shape[d], limit);
+    if (n == 1)
+      continue;
+    grid[g] = n;
+    omap[g] = d;
+    ++g;
+  }
+  int64_t forloop = t.loopSize > 1 ? splitCount(t.loopSize, cap) : 1;
+
+  OpBuilder b(op);
+  SmallVector<Type> argTypes(op->getOperandTypes());
+  auto kernel = mk::GraphKernelOp::create(
+      b, loc, TypeRange{outType}, op->getOperands(), grid,
+      SmallVector<int64_t>{blockThreads, 1, 1}, forloop);
+  Block *body = b.createBlock(&kernel.getBody());
+  for (Type ty : argTypes)
+    body->addArgument(ty, loc);
+
+  // Build the loop body first, then the loop with its result type.
+  b.setInsertionPointToStart(body);
+  auto loop = mb::ForLoopOp::create(b, loc, TypeRange{});
+  Block *loopBody = b.createBlock(&loop.getBody());
+  OpBuilder lb = OpBuilder::atBlockBegin(loopBody);
+  SmallVector<Value> tiles;
+  bool ok = true;
+  for (auto [i, arg] : llvm::enumerate(body->getArguments())) {
+    auto ty = cast<RankedTensorType>(arg.getType());
+    SmallVector<int64_t> imap = {-1, -1, -1};
+    int64_t fmap = -1;
+    for (int64_t dim = 0; dim < ty.getRank(); ++dim) {
+      int64_t to = t.toOutput[i][dim];
+      if (to == kLoopDim) {
+        fmap = dim;
+        continue;
+      }
+      if (to < 0 || ty.getDimSize(dim) != shape[to])
+        continue; // whole or broadcast
+      for (int gg = 0; gg < 3; ++gg)
+        if (omap[gg] == to)
+          imap[gg] = dim;
+    }
+    std::string why;
+    FailureOr<SmallVector<int64_t>> tile = mb::computeInputTileShape(
+        ty.getShape(), grid, forloop, imap, fmap, why);
+    if (failed(tile)) {
+      ok = false;
+      break;
+    }
+    tiles.push_back(mb::InputIterOp::create(
+        lb, loc, RankedTensorType::get(*tile, ty.getElementType()), arg,
+        imap, fmap));
+  }
+  if (ok) {
+    // The same op at block level: same mnemonic, same properties, result
+    // type inferred from the tiles by the mb op's own shape rule.
+    OperationState state(loc, ("mb." + op->getName().stripDialect()).str());
+    state.addOperands(tiles);
+    state.propertiesAttr = op->getPropertiesAsAttribute();
+    // Element-wise unary ops and rms_norm keep their operand's type; the
+    // others infer it.
+    state.addTypes(tiles.front().getType());
+    Operation *tileOp = lb.create(state);
+    if (auto infer = dyn_cast<InferTypeOpInterface>(tileOp)) {
+      SmallVector<Type> inferred;
+      if (failed(infer.inferReturnTypes(
+              op->getContext(), loc, tileOp->getOperands(),
+              tileOp->getRawDictionaryAttrs(), tileOp->getPropertiesStorage(),
+              tileOp->getRegions(), inferred)))
+        ok = false;
+      else
+        tileOp->getResult(0).setType(inferred[0]);
+    }
+  }
+  if (!ok) {
+    kernel.erase();
+    return {};
+  }
+  Value value = loopBody->back().getResult(0);
+  Value acc;
+  if (t.maxAccumulator)
+    acc = mb::AccumMaxOp::create(lb, loc, value.getType(), value);
+  else
+    acc = mb::AccumSumOp::create(lb, loc, value.getType(), value);
+  mb::YieldOp::create(lb, loc, acc);
+  b.setInsertionPoint(loop);
+  auto newLoop = mb::ForLoopOp::create(b, loc, TypeRange{acc.getType()});
+  newLoop.getBody().takeBody(loop.getBody());
+  loop.erase();
+  b.setInsertionPointAfter(newLoop);
+  std::string why;
+  FailureOr<SmallVector<int64_t>> saved = mb::computeOutputShape(
+      cast<RankedTensorType>(acc.getType()).getShape(), grid, omap, why);
+  auto saver = mb::OutputSaverOp::create(b, loc, outType, newLoop.getResult(0),
+                                         omap);
+  mb::ReturnOp::create(b, loc, saver.getResult());
+  if (failed(saved) || ArrayRef<int64_t>(*saved) != shape ||
+      kernel.computeSharedMemoryBytes() > kernel.getSharedMemoryLimit()) {
+    kernel.erase();
+    return {};
+  }
+  return kernel;
+}
+
+} // namespace

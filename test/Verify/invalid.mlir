@@ -1,0 +1,65 @@
+// Bad inputs to --mirage-check-equivalence: each gets a diagnostic, never a
+// crash or a verdict.
+// RUN: mirage-opt --mirage-check-equivalence %s -split-input-file -verify-diagnostics -o /dev/null
+
+// An op the evaluator does not know.
+func.func @ref(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+// expected-error @below {{cannot check equivalence to @ref: in @cand: unsupported op 'arith.addf': the evaluator knows only mk, mb and mt ops}}
+func.func @cand(%x: tensor<4xf32>) -> tensor<4xf32> attributes {mk.reference = @ref} {
+  // expected-note @below {{evaluation stopped here}}
+  %y = arith.addf %x, %x : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// Argument shapes differ between the two functions.
+func.func @ref(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  return %x : tensor<4x8xf32>
+}
+// expected-error @below {{cannot check equivalence to @ref: signatures differ: argument #0 is tensor<4x8xf32> in @ref but tensor<8x4xf32> in @cand}}
+func.func @cand(%x: tensor<8x4xf32>) -> tensor<4x8xf32> attributes {mk.reference = @ref} {
+  %t = mk.transpose %x perm = [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+  return %t : tensor<4x8xf32>
+}
+
+// -----
+
+// Result counts differ.
+func.func @ref(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  return %x, %x : tensor<4xf32>, tensor<4xf32>
+}
+// expected-error @below {{cannot check equivalence to @ref: signatures differ: @ref returns 2 values but @cand returns 1}}
+func.func @cand(%x: tensor<4xf32>) -> tensor<4xf32> attributes {mk.reference = @ref} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// The referenced function does not exist.
+// expected-error @below {{reference function @missing does not exist}}
+func.func @cand(%x: tensor<4xf32>) -> tensor<4xf32> attributes {mk.reference = @missing} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// The reference is a declaration without a body.
+func.func private @decl(%x: tensor<4xf32>) -> tensor<4xf32>
+// expected-error @below {{cannot check equivalence to @decl: @decl has no body}}
+func.func @cand(%x: tensor<4xf32>) -> tensor<4xf32> attributes {mk.reference = @decl} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// Arguments that are not static tensors.
+func.func @ref(%x: tensor<?xf32>) -> tensor<?xf32> {
+  return %x : tensor<?xf32>
+}
+// expected-error @below {{cannot check equivalence to @ref: @ref: argument #0 has type tensor<?xf32>; the evaluator needs static float tensors of rank 1 to 4}}
+func.func @cand(%x: tensor<?xf32>) -> tensor<?xf32> attributes {mk.reference = @ref} {
+  return %x : tensor<?xf32>
+}
