@@ -28,6 +28,10 @@ ptxas = shutil.which("ptxas") or (
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+    # gpu-module-to-binary links libdevice (the __nv_* math functions of the
+    # kernels) from the toolkit named by CUDA_HOME.
+    config.environment["CUDA_HOME"] = os.environ.get(
+        "CUDA_HOME", os.path.dirname(os.path.dirname(os.path.realpath(ptxas))))
 
 for omp in ["/usr/lib/llvm-22/lib/libomp.so", "/usr/lib/x86_64-linux-gnu/libomp.so.5"]:
     if os.path.exists(omp):

@@ -51,18 +51,24 @@ Value cF32(OpBuilder &b, Location loc, double v) {
   return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
 }
 
+/// exp(x). On the GPU path it becomes libdevice's __nv_expf, linked into the
+/// kernel when the CUDA toolkit is found; on the CPU path llvm.exp.
+Value emitExp(OpBuilder &b, Location loc, Value x) {
+  return math::ExpOp::create(b, loc, x);
+}
+
 /// Computes `kind` on f32 scalars.
 Value emitScalar(OpBuilder &b, Location loc, ElementwiseKind kind,
                  ArrayRef<double> params, ValueRange x) {
   auto one = [&] { return cF32(b, loc, 1.0); };
   auto sigmoid = [&](Value v) {
-    Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, v));
+    Value e = emitExp(b, loc, arith::NegFOp::create(b, loc, v));
     return arith::DivFOp::create(b, loc, one(),
                                  arith::AddFOp::create(b, loc, one(), e));
   };
   switch (kind) {
   case ElementwiseKind::Exp:
-    return math::ExpOp::create(b, loc, x[0]);
+    return emitExp(b, loc, x[0]);
   case ElementwiseKind::Square:
     return arith::MulFOp::create(b, loc, x[0], x[0]);
   case ElementwiseKind::Sqrt:
@@ -79,10 +85,15 @@ Value emitScalar(OpBuilder &b, Location loc, ElementwiseKind kind,
         b, loc, x[0], arith::MulFOp::create(b, loc, x[0], x[0]));
     Value inner = arith::AddFOp::create(
         b, loc, x[0], arith::MulFOp::create(b, loc, cF32(b, loc, 0.044715), x3));
-    Value t = math::TanhOp::create(
-        b, loc,
-        arith::MulFOp::create(b, loc, cF32(b, loc, std::sqrt(2.0 / M_PI)),
-                              inner));
+    // tanh(z) = 1 - 2 / (exp(2z) + 1): exp lowers on both paths, while
+    // math.tanh has no LLVM intrinsic for the CPU path.
+    Value z = arith::MulFOp::create(
+        b, loc, cF32(b, loc, 2.0 * std::sqrt(2.0 / M_PI)), inner);
+    Value t = arith::SubFOp::create(
+        b, loc, one(),
+        arith::DivFOp::create(
+            b, loc, cF32(b, loc, 2.0),
+            arith::AddFOp::create(b, loc, emitExp(b, loc, z), one())));
     Value half = arith::MulFOp::create(b, loc, cF32(b, loc, 0.5), x[0]);
     return arith::MulFOp::create(b, loc, half,
                                  arith::AddFOp::create(b, loc, one(), t));
@@ -427,10 +438,10 @@ void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
       Value mi = loadF32(m, broadcastIndex(m, idx));
       Value mOld = memref::LoadOp::create(b, loc, runningMax, idx);
       Value mNew = arith::MaximumFOp::create(b, loc, mOld, mi);
-      Value scaleOld = math::ExpOp::create(
-          b, loc, arith::SubFOp::create(b, loc, mOld, mNew));
-      Value scaleNew = math::ExpOp::create(
-          b, loc, arith::SubFOp::create(b, loc, mi, mNew));
+      Value scaleOld =
+          emitExp(b, loc, arith::SubFOp::create(b, loc, mOld, mNew));
+      Value scaleNew =
+          emitExp(b, loc, arith::SubFOp::create(b, loc, mi, mNew));
       next = arith::AddFOp::create(
           b, loc, arith::MulFOp::create(b, loc, old, scaleOld),
           arith::MulFOp::create(b, loc, loadF32(x, idx), scaleNew));

@@ -18,15 +18,20 @@
 using namespace mlir;
 using namespace mirage::verify;
 
-std::string mirage::verify::formatProbability(double p) {
+std::string mirage::verify::formatProbability(double log10p) {
+  if (log10p >= 0)
+    return "1";
+  if (std::isinf(log10p))
+    return "0";
+  double e = std::floor(log10p);
+  double m = std::pow(10.0, log10p - e);
+  if (m >= 9.95) { // 9.96e-5 would print as 10.0e-5
+    m /= 10;
+    e += 1;
+  }
   std::string s;
   llvm::raw_string_ostream os(s);
-  if (p >= 1.0)
-    os << "1";
-  else if (p <= 0.0)
-    os << "0";
-  else
-    os << llvm::format("%.1e", p);
+  os << llvm::format("%.1fe%d", m, static_cast<int>(e));
   return s;
 }
 
@@ -179,6 +184,9 @@ mirage::verify::checkEquivalence(func::FuncOp reference,
                                  : 0.0));
   result.falseEquivalentBound =
       std::pow(result.perTestBound, static_cast<double>(result.testsRun));
+  result.log10Bound = result.perTestBound > 0
+                          ? result.testsRun * std::log10(result.perTestBound)
+                          : -HUGE_VAL;
   result.boundIsRigorous = !usesExp && !usesSqrt && !usesOpaque;
   result.structureOnly = usesOpaque;
 

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
@@ -775,8 +776,17 @@ LogicalResult Evaluator<Dom>::evalTranspose(Operation &op,
     return failure();
   const T &x = *a.t;
   size_t rank = x.shape.size();
+  llvm::SmallBitVector seen(rank);
+  for (int64_t p : perm) {
+    if (perm.size() != rank || p < 0 || p >= static_cast<int64_t>(rank) ||
+        seen.test(p))
+      return fail(&op, EvalErrorKind::InvalidInput,
+                  "transpose perm is not a permutation of the dims");
+    seen.set(p);
+  }
   if (perm.size() != rank)
-    return fail(&op, EvalErrorKind::InvalidInput, "bad permutation");
+    return fail(&op, EvalErrorKind::InvalidInput,
+                "transpose perm is not a permutation of the dims");
   SmallVector<int64_t, 4> shape;
   for (int64_t p : perm)
     shape.push_back(x.shape[p]);
@@ -1140,7 +1150,7 @@ LogicalResult Evaluator<Dom>::evalOp(Operation &op) {
       })
       .template Case<mk::ConcatOp, mb::ConcatOp>(
           [&](auto c) { return evalConcat(op, c.getDim()); })
-      .template Case<mk::TransposeOp>(
+      .template Case<mk::TransposeOp, mb::TransposeOp>(
           [&](auto t) { return evalTranspose(op, t.getPerm()); })
       .template Case<mt::ThreadGraphOp>([&](auto tg) { return evalThreadGraph(tg); })
       .template Case<mb::InputIterOp, mb::ForLoopOp, mb::OutputSaverOp>([&](auto) {
@@ -1257,7 +1267,7 @@ namespace {
 /// page faults and page clearing that otherwise cost more than the
 /// arithmetic. Bounded to kMaxCachedBytes.
 struct StorageCache {
-  static constexpr size_t kMaxCachedBytes = size_t(4) << 30;
+  static constexpr size_t kMaxCachedBytes = size_t(2) << 30;
   std::mutex mutex;
   std::multimap<size_t, void *> free;
   size_t cachedBytes = 0;

@@ -101,9 +101,11 @@ struct CheckEquivalencePass
       }
       totalTests += again.testsRun;
     }
-    if (result.verdict == Verdict::Equivalent && repeat > 1)
-      result.falseEquivalentBound =
-          std::pow(result.perTestBound, static_cast<double>(totalTests));
+    // The repeated runs are independent tests too: the bound counts them all
+    // (the per-test bound is the same for every seed).
+    if (result.verdict == Verdict::Equivalent && repeat > 1 &&
+        result.perTestBound > 0)
+      result.log10Bound = totalTests * std::log10(result.perTestBound);
     else
       totalTests = result.testsRun;
 
@@ -113,7 +115,7 @@ struct CheckEquivalencePass
       InFlightDiagnostic diag = func.emitRemark();
       diag << "equivalent to @" << refName << " (" << totalTests
            << " tests, P(false equivalent) <= "
-           << formatProbability(result.falseEquivalentBound) << ")";
+           << formatProbability(result.log10Bound) << ")";
       if (!result.boundIsRigorous)
         diag << "; heuristic bound (exp, sqrt or max-like ops)";
       if (result.structureOnly)

@@ -62,8 +62,10 @@ struct EquivalenceResult {
   /// Upper bound on the probability that one test misses a difference.
   double perTestBound = 1.0;
   /// Upper bound on P(verdict Equivalent although the programs differ):
-  /// perTestBound ^ testsRun.
+  /// perTestBound ^ testsRun (0 when it underflows; see log10Bound).
   double falseEquivalentBound = 1.0;
+  /// log10 of the bound, which does not underflow.
+  double log10Bound = 0.0;
   /// The bound is a proven Schwartz-Zippel bound only for programs of
   /// + - * / and constants; with exp, sqrt or the random stand-ins
   /// (max, relu, clamp, pow) it is the heuristic of docs/verification.md.
@@ -80,8 +82,9 @@ EquivalenceResult checkEquivalence(mlir::func::FuncOp reference,
                                    mlir::func::FuncOp candidate,
                                    const EquivalenceOptions &options = {});
 
-/// Renders a probability such as 1.2e-40 compactly.
-std::string formatProbability(double p);
+/// Renders the probability 10^log10p compactly, e.g. "1.2e-40" (also beyond
+/// the range of double, e.g. "3.4e-4600").
+std::string formatProbability(double log10p);
 
 } // namespace mirage::verify
 
