@@ -59,17 +59,16 @@ double threadCpuSeconds() {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-template <typename F>
-Timing timeIt(F f) {
+template <typename F> Timing timeIt(F f) {
   Timing best{1e30, 1e30};
   for (unsigned r = 0; r < repetitions; ++r) {
     double c0 = threadCpuSeconds();
     auto w0 = std::chrono::steady_clock::now();
     f(r);
     double cpu = threadCpuSeconds() - c0;
-    double wall = std::chrono::duration<double>(
-                      std::chrono::steady_clock::now() - w0)
-                      .count();
+    double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - w0)
+            .count();
     best.cpu = std::min(best.cpu, cpu);
     best.wall = std::min(best.wall, wall);
   }
@@ -93,8 +92,7 @@ const char *verdictName(Verdict v) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  llvm::cl::ParseCommandLineOptions(argc, argv,
-                                    "Mirage verifier benchmark\n");
+  llvm::cl::ParseCommandLineOptions(argc, argv, "Mirage verifier benchmark\n");
   DialectRegistry registry;
   registry.insert<func::FuncDialect, arith::ArithDialect>();
   registerAllMirageDialects(registry);
@@ -105,7 +103,8 @@ int main(int argc, char **argv) {
   unsigned bad = 0, pairs = 0;
   if (!seeds)
     os << llvm::format("%-28s %-24s %12s %12s %12s %12s\n", "file", "candidate",
-                       "ff-test cpu", "ff-test wall", "float-ref", "float-cand");
+                       "ff-test cpu", "ff-test wall", "float-ref",
+                       "float-cand");
   for (const std::string &file : inputFiles) {
     llvm::SourceMgr sm;
     OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(file, sm, &ctx);
@@ -114,8 +113,7 @@ int main(int argc, char **argv) {
       ++bad;
       continue;
     }
-    bool expectNotEquivalent =
-        llvm::StringRef(file).contains("not-equivalent");
+    bool expectNotEquivalent = llvm::StringRef(file).contains("not-equivalent");
     std::string base = llvm::StringRef(file).rsplit('/').second.str();
     if (base.empty())
       base = file;
@@ -125,8 +123,7 @@ int main(int argc, char **argv) {
           mk::MKDialect::kReferenceAttrName);
       if (!sym)
         return;
-      auto ref =
-          SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(f, sym);
+      auto ref = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(f, sym);
       if (ref)
         todo.push_back({ref, f});
     });

@@ -96,8 +96,7 @@ static uint64_t testSeed(uint64_t seed, unsigned t) {
 }
 
 EquivalenceResult
-mirage::verify::checkEquivalence(func::FuncOp reference,
-                                 func::FuncOp candidate,
+mirage::verify::checkEquivalence(func::FuncOp reference, func::FuncOp candidate,
                                  const EquivalenceOptions &options) {
   EquivalenceResult result;
   for (func::FuncOp f : {reference, candidate}) {
@@ -114,7 +113,8 @@ mirage::verify::checkEquivalence(func::FuncOp reference,
       return result;
     }
   }
-  if (std::optional<std::string> bad = compareSignatures(reference, candidate)) {
+  if (std::optional<std::string> bad =
+          compareSignatures(reference, candidate)) {
     result.verdict = Verdict::Invalid;
     result.reason = "signatures differ: " + *bad;
     result.failingOp = candidate;
@@ -161,15 +161,15 @@ mirage::verify::checkEquivalence(func::FuncOp reference,
         return result;
       }
     }
-    for (size_t o = 0; o < refInfo.outputDegrees.size() &&
-                       o < candInfo.outputDegrees.size();
+    for (size_t o = 0;
+         o < refInfo.outputDegrees.size() && o < candInfo.outputDegrees.size();
          ++o) {
       Degree a = refInfo.outputDegrees[o], b = candInfo.outputDegrees[o];
       // a.num/a.den - b.num/b.den has a numerator of this degree.
       maxDegree = std::max(maxDegree, std::max(a.num + b.den, b.num + a.den));
     }
-    maxExpDegree = std::max(maxExpDegree, refInfo.maxExpArgDegree +
-                                              candInfo.maxExpArgDegree);
+    maxExpDegree = std::max(maxExpDegree,
+                            refInfo.maxExpArgDegree + candInfo.maxExpArgDegree);
     usesExp |= refInfo.usesExp || candInfo.usesExp;
     usesSqrt |= refInfo.usesSqrt || candInfo.usesSqrt;
     usesOpaque |= refInfo.usesOpaque || candInfo.usesOpaque;
@@ -177,11 +177,10 @@ mirage::verify::checkEquivalence(func::FuncOp reference,
   }
 
   result.verdict = Verdict::Equivalent;
-  result.perTestBound =
-      std::min(1.0, maxDegree / static_cast<double>(kFieldP) +
-                        (usesExp ? (maxExpDegree + 1) /
-                                       static_cast<double>(kFieldQ)
-                                 : 0.0));
+  result.perTestBound = std::min(
+      1.0,
+      maxDegree / static_cast<double>(kFieldP) +
+          (usesExp ? (maxExpDegree + 1) / static_cast<double>(kFieldQ) : 0.0));
   result.falseEquivalentBound =
       std::pow(result.perTestBound, static_cast<double>(result.testsRun));
   result.log10Bound = result.perTestBound > 0

@@ -157,7 +157,8 @@ FieldValue mirage::verify::fieldFromConstant(double c) {
       if (h > 9.0e15 || k > 9.0e15)
         break;
       if (std::fabs(h / k - mag) <= 1e-15 * mag) {
-        FieldValue r = fromRatio(static_cast<int64_t>(h), static_cast<int64_t>(k));
+        FieldValue r =
+            fromRatio(static_cast<int64_t>(h), static_cast<int64_t>(k));
         return c < 0 ? fieldNeg(r) : r;
       }
       h1 = h0;

@@ -27,13 +27,13 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
-#include <cstdlib>
-#include <sys/mman.h>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <sys/mman.h>
 
 using namespace mlir;
 using namespace mirage;
@@ -72,8 +72,7 @@ public:
   Elem max(Elem a, Elem b) const { return a >= b ? a : b; }
   Elem min(Elem a, Elem b) const { return a <= b ? a : b; }
   /// Division by zero gives an infinity here, as in IEEE arithmetic.
-  template <typename V>
-  void invertAll(V &v) {
+  template <typename V> void invertAll(V &v) {
     for (Elem &x : v)
       x = 1.0 / x;
   }
@@ -141,8 +140,7 @@ public:
   /// tiles equals the maximum taken at once.
   Elem max(Elem a, Elem b) const { return before(a, b) ? b : a; }
   Elem min(Elem a, Elem b) const { return before(a, b) ? a : b; }
-  template <typename V>
-  void invertAll(V &v) {
+  template <typename V> void invertAll(V &v) {
     int64_t bad = fieldInvertAll(v.data(), v.size());
     if (bad >= 0 && !err)
       err = DomainError{EvalErrorKind::DivisionByZero,
@@ -322,8 +320,7 @@ void copyBox(const E *src, ArrayRef<int64_t> srcShape, ArrayRef<int64_t> srcOff,
 // The evaluator
 //===----------------------------------------------------------------------===//
 
-template <typename Dom>
-class Evaluator {
+template <typename Dom> class Evaluator {
 public:
   using E = typename Dom::Elem;
   using T = Tensor<E>;
@@ -479,8 +476,8 @@ Evaluator<Dom>::binary(ElementwiseKind kind, const T &a, const T &b) {
 
 template <typename Dom>
 std::shared_ptr<Tensor<typename Dom::Elem>>
-Evaluator<Dom>::unary(ElementwiseKind kind, ArrayRef<double> params,
-                      const T &x, Degree dx, Degree &dr) {
+Evaluator<Dom>::unary(ElementwiseKind kind, ArrayRef<double> params, const T &x,
+                      Degree dx, Degree &dr) {
   auto r = std::make_shared<T>(x.shape);
   int64_t n = x.numElements();
   const typename T::Storage &in = x.data;
@@ -678,7 +675,8 @@ LogicalResult Evaluator<Dom>::evalReduce(Operation &op, int64_t dim,
       const E *src = x.data.data() + o * n * inner + i;
       E acc = src[0];
       for (int64_t j = 1; j < n; ++j)
-        acc = isMax ? dom.max(acc, src[j * inner]) : dom.add(acc, src[j * inner]);
+        acc =
+            isMax ? dom.max(acc, src[j * inner]) : dom.add(acc, src[j * inner]);
       r->data[o * inner + i] = acc;
     }
   if (isMax && info)
@@ -930,9 +928,8 @@ LogicalResult Evaluator<Dom>::evalLoop(mb::ForLoopOp loop, int64_t forloop) {
         d = sumDeg(mulDeg(x.deg, x.deg), forloop * n);
         break;
       case AccumulatorKind::SumTo: {
-        int64_t dimx = cast<RankedTensorType>(op.getResult(0).getType())
-                           .getShape()
-                           .back();
+        int64_t dimx =
+            cast<RankedTensorType>(op.getResult(0).getType()).getShape().back();
         if (dimx < 1 || n % dimx != 0)
           return fail(&op, EvalErrorKind::InvalidInput,
                       "sum_to width must divide the last dim");
@@ -973,8 +970,8 @@ LogicalResult Evaluator<Dom>::evalLoop(mb::ForLoopOp loop, int64_t forloop) {
         noteExp(m.deg);
         auto kept = broadcast(*st.acc, *oldScale,
                               [&](E u, E v) { return dom.mul(u, v); });
-        auto added = broadcast(*x.t, *newScale,
-                               [&](E u, E v) { return dom.mul(u, v); });
+        auto added =
+            broadcast(*x.t, *newScale, [&](E u, E v) { return dom.mul(u, v); });
         if (!newMax || !oldScale || !newScale || !kept || !added ||
             kept->shape != added->shape)
           return fail(&op, EvalErrorKind::InvalidInput,
@@ -1071,8 +1068,8 @@ LogicalResult Evaluator<Dom>::evalKernel(GraphKernelOpInterface kernel) {
   SmallVector<std::shared_ptr<T>> outputs;
   SmallVector<Degree> outDegs(kop->getNumResults(), constDeg());
   for (Type t : kop->getResultTypes())
-    outputs.push_back(std::make_shared<T>(
-        cast<RankedTensorType>(t).getShape(), dom.zero()));
+    outputs.push_back(
+        std::make_shared<T>(cast<RankedTensorType>(t).getShape(), dom.zero()));
 
   GraphKernelOpInterface savedKernel = currentKernel;
   currentKernel = kernel;
@@ -1131,8 +1128,7 @@ LogicalResult Evaluator<Dom>::evalBlockOps(Block &block) {
   return success();
 }
 
-template <typename Dom>
-LogicalResult Evaluator<Dom>::evalOp(Operation &op) {
+template <typename Dom> LogicalResult Evaluator<Dom>::evalOp(Operation &op) {
   if (auto ew = dyn_cast<ElementwiseOpInterface>(op))
     return evalElementwise(op, ew);
   if (auto kernel = dyn_cast<GraphKernelOpInterface>(op))
@@ -1152,12 +1148,14 @@ LogicalResult Evaluator<Dom>::evalOp(Operation &op) {
           [&](auto c) { return evalConcat(op, c.getDim()); })
       .template Case<mk::TransposeOp, mb::TransposeOp>(
           [&](auto t) { return evalTranspose(op, t.getPerm()); })
-      .template Case<mt::ThreadGraphOp>([&](auto tg) { return evalThreadGraph(tg); })
-      .template Case<mb::InputIterOp, mb::ForLoopOp, mb::OutputSaverOp>([&](auto) {
-        return fail(&op, EvalErrorKind::InvalidInput,
-                    "block-graph op outside its place in a graph-defined "
-                    "kernel");
-      })
+      .template Case<mt::ThreadGraphOp>(
+          [&](auto tg) { return evalThreadGraph(tg); })
+      .template Case<mb::InputIterOp, mb::ForLoopOp, mb::OutputSaverOp>(
+          [&](auto) {
+            return fail(&op, EvalErrorKind::InvalidInput,
+                        "block-graph op outside its place in a graph-defined "
+                        "kernel");
+          })
       .Default([&](Operation *o) {
         return fail(o, EvalErrorKind::Unsupported,
                     "unsupported op '" + o->getName().getStringRef() +
@@ -1170,7 +1168,7 @@ std::optional<std::vector<Tensor<typename Dom::Elem>>>
 Evaluator<Dom>::run(func::FuncOp func, ArrayRef<T> inputs) {
   if (func.isExternal()) {
     (void)fail(func, EvalErrorKind::InvalidInput,
-         "function '" + func.getSymName() + "' has no body");
+               "function '" + func.getSymName() + "' has no body");
     return std::nullopt;
   }
   if (std::optional<std::string> bad = checkSignature(func)) {
@@ -1180,8 +1178,8 @@ Evaluator<Dom>::run(func::FuncOp func, ArrayRef<T> inputs) {
   Block &body = func.getBody().front();
   if (inputs.size() != body.getNumArguments()) {
     (void)fail(func, EvalErrorKind::InvalidInput,
-         "expected " + Twine(body.getNumArguments()) + " inputs, got " +
-             Twine(inputs.size()));
+               "expected " + Twine(body.getNumArguments()) + " inputs, got " +
+                   Twine(inputs.size()));
     return std::nullopt;
   }
   for (auto [arg, in] : llvm::zip(body.getArguments(), inputs)) {
@@ -1189,8 +1187,8 @@ Evaluator<Dom>::run(func::FuncOp func, ArrayRef<T> inputs) {
     if (ArrayRef<int64_t>(in.shape) != shape ||
         in.numElements() != T::numElementsOf(shape)) {
       (void)fail(func, EvalErrorKind::InvalidInput,
-           "input #" + Twine(arg.getArgNumber()) +
-               " does not have the argument's shape");
+                 "input #" + Twine(arg.getArgNumber()) +
+                     " does not have the argument's shape");
       return std::nullopt;
     }
     // The caller's tensors outlive the evaluation: alias them, no copy.
@@ -1201,7 +1199,7 @@ Evaluator<Dom>::run(func::FuncOp func, ArrayRef<T> inputs) {
   auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
   if (!ret) {
     (void)fail(body.getTerminator(), EvalErrorKind::Unsupported,
-         "function must end in func.return");
+               "function must end in func.return");
     return std::nullopt;
   }
   std::vector<T> results;
@@ -1335,8 +1333,8 @@ static uint64_t argSeed(uint64_t seed, unsigned i) {
   return mix64(seed * 0x9E3779B97F4A7C15ULL + i + 1);
 }
 
-std::vector<FloatTensor>
-mirage::verify::randomFloatInputs(func::FuncOp func, uint64_t seed) {
+std::vector<FloatTensor> mirage::verify::randomFloatInputs(func::FuncOp func,
+                                                           uint64_t seed) {
   std::vector<FloatTensor> inputs;
   for (auto [i, t] : llvm::enumerate(func.getFunctionType().getInputs())) {
     auto rt = dyn_cast<RankedTensorType>(t);

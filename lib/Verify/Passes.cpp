@@ -68,8 +68,7 @@ struct CheckEquivalencePass
       }
       auto ref = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(func, sym);
       if (!ref) {
-        func.emitError() << "reference function " << sym
-                         << " does not exist";
+        func.emitError() << "reference function " << sym << " does not exist";
         ++numInvalid;
         failedAny = true;
         return;
@@ -164,8 +163,7 @@ struct CheckEquivalencePass
   }
 };
 
-struct EvaluatePass
-    : mirage::verify::impl::MirageEvaluateBase<EvaluatePass> {
+struct EvaluatePass : mirage::verify::impl::MirageEvaluateBase<EvaluatePass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -195,8 +193,8 @@ struct EvaluatePass
 
   LogicalResult evaluate(func::FuncOp func) {
     if (std::optional<std::string> bad = checkSignature(func))
-      return func.emitError() << "cannot evaluate @" << func.getSymName()
-                              << ": " << *bad;
+      return func.emitError()
+             << "cannot evaluate @" << func.getSymName() << ": " << *bad;
     EvalError err;
     llvm::raw_ostream &os = llvm::outs();
     auto header = [&](size_t i, Type t) {

@@ -73,8 +73,8 @@ TEST(Field, MulModMatchesWideDivision) {
   }
   for (uint64_t a : {uint64_t(0), uint64_t(1), uint64_t(2), kFieldP - 2,
                      kFieldP - 1, kFieldP / 2, kFieldQ, kFieldQ - 1})
-    for (uint64_t b : {uint64_t(0), uint64_t(1), kFieldP - 1, kFieldP / 3,
-                       kFieldQ + 1})
+    for (uint64_t b :
+         {uint64_t(0), uint64_t(1), kFieldP - 1, kFieldP / 3, kFieldQ + 1})
       EXPECT_EQ(exact(a, b), mulModP(a, b)) << a << " * " << b;
 }
 
@@ -149,8 +149,7 @@ TEST(Field, SqrtIsMultiplicative) {
   SplitMix64 rng(4);
   for (int i = 0; i < 500; ++i) {
     FieldValue x = test.randomValue(rng), y = test.randomValue(rng);
-    EXPECT_EQ(fieldSqrt(fieldMul(x, y)),
-              fieldMul(fieldSqrt(x), fieldSqrt(y)));
+    EXPECT_EQ(fieldSqrt(fieldMul(x, y)), fieldMul(fieldSqrt(x), fieldSqrt(y)));
     // On squares it is a square root (up to sign): sqrt(x^2)^2 = x^2.
     FieldValue sq = fieldMul(x, x);
     FieldValue r = fieldSqrt(sq);

@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Mirage/Verify/Interpreter.h"
 #include "Mirage/InitMirage.h"
 #include "Mirage/Verify/Equivalence.h"
-#include "Mirage/Verify/Interpreter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -71,7 +71,8 @@ protected:
     EvalError err;
     auto out = evaluateFloat(f, iotaFloat(f), err);
     EXPECT_TRUE(out.has_value()) << err.message;
-    return out ? std::vector<double>((*out)[0].data.begin(), (*out)[0].data.end())
+    return out ? std::vector<double>((*out)[0].data.begin(),
+                                     (*out)[0].data.end())
                : std::vector<double>();
   }
   std::vector<FieldValue> runField(func::FuncOp f, const FieldTest &test) {
@@ -79,7 +80,7 @@ protected:
     auto out = evaluateField(f, iotaField(f), test, err);
     EXPECT_TRUE(out.has_value()) << err.message;
     return out ? std::vector<FieldValue>((*out)[0].data.begin(),
-                                       (*out)[0].data.end())
+                                         (*out)[0].data.end())
                : std::vector<FieldValue>();
   }
 
@@ -91,7 +92,8 @@ void expectNear(const std::vector<double> &expected,
                 const std::vector<double> &actual) {
   ASSERT_EQ(expected.size(), actual.size());
   for (size_t i = 0; i < expected.size(); ++i)
-    EXPECT_NEAR(expected[i], actual[i], 1e-9 * std::max(1.0, std::fabs(expected[i])))
+    EXPECT_NEAR(expected[i], actual[i],
+                1e-9 * std::max(1.0, std::fabs(expected[i])))
         << "element " << i;
 }
 
@@ -105,20 +107,26 @@ std::vector<FieldValue> ints(std::initializer_list<int64_t> values) {
 /// A kernel on x: tensor<2x4xf32> with grid [1,1,1], forloop 2, the loop
 /// walking dim 1 (tiles x[:, 0:2] then x[:, 2:4]) into accumulator `acc`.
 std::string accumKernel(StringRef name, StringRef acc, StringRef outType) {
-  return (Twine("func.func @") + name +
-          "(%x: tensor<2x4xf32>) -> " + outType + R"( {
+  return (Twine("func.func @") + name + "(%x: tensor<2x4xf32>) -> " + outType +
+          R"( {
   %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [32, 1, 1] forloop = 2 {
   ^bb0(%X: tensor<2x4xf32>):
-    %a = mb.for_loop -> ()" + outType + R"() {
+    %a = mb.for_loop -> ()" +
+          outType + R"() {
       %t = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x4xf32> -> tensor<2x2xf32>
-      )" + acc + R"(
-      mb.yield %r : )" + outType + R"(
-    }
-    %o = mb.output_saver %a omap = [-1, -1, -1] : )" + outType + " -> " +
+      )" + acc +
+          R"(
+      mb.yield %r : )" +
           outType + R"(
-    mb.return %o : )" + outType + R"(
-  } : (tensor<2x4xf32>) -> )" + outType + R"(
-  return %y : )" + outType + R"(
+    }
+    %o = mb.output_saver %a omap = [-1, -1, -1] : )" +
+          outType + " -> " + outType + R"(
+    mb.return %o : )" +
+          outType + R"(
+  } : (tensor<2x4xf32>) -> )" +
+          outType + R"(
+  return %y : )" +
+          outType + R"(
 })")
       .str();
 }
@@ -135,12 +143,14 @@ TEST_F(InterpreterTest, MatmulAndElementwise) {
       %s = mk.reduce_sum %m dim = 1 : tensor<2x2xf32> -> tensor<2x1xf32>
       %d = mk.div %a, %s : tensor<2x2xf32>, tensor<2x1xf32> -> tensor<2x2xf32>
       return %d : tensor<2x2xf32>
-    })", "f");
+    })",
+                         "f");
   ASSERT_TRUE(f);
   // x = [[1,2,3],[4,5,6]], w = [[1,2],[3,4],[5,6]]: x w = [[22,28],[49,64]].
   expectNear({23.0 / 50, 29.0 / 50, 50.0 / 113, 65.0 / 113}, runFloat(f));
   FieldTest test(1);
-  FieldValue i50 = fieldInv(fieldFromInt(50)), i113 = fieldInv(fieldFromInt(113));
+  FieldValue i50 = fieldInv(fieldFromInt(50)),
+             i113 = fieldInv(fieldFromInt(113));
   std::vector<FieldValue> expected = {
       fieldMul(fieldFromInt(23), i50), fieldMul(fieldFromInt(29), i50),
       fieldMul(fieldFromInt(50), i113), fieldMul(fieldFromInt(65), i113)};
@@ -158,7 +168,8 @@ TEST_F(InterpreterTest, TransposeConcatReduceMax) {
       %n = mk.neg %x : tensor<2x3xf32>
       %m = mk.reduce_max %n dim = 0 : tensor<2x3xf32> -> tensor<1x3xf32>
       return %m : tensor<1x3xf32>
-    })", "f");
+    })",
+                         "f");
   ASSERT_TRUE(f);
   expectNear({1, 4, 2, 5, 3, 6, 1, 4, 2, 5, 3, 6}, runFloat(f));
   FieldTest test(2);
@@ -185,7 +196,8 @@ TEST_F(InterpreterTest, ActivationsAndRmsNorm) {
       %b = mk.silu %a : tensor<1x3xf32>
       %c = mk.sigmoid %b : tensor<1x3xf32>
       return %c : tensor<1x3xf32>
-    })", "f");
+    })",
+                         "f");
   ASSERT_TRUE(f);
   // rms = sqrt((1+4+9+16)/4 + 0.5) = sqrt(8); y = x / rms * w.
   double r = std::sqrt(8.0);
@@ -200,8 +212,9 @@ TEST_F(InterpreterTest, ActivationsAndRmsNorm) {
   func::FuncOp act = module->lookupSymbol<func::FuncOp>("act");
   std::vector<double> want;
   for (double x : {0.25, 0.5, 0.75}) {
-    double g = 0.5 * x *
-               (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+    double g =
+        0.5 * x *
+        (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
     double s = g / (1 + std::exp(-g));
     want.push_back(1 / (1 + std::exp(-s)));
   }
@@ -252,8 +265,8 @@ TEST_F(InterpreterTest, EveryElementwiseKind) {
       {"mk.gelu %x",
        [](double v) {
          return 0.5 * v *
-                (1 + std::tanh(std::sqrt(2 / M_PI) *
-                               (v + 0.044715 * v * v * v)));
+                (1 +
+                 std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
        },
        nullptr},
       {"mk.add %x, %x", [](double v) { return v + v; },
@@ -270,7 +283,8 @@ TEST_F(InterpreterTest, EveryElementwiseKind) {
     std::string op = c.op;
     bool binary = op.find("%x, %x") != std::string::npos;
     std::string src = "func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
-                      "  %y = " + op + " : tensor<4xf32>" +
+                      "  %y = " +
+                      op + " : tensor<4xf32>" +
                       (binary ? ", tensor<4xf32> -> tensor<4xf32>" : "") +
                       "\n  return %y : tensor<4xf32>\n}\n";
     func::FuncOp f = parse(src, "f");
@@ -294,7 +308,11 @@ TEST_F(InterpreterTest, EveryElementwiseKind) {
 //===----------------------------------------------------------------------===//
 
 TEST_F(InterpreterTest, AccumSum) {
-  func::FuncOp f = parse(accumKernel("f", "%r = mb.accum_sum %t : tensor<2x2xf32> -> tensor<2x2xf32>", "tensor<2x2xf32>"), "f");
+  func::FuncOp f = parse(
+      accumKernel("f",
+                  "%r = mb.accum_sum %t : tensor<2x2xf32> -> tensor<2x2xf32>",
+                  "tensor<2x2xf32>"),
+      "f");
   ASSERT_TRUE(f);
   // x = [[1,2,3,4],[5,6,7,8]]: [1,2]+[3,4], [5,6]+[7,8].
   expectNear({4, 6, 12, 14}, runFloat(f));
@@ -302,11 +320,20 @@ TEST_F(InterpreterTest, AccumSum) {
 }
 
 TEST_F(InterpreterTest, AccumSumLastAndMeanLast) {
-  func::FuncOp f = parse(accumKernel("f", "%r = mb.accum_sum_last %t : tensor<2x2xf32> -> tensor<2x1xf32>", "tensor<2x1xf32>"), "f");
+  func::FuncOp f = parse(
+      accumKernel(
+          "f", "%r = mb.accum_sum_last %t : tensor<2x2xf32> -> tensor<2x1xf32>",
+          "tensor<2x1xf32>"),
+      "f");
   ASSERT_TRUE(f);
   expectNear({10, 26}, runFloat(f));
   EXPECT_EQ(ints({10, 26}), runField(f, FieldTest(5)));
-  func::FuncOp g = parse(accumKernel("g", "%r = mb.accum_mean_last %t : tensor<2x2xf32> -> tensor<2x1xf32>", "tensor<2x1xf32>"), "g");
+  func::FuncOp g = parse(
+      accumKernel(
+          "g",
+          "%r = mb.accum_mean_last %t : tensor<2x2xf32> -> tensor<2x1xf32>",
+          "tensor<2x1xf32>"),
+      "g");
   ASSERT_TRUE(g);
   // Mean over F * n = 4 elements.
   expectNear({2.5, 6.5}, runFloat(g));
@@ -317,7 +344,11 @@ TEST_F(InterpreterTest, AccumSumLastAndMeanLast) {
 }
 
 TEST_F(InterpreterTest, AccumRmsLast) {
-  func::FuncOp f = parse(accumKernel("f", "%r = mb.accum_rms_last %t eps = 0.25 : tensor<2x2xf32> -> tensor<2x1xf32>", "tensor<2x1xf32>"), "f");
+  func::FuncOp f = parse(accumKernel("f",
+                                     "%r = mb.accum_rms_last %t eps = 0.25 : "
+                                     "tensor<2x2xf32> -> tensor<2x1xf32>",
+                                     "tensor<2x1xf32>"),
+                         "f");
   ASSERT_TRUE(f);
   // sqrt(sum(x^2) / 4 + 0.25): rows 30/4 + 1/4 = 31/4 and 174/4 + 1/4 = 175/4.
   expectNear({std::sqrt(31.0 / 4), std::sqrt(175.0 / 4)}, runFloat(f));
@@ -342,7 +373,8 @@ TEST_F(InterpreterTest, AccumSumTo) {
         mb.return %o : tensor<2x2xf32>
       } : (tensor<2x8xf32>) -> tensor<2x2xf32>
       return %y : tensor<2x2xf32>
-    })", "f");
+    })",
+                         "f");
   ASSERT_TRUE(f);
   // Tiles [1 2 3 4] and [5 6 7 8]: entry 0 sums 1+2+5+6, entry 1 3+4+7+8.
   expectNear({14, 22, 46, 54}, runFloat(f));
@@ -350,7 +382,12 @@ TEST_F(InterpreterTest, AccumSumTo) {
 }
 
 TEST_F(InterpreterTest, AccumMax) {
-  func::FuncOp f = parse(accumKernel("f", "%n = mb.neg %t : tensor<2x2xf32>\n      %r = mb.accum_max %n : tensor<2x2xf32> -> tensor<2x2xf32>", "tensor<2x2xf32>"), "f");
+  func::FuncOp f =
+      parse(accumKernel("f",
+                        "%n = mb.neg %t : tensor<2x2xf32>\n      %r = "
+                        "mb.accum_max %n : tensor<2x2xf32> -> tensor<2x2xf32>",
+                        "tensor<2x2xf32>"),
+            "f");
   ASSERT_TRUE(f);
   expectNear({-1, -2, -5, -6}, runFloat(f));
   FieldTest test(8);
@@ -363,8 +400,13 @@ TEST_F(InterpreterTest, AccumMax) {
 }
 
 TEST_F(InterpreterTest, AccumRescaledSum) {
-  func::FuncOp f = parse(accumKernel("f", R"(%m = mb.reduce_max %t dim = 1 : tensor<2x2xf32> -> tensor<2x1xf32>
-      %r = mb.accum_rescaled_sum %t, %m : tensor<2x2xf32>, tensor<2x1xf32> -> tensor<2x2xf32>)", "tensor<2x2xf32>"), "f");
+  func::FuncOp f = parse(
+      accumKernel(
+          "f",
+          R"(%m = mb.reduce_max %t dim = 1 : tensor<2x2xf32> -> tensor<2x1xf32>
+      %r = mb.accum_rescaled_sum %t, %m : tensor<2x2xf32>, tensor<2x1xf32> -> tensor<2x2xf32>)",
+          "tensor<2x2xf32>"),
+      "f");
   ASSERT_TRUE(f);
   // Row 0: tiles [1,2] (max 2) and [3,4] (max 4): [1,2] e^(2-4) + [3,4].
   double e = std::exp(-2.0);
@@ -404,28 +446,37 @@ std::string mapKernel(StringRef inType, StringRef tileType, StringRef outType,
                       StringRef grid, int forloop, StringRef imap, int fmap,
                       StringRef omap) {
   return (R"(func.func @f(%x: )" + inType + ") -> " + outType + R"( {
-  %y = mk.graph_kernel (%x) grid = )" + grid + R"( block = [32, 1, 1] forloop = )" +
-          Twine(forloop) + R"( {
-  ^bb0(%X: )" + inType + R"():
-    %a = mb.for_loop -> ()" + tileType + R"() {
-      %t = mb.input_iter %X imap = )" + imap + " fmap = " + Twine(fmap) +
-          " : " + inType + " -> " + tileType + R"(
-      %r = mb.accum_sum %t : )" + tileType + " -> " + tileType + R"(
-      mb.yield %r : )" + tileType + R"(
+  %y = mk.graph_kernel (%x) grid = )" +
+          grid + R"( block = [32, 1, 1] forloop = )" + Twine(forloop) + R"( {
+  ^bb0(%X: )" +
+          inType + R"():
+    %a = mb.for_loop -> ()" +
+          tileType + R"() {
+      %t = mb.input_iter %X imap = )" +
+          imap + " fmap = " + Twine(fmap) + " : " + inType + " -> " + tileType +
+          R"(
+      %r = mb.accum_sum %t : )" +
+          tileType + " -> " + tileType + R"(
+      mb.yield %r : )" +
+          tileType + R"(
     }
-    %o = mb.output_saver %a omap = )" + omap + " : " + tileType + " -> " +
+    %o = mb.output_saver %a omap = )" +
+          omap + " : " + tileType + " -> " + outType + R"(
+    mb.return %o : )" +
           outType + R"(
-    mb.return %o : )" + outType + R"(
-  } : ()" + inType + ") -> " + outType + R"(
-  return %y : )" + outType + R"(
+  } : ()" +
+          inType + ") -> " + outType + R"(
+  return %y : )" +
+          outType + R"(
 })")
       .str();
 }
 
 TEST_F(InterpreterTest, GridOverTwoDimsIsIdentity) {
   // imap [0, 1, -1] / omap [0, 1, -1] and the swapped [1, 0, -1] mapping.
-  for (auto [grid, map] : {std::pair<StringRef, StringRef>{"[2, 3, 1]", "[0, 1, -1]"},
-                           {"[3, 2, 1]", "[1, 0, -1]"}}) {
+  for (auto [grid, map] :
+       {std::pair<StringRef, StringRef>{"[2, 3, 1]", "[0, 1, -1]"},
+        {"[3, 2, 1]", "[1, 0, -1]"}}) {
     func::FuncOp f = parse(mapKernel("tensor<4x6xf32>", "tensor<2x2xf32>",
                                      "tensor<4x6xf32>", grid, 1, map, -1, map),
                            "f");
@@ -440,10 +491,10 @@ TEST_F(InterpreterTest, GridOverTwoDimsIsIdentity) {
 TEST_F(InterpreterTest, GridAndLoopOnOneDim) {
   // Block b at iteration i reads columns ((b * F) + i) * 2: block 0 sums
   // column chunks 0 and 1, block 1 chunks 2 and 3 (DESIGN §3.2).
-  func::FuncOp f = parse(mapKernel("tensor<2x8xf32>", "tensor<2x2xf32>",
-                                   "tensor<2x4xf32>", "[2, 1, 1]", 2,
-                                   "[1, -1, -1]", 1, "[1, -1, -1]"),
-                         "f");
+  func::FuncOp f =
+      parse(mapKernel("tensor<2x8xf32>", "tensor<2x2xf32>", "tensor<2x4xf32>",
+                      "[2, 1, 1]", 2, "[1, -1, -1]", 1, "[1, -1, -1]"),
+            "f");
   ASSERT_TRUE(f);
   expectNear({4, 6, 12, 14, 20, 22, 28, 30}, runFloat(f));
   EXPECT_EQ(ints({4, 6, 12, 14, 20, 22, 28, 30}), runField(f, FieldTest(10)));
@@ -451,10 +502,10 @@ TEST_F(InterpreterTest, GridAndLoopOnOneDim) {
 
 TEST_F(InterpreterTest, ReplicatedLoopReadsWholeTensor) {
   // fmap = -1: every iteration reads the whole tensor, so the sum is F * x.
-  func::FuncOp f = parse(mapKernel("tensor<2x2xf32>", "tensor<2x2xf32>",
-                                   "tensor<2x2xf32>", "[1, 1, 1]", 3,
-                                   "[-1, -1, -1]", -1, "[-1, -1, -1]"),
-                         "f");
+  func::FuncOp f =
+      parse(mapKernel("tensor<2x2xf32>", "tensor<2x2xf32>", "tensor<2x2xf32>",
+                      "[1, 1, 1]", 3, "[-1, -1, -1]", -1, "[-1, -1, -1]"),
+            "f");
   ASSERT_TRUE(f);
   expectNear({3, 6, 9, 12}, runFloat(f));
 }
@@ -502,7 +553,8 @@ TEST_F(InterpreterTest, RmsNormMatmulKernelWithThreadGraph) {
       %n = mk.rms_norm %x eps = 1.0e-06 : tensor<2x4xf32>
       %y = mk.matmul %n, %w : tensor<2x4xf32>, tensor<4x6xf32> -> tensor<2x6xf32>
       return %y : tensor<2x6xf32>
-    })", "fused");
+    })",
+                         "fused");
   ASSERT_TRUE(f);
   func::FuncOp ref = module->lookupSymbol<func::FuncOp>("ref");
   // Hand computation: row r of x is 4r + [1,2,3,4], w[k, j] = 6k + j + 1.
@@ -577,15 +629,14 @@ TEST_F(InterpreterTest, MapCombinationsOfTheBenchmarkPrograms) {
         "func.func @f(%x: " + in + ") -> " + o + " {\n" +
         "  %y = mk.graph_kernel (%x) grid = " + arrStr(c.grid) +
         " block = [32, 1, 1] forloop = " + std::to_string(c.forloop) +
-        " {\n  ^bb0(%X: " + in + "):\n" +
-        "    %a = mb.for_loop -> (" + t + ") {\n" +
-        "      %t = mb.input_iter %X imap = " + arrStr(c.imap) +
+        " {\n  ^bb0(%X: " + in + "):\n" + "    %a = mb.for_loop -> (" + t +
+        ") {\n" + "      %t = mb.input_iter %X imap = " + arrStr(c.imap) +
         " fmap = " + std::to_string(c.fmap) + " : " + in + " -> " + t + "\n" +
         "      %r = mb.accum_sum %t : " + t + " -> " + t + "\n" +
         "      mb.yield %r : " + t + "\n    }\n" +
         "    %o = mb.output_saver %a omap = " + arrStr(c.omap) + " : " + t +
-        " -> " + o + "\n    mb.return %o : " + o + "\n  } : (" + in +
-        ") -> " + o + "\n  return %y : " + o + "\n}\n";
+        " -> " + o + "\n    mb.return %o : " + o + "\n  } : (" + in + ") -> " +
+        o + "\n  return %y : " + o + "\n}\n";
     func::FuncOp f = parse(src, "f");
     ASSERT_TRUE(f) << src;
 
@@ -645,7 +696,8 @@ TEST_F(InterpreterTest, UnknownOpIsReported) {
     func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
       %y = arith.addf %x, %x : tensor<2xf32>
       return %y : tensor<2xf32>
-    })", "f");
+    })",
+                         "f");
   ASSERT_TRUE(f);
   EvalError err;
   EXPECT_FALSE(evaluateFloat(f, iotaFloat(f), err));
@@ -659,7 +711,8 @@ TEST_F(InterpreterTest, DivisionByFieldZeroIsUnknown) {
       %z = mk.sub %x, %x : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
       %y = mk.div %x, %z : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
       return %y : tensor<2xf32>
-    })", "f");
+    })",
+                         "f");
   ASSERT_TRUE(f);
   EquivalenceResult r = checkEquivalence(f, f);
   EXPECT_EQ(Verdict::Unknown, r.verdict);
@@ -681,7 +734,8 @@ TEST_F(InterpreterTest, EquivalenceVerdictsAndBound) {
     func.func @c(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf32> {
       %m = mk.matmul %x, %w : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
       return %m : tensor<4x4xf32>
-    })", "a");
+    })",
+                         "a");
   ASSERT_TRUE(a);
   auto b = module->lookupSymbol<func::FuncOp>("b");
   auto c = module->lookupSymbol<func::FuncOp>("c");
@@ -717,7 +771,8 @@ TEST_F(InterpreterTest, SignatureMismatchIsInvalid) {
     }
     func.func @b(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
       return %x : tensor<8x4xf32>
-    })", "a");
+    })",
+                         "a");
   ASSERT_TRUE(a);
   EquivalenceResult r =
       checkEquivalence(a, module->lookupSymbol<func::FuncOp>("b"));

@@ -1,4 +1,5 @@
-//===- Field.h - Finite-field arithmetic for uGraph verification -*- C++ -*-===//
+//===- Field.h - Finite-field arithmetic for uGraph verification -*- C++
+//-*-===//
 //
 // The value domain of the finite-field evaluator (DESIGN §4): a value is a
 // pair (a mod p, b mod q) of residues for primes q | p - 1. Addition,
@@ -203,9 +204,7 @@ public:
   /// since it has no exact image.
   FieldValue getSqrt2OverPi() const { return sqrt2OverPi; }
   /// Key of the random total order that defines max/relu/clamp.
-  uint64_t orderKey(FieldValue x) const {
-    return mix64(x.p ^ orderSeed);
-  }
+  uint64_t orderKey(FieldValue x) const { return mix64(x.p ^ orderSeed); }
   /// Key of the random function that stands in for pow.
   uint64_t getPowKey() const { return powKey; }
 

@@ -34,29 +34,24 @@ void *allocateTensorStorage(size_t bytes);
 void freeTensorStorage(void *ptr);
 
 /// std::allocator replacement that uses allocateTensorStorage.
-template <typename T>
-struct TensorAllocator {
+template <typename T> struct TensorAllocator {
   using value_type = T;
   TensorAllocator() = default;
-  template <typename U>
-  TensorAllocator(const TensorAllocator<U> &) {}
+  template <typename U> TensorAllocator(const TensorAllocator<U> &) {}
   T *allocate(size_t n) {
     return static_cast<T *>(allocateTensorStorage(n * sizeof(T)));
   }
   void deallocate(T *p, size_t) { freeTensorStorage(p); }
-  template <typename U>
-  bool operator==(const TensorAllocator<U> &) const {
+  template <typename U> bool operator==(const TensorAllocator<U> &) const {
     return true;
   }
-  template <typename U>
-  bool operator!=(const TensorAllocator<U> &) const {
+  template <typename U> bool operator!=(const TensorAllocator<U> &) const {
     return false;
   }
 };
 
 /// A dense row-major tensor of domain values.
-template <typename E>
-struct Tensor {
+template <typename E> struct Tensor {
   using Storage = std::vector<E, TensorAllocator<E>>;
   llvm::SmallVector<int64_t, 4> shape;
   Storage data;
