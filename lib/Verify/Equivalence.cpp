@@ -95,6 +95,31 @@ static uint64_t testSeed(uint64_t seed, unsigned t) {
   return mix64(mix64(seed) + 0x632BE59BD9B4E019ULL * (t + 1));
 }
 
+/// Runs both programs in f64 on the float inputs of the first test and
+/// returns the largest |ref - cand| / max(1, |ref|), or nothing if either
+/// evaluation fails.
+static std::optional<double> floatMaxRelDiff(func::FuncOp reference,
+                                             func::FuncOp candidate,
+                                             const EquivalenceOptions &options) {
+  std::vector<FloatTensor> fin =
+      randomFloatInputs(reference, testSeed(options.seed, 0));
+  EvalError e1, e2;
+  auto fr = evaluateFloat(reference, fin, e1);
+  auto fc = evaluateFloat(candidate, fin, e2);
+  if (!fr || !fc)
+    return std::nullopt;
+  double worst = 0;
+  for (size_t o = 0; o < fr->size(); ++o)
+    for (size_t i = 0; i < (*fr)[o].data.size(); ++i) {
+      double a = (*fr)[o].data[i], b = (*fc)[o].data[i];
+      double d = std::fabs(a - b) / std::max(1.0, std::fabs(a));
+      if (std::isnan(d))
+        d = (std::isnan(a) && std::isnan(b)) ? 0.0 : HUGE_VAL;
+      worst = std::max(worst, d);
+    }
+  return worst;
+}
+
 EquivalenceResult
 mirage::verify::checkEquivalence(func::FuncOp reference, func::FuncOp candidate,
                                  const EquivalenceOptions &options) {
@@ -129,12 +154,19 @@ mirage::verify::checkEquivalence(func::FuncOp reference, func::FuncOp candidate,
     std::vector<FieldTensor> inputs = randomFieldInputs(reference, test, seed);
     EvalError refErr, candErr;
     FieldEvalInfo refInfo, candInfo;
+    // Outside the fragment the float check is what the caller falls back to.
+    auto unknown = [&](const EvalError &err, func::FuncOp f) {
+      EquivalenceResult r = fromError(err, f);
+      if (r.verdict == Verdict::Unknown && options.floatCheck)
+        r.floatMaxRelDiff = floatMaxRelDiff(reference, candidate, options);
+      return r;
+    };
     auto refOut = evaluateField(reference, inputs, test, refErr, &refInfo);
     if (!refOut)
-      return fromError(refErr, reference);
+      return unknown(refErr, reference);
     auto candOut = evaluateField(candidate, inputs, test, candErr, &candInfo);
     if (!candOut)
-      return fromError(candErr, candidate);
+      return unknown(candErr, candidate);
     for (size_t o = 0; o < refOut->size(); ++o) {
       const FieldTensor &x = (*refOut)[o], &y = (*candOut)[o];
       for (int64_t i = 0, n = x.numElements(); i < n; ++i) {
@@ -189,24 +221,7 @@ mirage::verify::checkEquivalence(func::FuncOp reference, func::FuncOp candidate,
   result.boundIsRigorous = !usesExp && !usesSqrt && !usesOpaque;
   result.structureOnly = usesOpaque;
 
-  if (options.floatCheck) {
-    std::vector<FloatTensor> fin =
-        randomFloatInputs(reference, testSeed(options.seed, 0));
-    EvalError e1, e2;
-    auto fr = evaluateFloat(reference, fin, e1);
-    auto fc = evaluateFloat(candidate, fin, e2);
-    if (fr && fc) {
-      double worst = 0;
-      for (size_t o = 0; o < fr->size(); ++o)
-        for (size_t i = 0; i < (*fr)[o].data.size(); ++i) {
-          double a = (*fr)[o].data[i], b = (*fc)[o].data[i];
-          double d = std::fabs(a - b) / std::max(1.0, std::fabs(a));
-          if (std::isnan(d))
-            d = (std::isnan(a) && std::isnan(b)) ? 0.0 : HUGE_VAL;
-          worst = std::max(worst, d);
-        }
-      result.floatMaxRelDiff = worst;
-    }
-  }
+  if (options.floatCheck)
+    result.floatMaxRelDiff = floatMaxRelDiff(reference, candidate, options);
   return result;
 }
