@@ -1,9 +1,10 @@
 //===- VerifyBench.cpp - Benchmark and flakiness check of lib/Verify ------===//
 //
 // For every function with an `mk.reference` in the given files:
-//  - default mode: the time of one finite-field test (both programs on fresh
-//    random inputs, compared element by element) and of one f64 evaluation
-//    of each program, as thread CPU time and wall time;
+//  - default mode: the time of one finite-field test (fresh random inputs,
+//    both programs, element-by-element comparison; thread CPU and wall time),
+//    of one field evaluation of each program on prepared inputs and of one
+//    f64 evaluation of each program (thread CPU time), best of --reps;
 //  - `--seeds=N`: runs the equivalence check with seeds 0..N-1 and reports
 //    pairs whose verdict changes with the seed (flaky) or differs from the
 //    expected one (files under a `not-equivalent` directory must be rejected,
@@ -102,9 +103,11 @@ int main(int argc, char **argv) {
   llvm::raw_ostream &os = llvm::outs();
   unsigned bad = 0, pairs = 0;
   if (!seeds)
-    os << llvm::format("%-28s %-24s %12s %12s %12s %12s\n", "file", "candidate",
-                       "ff-test cpu", "ff-test wall", "float-ref",
-                       "float-cand");
+    os << llvm::format("%-28s %-22s %11s %11s %9s %9s %9s %9s\n", "file",
+                       "candidate", "ff-test", "ff-test", "ff-ref", "ff-cand",
+                       "float-ref", "float-cand")
+       << llvm::format("%-28s %-22s %11s %11s %9s %9s %9s %9s\n", "", "", "cpu",
+                       "wall", "cpu", "cpu", "cpu", "cpu");
   for (const std::string &file : inputFiles) {
     llvm::SourceMgr sm;
     OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(file, sm, &ctx);
@@ -159,13 +162,22 @@ int main(int argc, char **argv) {
         options.seed = r;
         (void)checkEquivalence(ref, cand, options);
       });
-      std::vector<FloatTensor> in = randomFloatInputs(ref, 0);
+      // One field evaluation of each program on prepared inputs.
+      FieldTest test(1);
+      std::vector<FieldTensor> fin = randomFieldInputs(ref, test, 1);
       EvalError err;
+      Timing er =
+          timeIt([&](unsigned) { (void)evaluateField(ref, fin, test, err); });
+      Timing ec =
+          timeIt([&](unsigned) { (void)evaluateField(cand, fin, test, err); });
+      fin.clear();
+      std::vector<FloatTensor> in = randomFloatInputs(ref, 0);
       Timing fr = timeIt([&](unsigned) { (void)evaluateFloat(ref, in, err); });
       Timing fc = timeIt([&](unsigned) { (void)evaluateFloat(cand, in, err); });
-      os << llvm::format("%-28s %-24s %11.3fs %11.3fs %11.3fs %11.3fs\n",
+      os << llvm::format("%-28s %-22s %10.3fs %10.3fs %8.3fs %8.3fs %8.3fs "
+                         "%8.3fs\n",
                          base.c_str(), cand.getSymName().str().c_str(), ff.cpu,
-                         ff.wall, fr.cpu, fc.cpu);
+                         ff.wall, er.cpu, ec.cpu, fr.cpu, fc.cpu);
     }
   }
   if (seeds)

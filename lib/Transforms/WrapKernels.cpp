@@ -157,7 +157,11 @@ mk::GraphKernelOp WrapKernelsPass::build(Operation *op, const OpTiling &t,
   for (int64_t d = r - 1; d >= 0 && g < 3; --d) {
     if (t.outputWhole[d] || shape[d] == 1)
       continue;
-    int64_t limit = d >= r - 2 ? cap : 1;
+    // Leading dims are split fully. The last two are tiled by `cap`, except
+    // that when the last dim is whole (a row op) or 1 (a reduction over it)
+    // the rows are the only parallelism and are split fully too.
+    bool rowsOnly = t.outputWhole[r - 1] || shape[r - 1] == 1;
+    int64_t limit = d == r - 1 || (d == r - 2 && !rowsOnly) ? cap : 1;
     int64_t n = splitCount(shape[d], limit);
     if (n == 1)
       continue;

@@ -146,6 +146,12 @@ mirage::verify::checkEquivalence(func::FuncOp reference, func::FuncOp candidate,
     return result;
   }
 
+  if (options.numTests == 0) {
+    result.verdict = Verdict::Unknown;
+    result.reason = "no finite-field tests were requested (tests = 0)";
+    return result;
+  }
+
   double maxDegree = 0, maxExpDegree = 0;
   bool usesExp = false, usesSqrt = false, usesOpaque = false;
   for (unsigned t = 0; t < options.numTests; ++t) {

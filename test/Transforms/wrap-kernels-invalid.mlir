@@ -1,0 +1,20 @@
+// RUN: mirage-opt %s --mirage-wrap-kernels -split-input-file -verify-diagnostics
+
+// A batched matmul of rank 4 has two batch dims plus M and N to spread over a
+// three-dimensional grid.
+func.func @rank4_matmul(%a: tensor<2x2x16x16xf16>, %b: tensor<2x2x16x16xf16>) -> tensor<2x2x16x16xf16> {
+  // expected-error @+1 {{'mk.matmul' op cannot be wrapped into a graph-defined kernel: a rank-4 matmul needs 4 grid dims}}
+  %0 = mk.matmul %a, %b : tensor<2x2x16x16xf16>, tensor<2x2x16x16xf16> -> tensor<2x2x16x16xf16>
+  return %0 : tensor<2x2x16x16xf16>
+}
+
+// -----
+
+// A row that rms_norm needs whole does not fit in 1 KiB of shared memory.
+module attributes {mk.smem_limit = 1024} {
+  func.func @row_too_long(%x: tensor<2x4096xf16>) -> tensor<2x4096xf16> {
+    // expected-error @+1 {{'mk.rms_norm' op cannot be wrapped into a graph-defined kernel that fits the shared-memory limit}}
+    %0 = mk.rms_norm %x eps = 1.0e-06 : tensor<2x4096xf16>
+    return %0 : tensor<2x4096xf16>
+  }
+}

@@ -1,0 +1,49 @@
+// RUN: mirage-opt %s --mirage-wrap-kernels | FileCheck %s
+// RUN: mirage-opt %s --mirage-wrap-kernels="max-tile=32" | FileCheck %s --check-prefix=T32
+
+// Each mk op becomes a graph-defined kernel computing it on tiles.
+
+// CHECK-LABEL: func.func @rmsnorm_matmul
+// The rms_norm keeps its rows whole: one block per row.
+// CHECK: %[[N:.*]] = mk.graph_kernel(%{{.*}}) grid = [2, 1, 1] block = [128, 1, 1] forloop = 1
+// CHECK:   mb.input_iter %{{.*}} imap = [0, -1, -1] fmap = -1 : tensor<2x4096xf16> -> tensor<1x4096xf16>
+// CHECK:   mb.rms_norm %{{.*}} eps = 9.9999999999999995E-7 : tensor<1x4096xf16>
+// CHECK:   mb.accum_sum
+// CHECK:   mb.output_saver %{{.*}} omap = [0, -1, -1] : tensor<1x4096xf16> -> tensor<2x4096xf16>
+// The matmul: the grid splits the 6144 columns into tiles of 64, the loop
+// walks the 4096-long contracted dim in chunks of 64.
+// CHECK: mk.graph_kernel(%[[N]], %{{.*}}) grid = [96, 1, 1] block = [128, 1, 1] forloop = 64
+// CHECK:   mb.input_iter %{{.*}} imap = [-1, -1, -1] fmap = 1 : tensor<2x4096xf16> -> tensor<2x64xf16>
+// CHECK:   mb.input_iter %{{.*}} imap = [1, -1, -1] fmap = 0 : tensor<4096x6144xf16> -> tensor<64x64xf16>
+// CHECK:   mb.matmul %{{.*}}, %{{.*}} : tensor<2x64xf16>, tensor<64x64xf16> -> tensor<2x64xf16>
+// CHECK:   mb.accum_sum
+// CHECK:   mb.output_saver %{{.*}} omap = [1, -1, -1] : tensor<2x64xf16> -> tensor<2x6144xf16>
+// CHECK-NOT: mk.rms_norm
+// CHECK-NOT: mk.matmul
+// T32-LABEL: func.func @rmsnorm_matmul
+// T32: grid = [2, 1, 1] block = [128, 1, 1] forloop = 1
+// T32: grid = [192, 1, 1] block = [128, 1, 1] forloop = 128
+func.func @rmsnorm_matmul(%x: tensor<2x4096xf16>, %w: tensor<4096x6144xf16>) -> tensor<2x6144xf16> {
+  %n = mk.rms_norm %x eps = 1.0e-06 : tensor<2x4096xf16>
+  %y = mk.matmul %n, %w : tensor<2x4096xf16>, tensor<4096x6144xf16> -> tensor<2x6144xf16>
+  return %y : tensor<2x6144xf16>
+}
+
+// CHECK-LABEL: func.func @softmax_parts
+// The reduction: one block per row, the loop walks the row in chunks of 64.
+// A broadcast operand is replicated along its size-1 dim.
+// CHECK: mk.graph_kernel(%{{.*}}) grid = [4, 1, 1] block = [128, 1, 1] forloop = 4
+// CHECK:   mb.reduce_max %{{.*}} dim = 1 : tensor<1x64xf32> -> tensor<1x1xf32>
+// CHECK:   mb.accum_max
+// CHECK: mk.graph_kernel
+// CHECK:   mb.input_iter %{{.*}} imap = [1, -1, -1] fmap = -1 : tensor<4x256xf32> -> tensor<4x64xf32>
+// CHECK:   mb.input_iter %{{.*}} imap = [-1, -1, -1] fmap = -1 : tensor<4x1xf32> -> tensor<4x1xf32>
+// CHECK:   mb.sub
+// CHECK: mk.graph_kernel
+// CHECK:   mb.transpose %{{.*}} perm = [1, 0] : tensor<4x64xf32> -> tensor<64x4xf32>
+func.func @softmax_parts(%x: tensor<4x256xf32>) -> tensor<256x4xf32> {
+  %m = mk.reduce_max %x dim = 1 : tensor<4x256xf32> -> tensor<4x1xf32>
+  %d = mk.sub %x, %m : tensor<4x256xf32>, tensor<4x1xf32> -> tensor<4x256xf32>
+  %t = mk.transpose %d perm = [1, 0] : tensor<4x256xf32> -> tensor<256x4xf32>
+  return %t : tensor<256x4xf32>
+}
