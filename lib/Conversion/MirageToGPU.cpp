@@ -16,7 +16,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseSet.h"
@@ -128,9 +130,10 @@ Value emitScalar(OpBuilder &b, Location loc, ElementwiseKind kind,
 class KernelEmitter {
 public:
   KernelEmitter(mk::GraphKernelOp kernel, OpBuilder &b,
-                llvm::DenseMap<Value, Value> &global, int64_t &numBarriers)
+                llvm::DenseMap<Value, Value> &global, int64_t &numBarriers,
+                bool tensorCores, int64_t &numMma)
       : kernel(kernel), b(b), loc(kernel.getLoc()), global(global),
-        numBarriers(numBarriers) {}
+        numBarriers(numBarriers), tensorCores(tensorCores), numMma(numMma) {}
 
   /// Plans the shared-memory layout; returns its size in bytes.
   int64_t planSharedMemory();
@@ -172,12 +175,18 @@ private:
                   bool squares);
 
   Value buf(Value v) { return tiles.lookup(v); }
+  /// Whether `mm` can run on tensor cores (m16n8k16, f16 in, f32 out).
+  bool fitsMma(mb::MatmulOp mm);
+  /// Emits `mm` with nvgpu.mma.sync, one 16x8 output tile per warp at a time.
+  void emitMmaMatmul(mb::MatmulOp mm);
 
   mk::GraphKernelOp kernel;
   OpBuilder &b;
   Location loc;
   llvm::DenseMap<Value, Value> &global;
   int64_t &numBarriers;
+  bool tensorCores;
+  int64_t &numMma;
 
   llvm::DenseMap<Value, Slot> slots;      // IR value -> shared-memory slot
   llvm::DenseMap<Value, Slot> aux;        // extra buffers keyed by op result
@@ -530,6 +539,10 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
     Value lhs = buf(mm.getLhs()), rhs = buf(mm.getRhs()),
           out = buf(mm.getResult());
     stage({lhs, rhs}, {out});
+    if (fitsMma(mm)) {
+      emitMmaMatmul(mm);
+      return success();
+    }
     int64_t k = mm.getLhs().getType().getShape().back();
     forEachElement(mm.getType().getShape(), [&](ValueRange idx) {
       auto loop = scf::ForOp::create(b, loc, cIndex(b, loc, 0),
@@ -654,6 +667,106 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
     return success();
   }
   return op->emitOpError("is not supported by convert-mirage-to-gpu");
+}
+
+bool KernelEmitter::fitsMma(mb::MatmulOp mm) {
+  if (!tensorCores)
+    return false;
+  ArrayRef<int64_t> blk = kernel.getBlock();
+  ArrayRef<int64_t> a = mm.getLhs().getType().getShape();
+  ArrayRef<int64_t> w = mm.getRhs().getType().getShape();
+  int64_t r = a.size();
+  return (blk[0] * blk[1] * blk[2]) % 32 == 0 &&
+         mm.getLhs().getType().getElementType().isF16() && a[r - 2] % 16 == 0 &&
+         a[r - 1] % 16 == 0 && w[r - 1] % 8 == 0;
+}
+
+void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
+  Value lhs = buf(mm.getLhs()), rhs = buf(mm.getRhs()),
+        out = buf(mm.getResult());
+  ArrayRef<int64_t> outShape = mm.getType().getShape();
+  int64_t r = outShape.size();
+  int64_t m = outShape[r - 2], n = outShape[r - 1];
+  int64_t k = mm.getLhs().getType().getShape().back();
+  int64_t batch = r == 3 ? outShape[0] : 1;
+  int64_t tilesM = m / 16, tilesN = n / 8;
+  Value c32 = cIndex(b, loc, 32);
+  Value warp = arith::DivUIOp::create(b, loc, tid, c32);
+  Value lane = arith::RemUIOp::create(b, loc, tid, c32);
+  Value nwarps = arith::DivUIOp::create(b, loc, nthreads, c32);
+  // PTX m16n8k16 fragment layout: group g = lane / 4, thread t = lane % 4.
+  Value g = arith::DivUIOp::create(b, loc, lane, cIndex(b, loc, 4));
+  Value t2 = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, lane, cIndex(b, loc, 4)),
+      cIndex(b, loc, 2));
+  auto add = [&](Value x, int64_t c) {
+    return c == 0 ? x : arith::AddIOp::create(b, loc, x, cIndex(b, loc, c));
+  };
+  auto tileLoop = scf::ForOp::create(b, loc, warp,
+                                     cIndex(b, loc, batch * tilesM * tilesN),
+                                     nwarps);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(tileLoop.getBody());
+  Value tIdx = tileLoop.getInductionVar();
+  Value tn = arith::RemUIOp::create(b, loc, tIdx, cIndex(b, loc, tilesN));
+  Value rest = arith::DivUIOp::create(b, loc, tIdx, cIndex(b, loc, tilesN));
+  Value tm = arith::RemUIOp::create(b, loc, rest, cIndex(b, loc, tilesM));
+  Value bi = arith::DivUIOp::create(b, loc, rest, cIndex(b, loc, tilesM));
+  Value row0 = arith::MulIOp::create(b, loc, tm, cIndex(b, loc, 16));
+  Value col0 = arith::MulIOp::create(b, loc, tn, cIndex(b, loc, 8));
+  auto at = [&](Value row, Value col) {
+    SmallVector<Value> idx;
+    if (r == 3)
+      idx.push_back(bi);
+    idx.push_back(row);
+    idx.push_back(col);
+    return idx;
+  };
+  Type f32 = b.getF32Type(), f16 = b.getF16Type();
+  auto accType = VectorType::get({2, 2}, f32);
+  Value zero = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0)));
+  auto kLoop = scf::ForOp::create(b, loc, cIndex(b, loc, 0),
+                                  cIndex(b, loc, k), cIndex(b, loc, 16),
+                                  ValueRange{zero});
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value k0 = kLoop.getInductionVar();
+    Value rowA = arith::AddIOp::create(b, loc, row0, g);
+    Value colA = arith::AddIOp::create(b, loc, k0, t2);
+    SmallVector<Value> a;
+    // a0..a7: (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1), then +8 columns.
+    for (int64_t dc : {0, 8})
+      for (int64_t dr : {0, 8})
+        for (int64_t j : {0, 1})
+          a.push_back(memref::LoadOp::create(b, loc, lhs,
+                                             at(add(rowA, dr), add(colA, dc + j))));
+    Value fragA = vector::FromElementsOp::create(
+        b, loc, VectorType::get({4, 2}, f16), a);
+    // b0..b3: (k = 2t, 2t+1, 2t+8, 2t+9; n = g).
+    Value colB = arith::AddIOp::create(b, loc, col0, g);
+    Value rowB = arith::AddIOp::create(b, loc, k0, t2);
+    SmallVector<Value> bv;
+    for (int64_t dr : {0, 1, 8, 9})
+      bv.push_back(memref::LoadOp::create(b, loc, rhs, at(add(rowB, dr), colB)));
+    Value fragB = vector::FromElementsOp::create(
+        b, loc, VectorType::get({2, 2}, f16), bv);
+    Value d = nvgpu::MmaSyncOp::create(
+        b, loc, fragA, fragB, kLoop.getRegionIterArgs()[0],
+        b.getI64ArrayAttr({16, 8, 16}));
+    scf::YieldOp::create(b, loc, d);
+  }
+  // c0..c3: (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1).
+  Value acc = kLoop.getResult(0);
+  Value rowC = arith::AddIOp::create(b, loc, row0, g);
+  Value colC = arith::AddIOp::create(b, loc, col0, t2);
+  for (int64_t i : {0, 1})
+    for (int64_t j : {0, 1}) {
+      Value v = vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{i, j});
+      storeF32(out, at(add(rowC, 8 * i), add(colC, j)), v);
+    }
+  ++numMma;
 }
 
 LogicalResult KernelEmitter::emitLoopBody(mb::ForLoopOp loop, Value iv) {
@@ -876,7 +989,8 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
          llvm::zip_equal(kret.getOutputs(), kernel.getResults()))
       global[saved] = memrefOf.lookup(r);
 
-    KernelEmitter emitter(kernel, b, global, barriers);
+    int64_t mma = 0;
+    KernelEmitter emitter(kernel, b, global, barriers, tensorCores, mma);
     int64_t smem = emitter.planSharedMemory();
     ArrayRef<int64_t> grid = kernel.getGrid(), block = kernel.getBlock();
     auto launch = gpu::LaunchOp::create(
@@ -890,6 +1004,7 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
         return failure();
     }
     ++numKernels;
+    numMmaTiles += mma;
   }
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
     Value dst = entry->getArgument(numIn + i);

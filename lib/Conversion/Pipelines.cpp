@@ -35,6 +35,10 @@ struct PtxOptions : public PassPipelineOptions<PtxOptions> {
       llvm::cl::desc("If set, write <dir>/manifest.json and one .ptx file per "
                      "kernel module"),
       llvm::cl::init("")};
+  Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("Compute fitting f16 matmul tiles with nvgpu.mma.sync"),
+      llvm::cl::init(true)};
   Option<int> optLevel{*this, "opt-level",
                        llvm::cl::desc("LLVM optimisation level"),
                        llvm::cl::init(3)};
@@ -48,10 +52,12 @@ struct CpuOptions : public PassPipelineOptions<CpuOptions> {
       llvm::cl::init(2)};
 };
 
-void buildMirageToGpu(OpPassManager &pm) {
+void buildMirageToGpu(OpPassManager &pm, bool tensorCores) {
   // Every mk op outside a graph-defined kernel goes through the same path.
   pm.addPass(mirage::createWrapKernels());
-  pm.addPass(mirage::createConvertMirageToGPU());
+  mirage::ConvertMirageToGPUOptions options;
+  options.tensorCores = tensorCores;
+  pm.addPass(mirage::createConvertMirageToGPU(options));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -62,13 +68,13 @@ void mirage::registerMiragePipelines() {
   PassPipelineRegistration<>(
       "mirage-to-gpu",
       "Lower uGraph functions to gpu.launch over memrefs (host + kernels)",
-      [](OpPassManager &pm) { buildMirageToGpu(pm); });
+      [](OpPassManager &pm) { buildMirageToGpu(pm, /*tensorCores=*/true); });
 
   PassPipelineRegistration<PtxOptions>(
       "mirage-to-ptx",
       "Lower uGraph functions to PTX through gpu/nvvm (gpu.binary, isa)",
       [](OpPassManager &pm, const PtxOptions &opts) {
-        buildMirageToGpu(pm);
+        buildMirageToGpu(pm, opts.tensorCores);
         // Constants hoisted out of the launch by canonicalization go back in,
         // so kernels take only buffers as arguments.
         pm.addPass(createGpuLaunchSinkIndexComputationsPass());
@@ -100,7 +106,8 @@ void mirage::registerMiragePipelines() {
       "Lower uGraph functions to LLVM code that runs the kernels on the CPU "
       "(blocks as loops, threads as OpenMP threads)",
       [](OpPassManager &pm, const CpuOptions &opts) {
-        buildMirageToGpu(pm);
+        // Warp-level mma has no CPU emulation: matmul tiles use plain loops.
+        buildMirageToGpu(pm, /*tensorCores=*/false);
         GpuLaunchToOpenMPOptions omp;
         omp.threads = opts.threads;
         pm.addPass(createGpuLaunchToOpenMP(omp));

@@ -30,6 +30,11 @@ def ConvertMirageToGPU : Pass<"convert-mirage-to-gpu", "::mlir::ModuleOp"> {
       write-after-read dependence through shared memory, and at the end of
       every loop iteration.
 
+    With `tensor-cores`, an f16 matmul tile whose shape is a multiple of
+    16x8x16 is computed by `nvgpu.mma.sync` (m16n8k16, f32 accumulation):
+    each warp takes 16x8 output tiles in turn and builds its fragments from
+    shared memory with the lane layout of the PTX mma instruction.
+
     Element-wise arithmetic is done in f32. Functions with `mk` ops outside a
     graph-defined kernel are rejected with a diagnostic naming the op.
 
@@ -40,11 +45,19 @@ def ConvertMirageToGPU : Pass<"convert-mirage-to-gpu", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
-    "::mlir::bufferization::BufferizationDialect", "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect", "::mlir::func::FuncDialect"
+    "::mlir::bufferization::BufferizationDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect", "::mlir::func::FuncDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+  let options = [
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
+           "Compute f16 matmul tiles whose shape fits m16n8k16 with "
+           "nvgpu.mma.sync (GPU only: the CPU path has no warp emulation)">,
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Graph-defined kernels lowered">,
+    Statistic<"numMmaTiles", "mma-matmuls", "Matmul tiles on tensor cores">,
     Statistic<"numBarriers", "barriers", "Barriers emitted">,
   ];
 }
