@@ -111,7 +111,7 @@ struct CheckEquivalencePass
     StringRef refName = ref.getSymName();
     switch (result.verdict) {
     case Verdict::Equivalent: {
-      InFlightDiagnostic diag = func.emitRemark();
+      InFlightDiagnostic diag = mlir::emitRemark(func.getLoc());
       diag << "equivalent to @" << refName << " (" << totalTests
            << " tests, P(false equivalent) <= "
            << formatProbability(result.log10Bound) << ")";
@@ -127,7 +127,7 @@ struct CheckEquivalencePass
     }
     case Verdict::NotEquivalent: {
       const Counterexample &cex = *result.counterexample;
-      InFlightDiagnostic diag = func.emitError();
+      InFlightDiagnostic diag = mlir::emitError(func.getLoc());
       diag << "not equivalent to @" << refName << ": output #"
            << cex.outputIndex << " element " << formatIndex(cex.element)
            << ": reference " << cex.referenceValue.str() << " vs candidate "
@@ -140,7 +140,7 @@ struct CheckEquivalencePass
       return failure();
     }
     case Verdict::Unknown: {
-      InFlightDiagnostic diag = func.emitWarning();
+      InFlightDiagnostic diag = mlir::emitWarning(func.getLoc());
       diag << "equivalence to @" << refName << " unknown: " << result.reason
            << "; fall back to float tests";
       if (result.floatMaxRelDiff)
@@ -151,7 +151,7 @@ struct CheckEquivalencePass
       return success();
     }
     case Verdict::Invalid: {
-      InFlightDiagnostic diag = func.emitError();
+      InFlightDiagnostic diag = mlir::emitError(func.getLoc());
       diag << "cannot check equivalence to @" << refName << ": "
            << result.reason;
       noteFailingOp(diag, result.failingOp, func);
@@ -256,7 +256,7 @@ struct EvaluatePass : mirage::verify::impl::MirageEvaluateBase<EvaluatePass> {
   }
 
   LogicalResult reportError(func::FuncOp func, const EvalError &err) {
-    InFlightDiagnostic diag = func.emitError();
+    InFlightDiagnostic diag = mlir::emitError(func.getLoc());
     diag << "cannot evaluate @" << func.getSymName() << ": " << err.message;
     noteFailingOp(diag, err.op, func);
     return failure();
