@@ -13,6 +13,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -32,6 +34,107 @@ Type stripAddressSpace(Type t) {
   if (!m || !isa_and_nonnull<gpu::AddressSpaceAttr>(m.getMemorySpace()))
     return t;
   return MemRefType::get(m.getShape(), m.getElementType(), m.getLayout());
+}
+
+/// nvgpu.mma.sync m16n8k16 with f16 operands and an f32 accumulator: the
+/// one warp-level op emulated on the CPU.
+bool isEmulatedMma(Operation *op) {
+  auto mma = dyn_cast<nvgpu::MmaSyncOp>(op);
+  if (!mma)
+    return false;
+  ArrayRef<Attribute> shape = mma.getMmaShape().getValue();
+  auto dim = [&](int i) { return cast<IntegerAttr>(shape[i]).getInt(); };
+  return dim(0) == 16 && dim(1) == 8 && dim(2) == 16 &&
+         mma.getMatrixA().getType() == VectorType::get({4, 2}, Float16Type::get(op->getContext())) &&
+         mma.getMatrixB().getType() == VectorType::get({2, 2}, Float16Type::get(op->getContext())) &&
+         mma.getMatrixC().getType() == VectorType::get({2, 2}, Float32Type::get(op->getContext()));
+}
+
+/// Replaces one warp-collective m16n8k16 mma by its CPU emulation: every
+/// thread publishes its A and B fragments in `scratch[tid]`, the team
+/// synchronises, and each thread computes its own four D elements by reading
+/// the fragments of the lanes of its warp that hold them (PTX fragment
+/// layout: group g = lane / 4, t = lane % 4; A elements (g + 8i, 2t + j + 8h),
+/// B elements (2t + j + 8h, g), C/D elements (g + 8i, 2t + j)). A second
+/// barrier keeps the next mma from overwriting fragments still being read.
+void emulateMma(nvgpu::MmaSyncOp mma, Value tid, Value scratch) {
+  OpBuilder b(mma);
+  Location loc = mma.getLoc();
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Type f32 = b.getF32Type();
+  Value lane = arith::RemUIOp::create(b, loc, tid, c(32));
+  Value warpBase = arith::SubIOp::create(b, loc, tid, lane);
+  auto publish = [&](Value frag, int64_t rows, int64_t base) {
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < 2; ++j) {
+        Value v = vector::ExtractOp::create(b, loc, frag,
+                                            ArrayRef<int64_t>{i, j});
+        v = arith::ExtFOp::create(b, loc, f32, v);
+        memref::StoreOp::create(b, loc, v, scratch,
+                                ValueRange{tid, c(base + 2 * i + j)});
+      }
+  };
+  publish(mma.getMatrixA(), 4, 0);
+  publish(mma.getMatrixB(), 2, 8);
+  omp::BarrierOp::create(b, loc);
+  Value g = arith::DivUIOp::create(b, loc, lane, c(4));
+  Value t2 = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, lane, c(4)), c(2));
+  SmallVector<Value> d;
+  for (int64_t i = 0; i < 2; ++i)
+    for (int64_t j = 0; j < 2; ++j) {
+      Value row = arith::AddIOp::create(b, loc, g, c(8 * i));
+      Value col = arith::AddIOp::create(b, loc, t2, c(j));
+      Value init = vector::ExtractOp::create(b, loc, mma.getMatrixC(),
+                                             ArrayRef<int64_t>{i, j});
+      auto loop = scf::ForOp::create(b, loc, c(0), c(16), c(1),
+                                     ValueRange{init});
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value k = loop.getInductionVar();
+      Value kLow = arith::RemUIOp::create(b, loc, k, c(8));
+      Value kHigh = arith::DivUIOp::create(b, loc, k, c(8));
+      Value kOdd = arith::RemUIOp::create(b, loc, k, c(2));
+      Value kPair = arith::DivUIOp::create(b, loc, kLow, c(2));
+      // A(row, k): lane (row % 8) * 4 + (k % 8) / 2, register
+      // 4 * (k / 8) + 2 * (row / 8) + k % 2.
+      Value aLane = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(
+              b, loc, arith::RemUIOp::create(b, loc, row, c(8)), c(4)),
+          kPair);
+      Value aReg = arith::AddIOp::create(
+          b, loc,
+          arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, kHigh, c(4)),
+              arith::MulIOp::create(
+                  b, loc, arith::DivUIOp::create(b, loc, row, c(8)), c(2))),
+          kOdd);
+      // B(k, col): lane col * 4 + (k % 8) / 2, register 8 + 2 * (k / 8) + k % 2.
+      Value bLane = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, col, c(4)), kPair);
+      Value bReg = arith::AddIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, c(8),
+                                arith::MulIOp::create(b, loc, kHigh, c(2))),
+          kOdd);
+      Value a = memref::LoadOp::create(
+          b, loc, scratch,
+          ValueRange{arith::AddIOp::create(b, loc, warpBase, aLane), aReg});
+      Value w = memref::LoadOp::create(
+          b, loc, scratch,
+          ValueRange{arith::AddIOp::create(b, loc, warpBase, bLane), bReg});
+      Value sum = arith::AddFOp::create(
+          b, loc, loop.getRegionIterArgs()[0],
+          arith::MulFOp::create(b, loc, a, w));
+      scf::YieldOp::create(b, loc, sum);
+      d.push_back(loop.getResult(0));
+    }
+  omp::BarrierOp::create(b, loc);
+  Value result = vector::FromElementsOp::create(
+      b, loc, VectorType::get({2, 2}, f32), d);
+  mma.replaceAllUsesWith(result);
+  mma.erase();
 }
 
 struct GpuLaunchToOpenMPPass
@@ -70,7 +173,8 @@ LogicalResult GpuLaunchToOpenMPPass::convert(gpu::LaunchOp launch,
   WalkResult unsupported = launch.getBody().walk([](Operation *op) {
     if (isa<gpu::ShuffleOp, gpu::SubgroupReduceOp, gpu::AllReduceOp>(op) ||
         (op->getDialect() &&
-         op->getDialect()->getNamespace() == "nvgpu")) {
+         op->getDialect()->getNamespace() == "nvgpu" &&
+         !isEmulatedMma(op))) {
       op->emitOpError("has no CPU emulation in mirage-gpu-launch-to-omp");
       return WalkResult::interrupt();
     }
@@ -113,6 +217,11 @@ LogicalResult GpuLaunchToOpenMPPass::convert(gpu::LaunchOp launch,
         alloca);
   }
 
+  SmallVector<nvgpu::MmaSyncOp> mmas;
+  launch.getBody().walk([&](nvgpu::MmaSyncOp mma) { mmas.push_back(mma); });
+  if (!mmas.empty() && threads > 0)
+    return mmas.front().emitOpError(
+        "is emulated only with one OpenMP thread per GPU thread (threads=0)");
   Value teamSize;
   Value blockThreads = arith::MulIOp::create(
       b, loc, arith::MulIOp::create(b, loc, block.x, block.y), block.z);
@@ -120,6 +229,11 @@ LogicalResult GpuLaunchToOpenMPPass::convert(gpu::LaunchOp launch,
     teamSize = arith::ConstantIndexOp::create(b, loc, threads);
   else
     teamSize = blockThreads;
+  Value mmaScratch;
+  if (!mmas.empty())
+    mmaScratch = memref::AllocaOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic, 12}, b.getF32Type()),
+        ValueRange{blockThreads});
   omp::ParallelOperands clauses;
   clauses.numThreads =
       arith::IndexCastOp::create(b, loc, b.getI32Type(), teamSize);
@@ -212,6 +326,8 @@ LogicalResult GpuLaunchToOpenMPPass::convert(gpu::LaunchOp launch,
   });
   for (Operation *op : dead)
     op->erase();
+  for (nvgpu::MmaSyncOp mma : mmas)
+    emulateMma(mma, t, mmaScratch);
   launch.erase();
   return status;
 }

@@ -702,12 +702,23 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
   auto add = [&](Value x, int64_t c) {
     return c == 0 ? x : arith::AddIOp::create(b, loc, x, cIndex(b, loc, c));
   };
-  auto tileLoop = scf::ForOp::create(b, loc, warp,
-                                     cIndex(b, loc, batch * tilesM * tilesN),
-                                     nwarps);
+  // Every warp runs the same number of rounds (warps past the last tile
+  // recompute it and store nothing), so warp-collective code, and its CPU
+  // emulation with block-wide barriers, stays uniform.
+  int64_t numTiles = batch * tilesM * tilesN;
+  Value rounds = arith::DivUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, cIndex(b, loc, numTiles - 1), nwarps),
+      nwarps);
+  auto tileLoop = scf::ForOp::create(b, loc, cIndex(b, loc, 0), rounds,
+                                     cIndex(b, loc, 1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(tileLoop.getBody());
-  Value tIdx = tileLoop.getInductionVar();
+  Value tRaw = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, tileLoop.getInductionVar(), nwarps),
+      warp);
+  Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tRaw,
+                                       cIndex(b, loc, numTiles));
+  Value tIdx = arith::MinUIOp::create(b, loc, tRaw, cIndex(b, loc, numTiles - 1));
   Value tn = arith::RemUIOp::create(b, loc, tIdx, cIndex(b, loc, tilesN));
   Value rest = arith::DivUIOp::create(b, loc, tIdx, cIndex(b, loc, tilesN));
   Value tm = arith::RemUIOp::create(b, loc, rest, cIndex(b, loc, tilesM));
@@ -759,6 +770,8 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
   }
   // c0..c3: (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1).
   Value acc = kLoop.getResult(0);
+  auto ifActive = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(&ifActive.getThenRegion().front());
   Value rowC = arith::AddIOp::create(b, loc, row0, g);
   Value colC = arith::AddIOp::create(b, loc, col0, t2);
   for (int64_t i : {0, 1})

@@ -50,6 +50,11 @@ struct CpuOptions : public PassPipelineOptions<CpuOptions> {
       llvm::cl::desc("OpenMP threads per thread block (0: one per GPU "
                      "thread)"),
       llvm::cl::init(2)};
+  Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("Emit the tensor-core (nvgpu.mma.sync) matmul code and "
+                     "emulate it; needs threads=0"),
+      llvm::cl::init(false)};
 };
 
 void buildMirageToGpu(OpPassManager &pm, bool tensorCores) {
@@ -106,11 +111,15 @@ void mirage::registerMiragePipelines() {
       "Lower uGraph functions to LLVM code that runs the kernels on the CPU "
       "(blocks as loops, threads as OpenMP threads)",
       [](OpPassManager &pm, const CpuOptions &opts) {
-        // Warp-level mma has no CPU emulation: matmul tiles use plain loops.
-        buildMirageToGpu(pm, /*tensorCores=*/false);
+        // The mma emulation needs one OpenMP thread per GPU thread.
+        buildMirageToGpu(pm, opts.tensorCores);
         GpuLaunchToOpenMPOptions omp;
         omp.threads = opts.threads;
         pm.addPass(createGpuLaunchToOpenMP(omp));
+        // Folds the fragment vectors of emulated mma ops into scalars; the
+        // loop-carried accumulators stay vectors and lower here.
+        pm.addPass(createCanonicalizerPass());
+        pm.addPass(createConvertVectorToLLVMPass());
         pm.addPass(createSCFToControlFlowPass());
         pm.addPass(memref::createExpandStridedMetadataPass());
         pm.addPass(createConvertToLLVMPass());

@@ -12,11 +12,17 @@
 // CHECK: gpu.launch
 // CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32
 // CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32
-// CHECK: scf.for %{{.*}} = %[[WARP]] to %c8{{.*}} step
+// Every warp runs the same number of rounds over the 8 output tiles; a warp
+// past the last tile recomputes it and stores nothing.
+// CHECK: scf.for %[[R:.*]] = %c0{{.*}} to %{{.*}} step %c1
+// CHECK: %[[T:.*]] = arith.addi %{{.*}}, %[[WARP]]
+// CHECK: %[[ACTIVE:.*]] = arith.cmpi ult, %[[T]], %c8
+// CHECK: arith.minui %[[T]], %c7
 // CHECK: scf.for %{{.*}} = %c0{{.*}} to %c64{{.*}} step %c16{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<2x2xf32>)
 // CHECK: vector.from_elements {{.*}} : vector<4x2xf16>
 // CHECK: vector.from_elements {{.*}} : vector<2x2xf16>
 // CHECK: nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK: scf.if %[[ACTIVE]]
 // CHECK-COUNT-4: vector.extract
 // CHECK: nvgpu.mma.sync
 // PLAIN-NOT: nvgpu.mma.sync

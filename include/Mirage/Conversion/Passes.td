@@ -71,6 +71,14 @@ def GpuLaunchToOpenMP : Pass<"mirage-gpu-launch-to-omp", "::mlir::ModuleOp"> {
     Workgroup memory (attributions and `gpu.dynamic_shared_memory`) becomes a
     stack buffer shared by the team.
 
+    Warp-level `nvgpu.mma.sync` (m16n8k16, f16 x f16 -> f32) is emulated with
+    `threads = 0`: each thread publishes its fragments in a team-wide buffer,
+    the team synchronises, and each thread computes its own result elements
+    from the fragments of its warp's lanes (PTX fragment layout). This needs
+    every thread of the block to reach each mma the same number of times,
+    as the kernels of `convert-mirage-to-gpu` do. Other warp-level ops are
+    rejected.
+
     With `threads = 0` each GPU thread is one OpenMP thread, which is correct
     for every kernel. With `threads = N > 0` the team has N threads and
     `gpu.block_dim x` reads N: correct for kernels written for any number of
@@ -84,7 +92,7 @@ def GpuLaunchToOpenMP : Pass<"mirage-gpu-launch-to-omp", "::mlir::ModuleOp"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::omp::OpenMPDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
-    "::mlir::func::FuncDialect"
+    "::mlir::func::FuncDialect", "::mlir::vector::VectorDialect"
   ];
 }
 
