@@ -137,6 +137,59 @@ void emulateMma(nvgpu::MmaSyncOp mma, Value tid, Value scratch) {
   mma.erase();
 }
 
+/// cp.async on the CPU: the copy happens at once, so groups and waits have
+/// nothing left to do.
+void emulateAsyncCopies(Operation *root) {
+  SmallVector<Operation *> waits, groups;
+  SmallVector<nvgpu::DeviceAsyncCopyOp> copies;
+  root->walk([&](Operation *op) {
+    if (isa<nvgpu::DeviceAsyncWaitOp>(op))
+      waits.push_back(op);
+    else if (isa<nvgpu::DeviceAsyncCreateGroupOp>(op))
+      groups.push_back(op);
+    else if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op))
+      copies.push_back(copy);
+  });
+  for (Operation *op : waits)
+    op->erase();
+  for (Operation *op : groups)
+    op->erase();
+  for (nvgpu::DeviceAsyncCopyOp copy : copies) {
+    OpBuilder b(copy);
+    Location loc = copy.getLoc();
+    Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+    Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+    Value n = arith::ConstantIndexOp::create(
+        b, loc, copy.getDstElements().getZExtValue());
+    // Elements past srcElements are zero-filled, as on the GPU.
+    Value valid = copy.getSrcElements() ? copy.getSrcElements() : n;
+    auto loop = scf::ForOp::create(b, loc, c0, n, c1);
+    b.setInsertionPointToStart(loop.getBody());
+    Value e = loop.getInductionVar();
+    SmallVector<Value> src(copy.getSrcIndices()), dst(copy.getDstIndices());
+    dst.back() = arith::AddIOp::create(b, loc, dst.back(), e);
+    Value inRange =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, e, valid);
+    Type et = cast<MemRefType>(copy.getDst().getType()).getElementType();
+    auto value = scf::IfOp::create(b, loc, TypeRange{et}, inRange,
+                                   /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&value.getThenRegion().front());
+      src.back() = arith::AddIOp::create(b, loc, src.back(), e);
+      scf::YieldOp::create(
+          b, loc,
+          ValueRange{memref::LoadOp::create(b, loc, copy.getSrc(), src)});
+      b.setInsertionPointToStart(&value.getElseRegion().front());
+      scf::YieldOp::create(b, loc,
+                           ValueRange{arith::ConstantOp::create(
+                               b, loc, b.getZeroAttr(et))});
+    }
+    memref::StoreOp::create(b, loc, value.getResult(0), copy.getDst(), dst);
+    copy.erase();
+  }
+}
+
 struct GpuLaunchToOpenMPPass
     : public mirage::impl::GpuLaunchToOpenMPBase<GpuLaunchToOpenMPPass> {
   using Base::Base;
@@ -174,7 +227,9 @@ LogicalResult GpuLaunchToOpenMPPass::convert(gpu::LaunchOp launch,
     if (isa<gpu::ShuffleOp, gpu::SubgroupReduceOp, gpu::AllReduceOp>(op) ||
         (op->getDialect() &&
          op->getDialect()->getNamespace() == "nvgpu" &&
-         !isEmulatedMma(op))) {
+         !isEmulatedMma(op) &&
+         !isa<nvgpu::DeviceAsyncCopyOp, nvgpu::DeviceAsyncCreateGroupOp,
+              nvgpu::DeviceAsyncWaitOp>(op))) {
       op->emitOpError("has no CPU emulation in mirage-gpu-launch-to-omp");
       return WalkResult::interrupt();
     }
@@ -328,6 +383,7 @@ LogicalResult GpuLaunchToOpenMPPass::convert(gpu::LaunchOp launch,
     op->erase();
   for (nvgpu::MmaSyncOp mma : mmas)
     emulateMma(mma, t, mmaScratch);
+  emulateAsyncCopies(par);
   launch.erase();
   return status;
 }

@@ -131,9 +131,10 @@ class KernelEmitter {
 public:
   KernelEmitter(mk::GraphKernelOp kernel, OpBuilder &b,
                 llvm::DenseMap<Value, Value> &global, int64_t &numBarriers,
-                bool tensorCores, int64_t &numMma)
+                bool tensorCores, int64_t &numMma, bool asyncCopies)
       : kernel(kernel), b(b), loc(kernel.getLoc()), global(global),
-        numBarriers(numBarriers), tensorCores(tensorCores), numMma(numMma) {}
+        numBarriers(numBarriers), tensorCores(tensorCores), numMma(numMma),
+        asyncCopies(asyncCopies) {}
 
   /// Plans the shared-memory layout; returns its size in bytes.
   int64_t planSharedMemory();
@@ -166,6 +167,16 @@ private:
   LogicalResult emitLoopBody(mb::ForLoopOp loop, Value iv);
   LogicalResult emitTileOp(Operation *op);
   void emitInputIter(mb::InputIterOp op, Value iv);
+  /// Tile origin of an input iterator at iteration `iv` (DESIGN §3.2).
+  SmallVector<Value> inputOrigin(mb::InputIterOp op, Value iv);
+  /// Elements per cp.async (16, 8 or 4 bytes), or 0 if the tile cannot be
+  /// copied asynchronously.
+  int64_t asyncChunk(mb::InputIterOp op);
+  /// Issues cp.async copies of iteration `iv` of `op` into `dst`.
+  void emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst);
+  /// Prefetches iteration iv + 1 of every double-buffered input and waits
+  /// for iteration iv; binds the tiles of iteration iv.
+  void emitDoubleBufferedStep(Value iv);
   void emitAccumInit(AccumulatorOpInterface acc);
   void emitAccumUpdate(AccumulatorOpInterface acc);
   void emitAccumFinal(AccumulatorOpInterface acc);
@@ -187,6 +198,13 @@ private:
   int64_t &numBarriers;
   bool tensorCores;
   int64_t &numMma;
+  bool asyncCopies;
+  /// Input iterators loaded with cp.async into two alternating buffers.
+  SmallVector<mb::InputIterOp> doubleBuffered;
+  /// The token a wait names (the lowering only uses its numGroups).
+  Value asyncToken;
+  /// The dynamic shared memory all tiles are views of.
+  Value rawShared;
 
   llvm::DenseMap<Value, Slot> slots;      // IR value -> shared-memory slot
   llvm::DenseMap<Value, Slot> aux;        // extra buffers keyed by op result
@@ -232,6 +250,14 @@ int64_t KernelEmitter::planSharedMemory() {
     }
     if (auto acc = dyn_cast<mb::AccumRescaledSumOp>(op))
       reserve(acc.getResult(), acc.getType().getShape(), f32, aux);
+    if (auto it = dyn_cast<mb::InputIterOp>(op);
+        it && asyncCopies && it.getFmap() >= 0 && kernel.getForloop() > 1 &&
+        asyncChunk(it) > 0) {
+      // Double buffering: iteration i + 1 loads while iteration i computes.
+      reserve(it.getTile(), it.getType().getShape(),
+              it.getType().getElementType(), aux);
+      doubleBuffered.push_back(it);
+    }
   });
   return smemBytes;
 }
@@ -318,7 +344,7 @@ Value KernelEmitter::rowReduce(Value buffer, ValueRange idx, int64_t begin,
   return loop.getResult(0);
 }
 
-void KernelEmitter::emitInputIter(mb::InputIterOp op, Value iv) {
+SmallVector<Value> KernelEmitter::inputOrigin(mb::InputIterOp op, Value iv) {
   ArrayRef<int64_t> tile = op.getType().getShape();
   ArrayRef<int64_t> imap = op.getImap();
   int64_t fmap = op.getFmap();
@@ -334,6 +360,14 @@ void KernelEmitter::emitInputIter(mb::InputIterOp op, Value iv) {
         iv);
   for (size_t d = 0; d < tile.size(); ++d)
     off[d] = arith::MulIOp::create(b, loc, off[d], cIndex(b, loc, tile[d]));
+  return off;
+}
+
+void KernelEmitter::emitInputIter(mb::InputIterOp op, Value iv) {
+  if (llvm::is_contained(doubleBuffered, op))
+    return; // Loaded by emitDoubleBufferedStep.
+  ArrayRef<int64_t> tile = op.getType().getShape();
+  SmallVector<Value> off = inputOrigin(op, iv);
   Value src = global.lookup(op.getInput());
   Value dst = buf(op.getTile());
   stage({}, {dst});
@@ -344,6 +378,92 @@ void KernelEmitter::emitInputIter(mb::InputIterOp op, Value iv) {
     Value v = memref::LoadOp::create(b, loc, src, at);
     memref::StoreOp::create(b, loc, v, dst, idx);
   });
+}
+
+int64_t KernelEmitter::asyncChunk(mb::InputIterOp op) {
+  int64_t width = elementByteWidth(op.getType().getElementType());
+  int64_t tileLast = op.getType().getShape().back();
+  int64_t globalLast = op.getInput().getType().getShape().back();
+  // A chunk is contiguous in both memories and aligned to its size: it must
+  // divide the tile row and the device-tensor row.
+  for (int64_t bytes : {16, 8, 4})
+    if (bytes % width == 0 && tileLast % (bytes / width) == 0 &&
+        globalLast % (bytes / width) == 0)
+      return bytes / width;
+  return 0;
+}
+
+void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
+  ArrayRef<int64_t> tile = op.getType().getShape();
+  int64_t chunk = asyncChunk(op);
+  SmallVector<int64_t> chunks(tile);
+  chunks.back() /= chunk;
+  SmallVector<Value> off = inputOrigin(op, iv);
+  Value src = global.lookup(op.getInput());
+  forEachElement(chunks, [&](ValueRange idx) {
+    SmallVector<Value> at(idx), gat;
+    at.back() = arith::MulIOp::create(b, loc, idx.back(), cIndex(b, loc, chunk));
+    for (size_t d = 0; d < tile.size(); ++d)
+      gat.push_back(arith::AddIOp::create(b, loc, off[d], at[d]));
+    nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst, at, src,
+        gat, b.getIndexAttr(chunk), /*srcElements=*/Value(),
+        /*bypassL1=*/UnitAttr());
+  });
+}
+
+void KernelEmitter::emitDoubleBufferedStep(Value iv) {
+  if (doubleBuffered.empty())
+    return;
+  int64_t f = kernel.getForloop();
+  Value even = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc, iv, cIndex(b, loc, 2)), cIndex(b, loc, 0));
+  Value next = arith::AddIOp::create(b, loc, iv, cIndex(b, loc, 1));
+  Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next,
+                                     cIndex(b, loc, f));
+  // Select between the two slots by byte offset (a select of workgroup
+  // memrefs would not survive the NVVM type conversion).
+  SmallVector<Value> current, upcoming;
+  for (mb::InputIterOp it : doubleBuffered) {
+    const Slot &s0 = slots.find(it.getTile())->second;
+    const Slot &s1 = aux.find(it.getTile())->second;
+    Value o0 = cIndex(b, loc, s0.offset), o1 = cIndex(b, loc, s1.offset);
+    auto view = [&](Value offset) {
+      return memref::ViewOp::create(b, loc, s0.type, rawShared, offset,
+                                    ValueRange{})
+          .getResult();
+    };
+    current.push_back(view(arith::SelectOp::create(b, loc, even, o0, o1)));
+    upcoming.push_back(view(arith::SelectOp::create(b, loc, even, o1, o0)));
+  }
+  // The next buffers were last read in iteration iv - 1, which ended with a
+  // barrier.
+  auto prefetch = scf::IfOp::create(b, loc, more, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&prefetch.getThenRegion().front());
+    for (auto [it, dst] : llvm::zip_equal(doubleBuffered, upcoming))
+      emitAsyncCopy(it, next, dst);
+    nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), ValueRange{});
+  }
+  // Wait for this iteration's group: all but the one just issued.
+  auto wait = scf::IfOp::create(b, loc, more, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&wait.getThenRegion().front());
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, asyncToken,
+                                     b.getI32IntegerAttr(1));
+    b.setInsertionPointToStart(&wait.getElseRegion().front());
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, asyncToken,
+                                     b.getI32IntegerAttr(0));
+  }
+  // Other threads' copies become visible at the next barrier.
+  for (auto [it, cur] : llvm::zip_equal(doubleBuffered, current)) {
+    tiles[it.getTile()] = cur;
+    dirty.insert(cur);
+  }
 }
 
 void KernelEmitter::emitOutputSaver(mb::OutputSaverOp op) {
@@ -783,6 +903,7 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
 }
 
 LogicalResult KernelEmitter::emitLoopBody(mb::ForLoopOp loop, Value iv) {
+  emitDoubleBufferedStep(iv);
   for (Operation &op : loop.getBody().front()) {
     if (isa<mb::YieldOp>(op))
       continue;
@@ -821,6 +942,7 @@ LogicalResult KernelEmitter::emit(gpu::LaunchOp launch) {
       gpu::AddressSpaceAttr::get(b.getContext(),
                                  gpu::AddressSpace::Workgroup));
   Value raw = gpu::DynamicSharedMemoryOp::create(b, loc, rawType);
+  rawShared = raw;
   auto view = [&](const Slot &s) {
     return memref::ViewOp::create(b, loc, s.type, raw,
                                   cIndex(b, loc, s.offset), ValueRange{})
@@ -840,6 +962,14 @@ LogicalResult KernelEmitter::emit(gpu::LaunchOp launch) {
       accs.push_back(acc);
   for (AccumulatorOpInterface acc : accs)
     emitAccumInit(acc);
+  if (!doubleBuffered.empty()) {
+    // Prologue: start loading iteration 0.
+    Value zeroIv = cIndex(b, loc, 0);
+    for (mb::InputIterOp it : doubleBuffered)
+      emitAsyncCopy(it, zeroIv, tiles.lookup(it.getTile()));
+    asyncToken = nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), ValueRange{});
+  }
 
   auto forOp = scf::ForOp::create(b, loc, cIndex(b, loc, 0),
                                   cIndex(b, loc, kernel.getForloop()),
@@ -1003,7 +1133,8 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
       global[saved] = memrefOf.lookup(r);
 
     int64_t mma = 0;
-    KernelEmitter emitter(kernel, b, global, barriers, tensorCores, mma);
+    KernelEmitter emitter(kernel, b, global, barriers, tensorCores, mma,
+                          asyncCopies);
     int64_t smem = emitter.planSharedMemory();
     ArrayRef<int64_t> grid = kernel.getGrid(), block = kernel.getBlock();
     auto launch = gpu::LaunchOp::create(

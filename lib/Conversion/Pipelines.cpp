@@ -39,6 +39,10 @@ struct PtxOptions : public PassPipelineOptions<PtxOptions> {
       *this, "tensor-cores",
       llvm::cl::desc("Compute fitting f16 matmul tiles with nvgpu.mma.sync"),
       llvm::cl::init(true)};
+  Option<bool> asyncCopies{
+      *this, "async-copies",
+      llvm::cl::desc("Double-buffer loop-walked input tiles with cp.async"),
+      llvm::cl::init(true)};
   Option<int> optLevel{*this, "opt-level",
                        llvm::cl::desc("LLVM optimisation level"),
                        llvm::cl::init(3)};
@@ -55,13 +59,20 @@ struct CpuOptions : public PassPipelineOptions<CpuOptions> {
       llvm::cl::desc("Emit the tensor-core (nvgpu.mma.sync) matmul code and "
                      "emulate it; needs threads=0"),
       llvm::cl::init(false)};
+  Option<bool> asyncCopies{
+      *this, "async-copies",
+      llvm::cl::desc("Emit the double-buffered cp.async input loads (run as "
+                     "synchronous copies)"),
+      llvm::cl::init(true)};
 };
 
-void buildMirageToGpu(OpPassManager &pm, bool tensorCores) {
+void buildMirageToGpu(OpPassManager &pm, bool tensorCores,
+                      bool asyncCopies) {
   // Every mk op outside a graph-defined kernel goes through the same path.
   pm.addPass(mirage::createWrapKernels());
   mirage::ConvertMirageToGPUOptions options;
   options.tensorCores = tensorCores;
+  options.asyncCopies = asyncCopies;
   pm.addPass(mirage::createConvertMirageToGPU(options));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -73,13 +84,15 @@ void mirage::registerMiragePipelines() {
   PassPipelineRegistration<>(
       "mirage-to-gpu",
       "Lower uGraph functions to gpu.launch over memrefs (host + kernels)",
-      [](OpPassManager &pm) { buildMirageToGpu(pm, /*tensorCores=*/true); });
+      [](OpPassManager &pm) {
+        buildMirageToGpu(pm, /*tensorCores=*/true, /*asyncCopies=*/true);
+      });
 
   PassPipelineRegistration<PtxOptions>(
       "mirage-to-ptx",
       "Lower uGraph functions to PTX through gpu/nvvm (gpu.binary, isa)",
       [](OpPassManager &pm, const PtxOptions &opts) {
-        buildMirageToGpu(pm, opts.tensorCores);
+        buildMirageToGpu(pm, opts.tensorCores, opts.asyncCopies);
         // Constants hoisted out of the launch by canonicalization go back in,
         // so kernels take only buffers as arguments.
         pm.addPass(createGpuLaunchSinkIndexComputationsPass());
@@ -112,7 +125,7 @@ void mirage::registerMiragePipelines() {
       "(blocks as loops, threads as OpenMP threads)",
       [](OpPassManager &pm, const CpuOptions &opts) {
         // The mma emulation needs one OpenMP thread per GPU thread.
-        buildMirageToGpu(pm, opts.tensorCores);
+        buildMirageToGpu(pm, opts.tensorCores, opts.asyncCopies);
         GpuLaunchToOpenMPOptions omp;
         omp.threads = opts.threads;
         pm.addPass(createGpuLaunchToOpenMP(omp));

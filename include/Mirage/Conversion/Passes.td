@@ -35,6 +35,12 @@ def ConvertMirageToGPU : Pass<"convert-mirage-to-gpu", "::mlir::ModuleOp"> {
     each warp takes 16x8 output tiles in turn and builds its fragments from
     shared memory with the lane layout of the PTX mma instruction.
 
+    With `async-copies`, an input iterator whose loop walks a dim (and whose
+    rows split into aligned 4-, 8- or 16-byte chunks) is double-buffered: the
+    tile of iteration 0 is requested with `nvgpu.device_async_copy` before
+    the loop, and iteration i requests iteration i + 1 into the other buffer
+    before waiting for its own (`cp.async.wait_group 1`).
+
     Element-wise arithmetic is done in f32. Functions with `mk` ops outside a
     graph-defined kernel are rejected with a diagnostic naming the op.
 
@@ -53,7 +59,10 @@ def ConvertMirageToGPU : Pass<"convert-mirage-to-gpu", "::mlir::ModuleOp"> {
   let options = [
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
            "Compute f16 matmul tiles whose shape fits m16n8k16 with "
-           "nvgpu.mma.sync (GPU only: the CPU path has no warp emulation)">,
+           "nvgpu.mma.sync">,
+    Option<"asyncCopies", "async-copies", "bool", /*default=*/"false",
+           "Load the tiles of input iterators that walk a dim with cp.async "
+           "into two alternating buffers (double buffering)">,
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Graph-defined kernels lowered">,
@@ -76,8 +85,9 @@ def GpuLaunchToOpenMP : Pass<"mirage-gpu-launch-to-omp", "::mlir::ModuleOp"> {
     the team synchronises, and each thread computes its own result elements
     from the fragments of its warp's lanes (PTX fragment layout). This needs
     every thread of the block to reach each mma the same number of times,
-    as the kernels of `convert-mirage-to-gpu` do. Other warp-level ops are
-    rejected.
+    as the kernels of `convert-mirage-to-gpu` do. `cp.async` copies
+    (`nvgpu.device_async_copy`) become synchronous copies, and their groups
+    and waits disappear. Other warp-level ops are rejected.
 
     With `threads = 0` each GPU thread is one OpenMP thread, which is correct
     for every kernel. With `threads = N > 0` the team has N threads and
