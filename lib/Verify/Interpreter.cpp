@@ -14,6 +14,10 @@
 
 #include "Mirage/Verify/Interpreter.h"
 
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+#include <cmath>
+
 #include "Mirage/Dialect/Block/IR/Block.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Dialect/Thread/IR/Thread.h"
@@ -1061,10 +1065,10 @@ LogicalResult Evaluator<Dom>::evalKernel(GraphKernelOpInterface kernel) {
                 "block graph must end in mb.return of the kernel results");
   // Each saver's result is returned at some position; that is where the
   // blocks' tiles go.
-  llvm::DenseMap<Operation *, unsigned> saverIndex;
+  llvm::DenseMap<Operation *, SmallVector<unsigned, 1>> saverIndex;
   for (auto [i, v] : llvm::enumerate(ret.getOutputs()))
     if (Operation *def = v.getDefiningOp())
-      saverIndex[def] = i;
+      saverIndex[def].push_back(i);
   SmallVector<std::shared_ptr<T>> outputs;
   SmallVector<Degree> outDegs(kop->getNumResults(), constDeg());
   for (Type t : kop->getResultTypes())
@@ -1096,22 +1100,25 @@ LogicalResult Evaluator<Dom>::evalKernel(GraphKernelOpInterface kernel) {
           Val tile;
           if (failed(get(saver, saver.getInput(), tile)))
             return failure();
-          T &out = *outputs[idx->second];
-          ArrayRef<int64_t> omap = saver.getOmap();
-          SmallVector<int64_t, 4> off(out.shape.size(), 0), zero(off);
-          if (tile.t->shape.size() != out.shape.size())
-            return fail(saver, EvalErrorKind::InvalidInput,
-                        "tile rank differs from the output rank");
-          for (int g = 0; g < 3 && g < static_cast<int>(omap.size()); ++g)
-            if (omap[g] >= 0)
-              off[omap[g]] = blockIdx[g] * tile.t->shape[omap[g]];
-          for (size_t k = 0; k < off.size(); ++k)
-            if (off[k] + tile.t->shape[k] > out.shape[k])
+          // A saver may be returned at several positions: fill each.
+          for (unsigned pos : idx->second) {
+            T &out = *outputs[pos];
+            ArrayRef<int64_t> omap = saver.getOmap();
+            SmallVector<int64_t, 4> off(out.shape.size(), 0), zero(off);
+            if (tile.t->shape.size() != out.shape.size())
               return fail(saver, EvalErrorKind::InvalidInput,
-                          "saved tile lies outside the output tensor");
-          copyBox(tile.t->data.data(), tile.t->shape, zero, out.data.data(),
-                  out.shape, off, tile.t->shape);
-          outDegs[idx->second] = maxDeg(outDegs[idx->second], tile.deg);
+                          "tile rank differs from the output rank");
+            for (int g = 0; g < 3 && g < static_cast<int>(omap.size()); ++g)
+              if (omap[g] >= 0)
+                off[omap[g]] = blockIdx[g] * tile.t->shape[omap[g]];
+            for (size_t k = 0; k < off.size(); ++k)
+              if (off[k] + tile.t->shape[k] > out.shape[k])
+                return fail(saver, EvalErrorKind::InvalidInput,
+                            "saved tile lies outside the output tensor");
+            copyBox(tile.t->data.data(), tile.t->shape, zero, out.data.data(),
+                    out.shape, off, tile.t->shape);
+            outDegs[pos] = maxDeg(outDegs[pos], tile.deg);
+          }
         }
       }
   currentKernel = savedKernel;
@@ -1239,7 +1246,49 @@ std::optional<std::string> mirage::verify::checkSignature(func::FuncOp func) {
   for (auto [i, t] : llvm::enumerate(ft.getResults()))
     if (auto bad = check(t, "result", i))
       return bad;
-  return std::nullopt;
+  // Every tensor the evaluation materialises must have a representable and
+  // affordable element count (an overflowing count would make tensors empty
+  // and every comparison vacuous), and every constant must have an exact
+  // field image (inf and NaN have none).
+  std::optional<std::string> bad;
+  auto tooLarge = [&](Type t) {
+    auto rt = dyn_cast<RankedTensorType>(t);
+    if (!rt || !rt.hasStaticShape())
+      return false;
+    int64_t n = 1;
+    for (int64_t d : rt.getShape())
+      if (d < 0 || llvm::MulOverflow(n, d, n))
+        return true;
+    return n > kMaxEvaluatedElements;
+  };
+  for (Type t : llvm::concat<const Type>(ft.getInputs(), ft.getResults()))
+    if (tooLarge(t))
+      return "tensor type " + llvm::formatv("{0}", t).str() +
+             " has more elements than the evaluator handles (" +
+             std::to_string(kMaxEvaluatedElements) + ")";
+  func.walk([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      if (tooLarge(t)) {
+        bad = "'" + op->getName().getStringRef().str() + "' produces " +
+              llvm::formatv("{0}", t).str() +
+              ", more elements than the evaluator handles (" +
+              std::to_string(kMaxEvaluatedElements) + ")";
+        return WalkResult::interrupt();
+      }
+    SmallVector<double, 2> constants;
+    if (auto ew = dyn_cast<ElementwiseOpInterface>(op))
+      constants = ew.getScalarParams();
+    if (auto eps = op->getAttrOfType<FloatAttr>("eps"))
+      constants.push_back(eps.getValueAsDouble());
+    for (double c : constants)
+      if (!std::isfinite(c)) {
+        bad = "'" + op->getName().getStringRef().str() +
+              "' has a non-finite constant, which has no field image";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return bad;
 }
 
 std::optional<std::vector<FloatTensor>>

@@ -63,3 +63,34 @@ func.func @ref(%x: tensor<?xf32>) -> tensor<?xf32> {
 func.func @cand(%x: tensor<?xf32>) -> tensor<?xf32> attributes {mk.reference = @ref} {
   return %x : tensor<?xf32>
 }
+
+// -----
+
+// An element count that overflows int64 would make every tensor empty and
+// every comparison vacuous: rejected before evaluation.
+func.func @ref(%x: tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32> {
+  return %x : tensor<4294967296x4294967296xf32>
+}
+// expected-error @below {{cannot check equivalence to @ref: @ref: tensor type tensor<4294967296x4294967296xf32> has more elements than the evaluator handles (268435456)}}
+func.func @cand(%x: tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32> attributes {mk.reference = @ref} {
+  %y = mk.mul_scalar %x, 2.0 : tensor<4294967296x4294967296xf32>
+  return %y : tensor<4294967296x4294967296xf32>
+}
+
+// -----
+
+// inf and NaN have no field image.
+func.func @ref(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %s = mk.mul_scalar %x, 0.0 : tensor<4x8xf32>
+  return %s : tensor<4x8xf32>
+}
+// expected-error @below {{cannot check equivalence to @ref: @inf: 'mk.mul_scalar' has a non-finite constant, which has no field image}}
+func.func @inf(%x: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {mk.reference = @ref} {
+  %s = mk.mul_scalar %x, 0x7FF0000000000000 : tensor<4x8xf32>
+  return %s : tensor<4x8xf32>
+}
+// expected-error @below {{cannot check equivalence to @ref: @nan: 'mk.mul_scalar' has a non-finite constant, which has no field image}}
+func.func @nan(%x: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {mk.reference = @ref} {
+  %s = mk.mul_scalar %x, 0x7FF8000000000000 : tensor<4x8xf32>
+  return %s : tensor<4x8xf32>
+}

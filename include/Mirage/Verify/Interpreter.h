@@ -68,6 +68,11 @@ template <typename E> struct Tensor {
   }
 };
 using FloatTensor = Tensor<double>;
+
+/// Largest element count of a tensor the evaluator materialises (2^28: the
+/// largest benchmark tensor, 4096x6144, has 2^24.6); checkSignature rejects
+/// programs with larger tensors.
+constexpr int64_t kMaxEvaluatedElements = int64_t(1) << 28;
 using FieldTensor = Tensor<FieldValue>;
 
 /// Why an evaluation stopped.
