@@ -244,14 +244,10 @@ LogicalResult GpuLaunchToOpenMPPass::convert(gpu::LaunchOp launch,
   Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
   gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
   gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
-  auto fz = scf::ForOp::create(b, loc, c0, grid.z, c1);
-  b.setInsertionPoint(fz.getBody()->getTerminator());
-  auto fy = scf::ForOp::create(b, loc, c0, grid.y, c1);
-  b.setInsertionPoint(fy.getBody()->getTerminator());
-  auto fx = scf::ForOp::create(b, loc, c0, grid.x, c1);
-  b.setInsertionPoint(fx.getBody()->getTerminator());
-
-  // Workgroup memory: one stack buffer per block, shared by the team.
+  // Workgroup memory: one stack buffer shared by the team, allocated once
+  // before the grid loops (blocks run one after another; shared memory
+  // starts undefined on the GPU too). Allocated inside the loops, the stack
+  // would grow by the shared-memory size for every block.
   SmallVector<Value> workgroup;
   for (BlockArgument a : launch.getWorkgroupAttributions())
     workgroup.push_back(memref::AllocaOp::create(
@@ -289,6 +285,13 @@ LogicalResult GpuLaunchToOpenMPPass::convert(gpu::LaunchOp launch,
     mmaScratch = memref::AllocaOp::create(
         b, loc, MemRefType::get({ShapedType::kDynamic, 12}, b.getF32Type()),
         ValueRange{blockThreads});
+  auto fz = scf::ForOp::create(b, loc, c0, grid.z, c1);
+  b.setInsertionPoint(fz.getBody()->getTerminator());
+  auto fy = scf::ForOp::create(b, loc, c0, grid.y, c1);
+  b.setInsertionPoint(fy.getBody()->getTerminator());
+  auto fx = scf::ForOp::create(b, loc, c0, grid.x, c1);
+  b.setInsertionPoint(fx.getBody()->getTerminator());
+
   omp::ParallelOperands clauses;
   clauses.numThreads =
       arith::IndexCastOp::create(b, loc, b.getI32Type(), teamSize);

@@ -762,8 +762,8 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
       SmallVector<Value> at(idx.size());
       for (size_t k = 0; k < perm.size(); ++k)
         at[perm[k]] = idx[k];
-      memref::StoreOp::create(b, loc, memref::LoadOp::create(b, loc, in, at),
-                              out, idx);
+      // The input may be an f32 accumulator buffer.
+      storeF32(out, idx, loadF32(in, at));
     });
     return success();
   }
@@ -779,8 +779,7 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
       forEachElement(shape, [&](ValueRange idx) {
         SmallVector<Value> at(idx);
         at[dim] = arith::AddIOp::create(b, loc, idx[dim], cIndex(b, loc, base));
-        memref::StoreOp::create(b, loc, memref::LoadOp::create(b, loc, in, idx),
-                                out, at);
+        storeF32(out, at, loadF32(in, idx));
       });
       base += shape[dim];
     }
@@ -796,9 +795,14 @@ bool KernelEmitter::fitsMma(mb::MatmulOp mm) {
   ArrayRef<int64_t> a = mm.getLhs().getType().getShape();
   ArrayRef<int64_t> w = mm.getRhs().getType().getShape();
   int64_t r = a.size();
-  return (blk[0] * blk[1] * blk[2]) % 32 == 0 &&
-         mm.getLhs().getType().getElementType().isF16() && a[r - 2] % 16 == 0 &&
-         a[r - 1] % 16 == 0 && w[r - 1] % 8 == 0;
+  // Operands read straight from f16 buffers (not f32 accumulators); one
+  // batch dim at most.
+  auto isF16Buffer = [&](Value v) {
+    return cast<MemRefType>(buf(v).getType()).getElementType().isF16();
+  };
+  return r <= 3 && (blk[0] * blk[1] * blk[2]) % 32 == 0 &&
+         isF16Buffer(mm.getLhs()) && isF16Buffer(mm.getRhs()) &&
+         a[r - 2] % 16 == 0 && a[r - 1] % 16 == 0 && w[r - 1] % 8 == 0;
 }
 
 void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
@@ -1133,9 +1137,24 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
       global[saved] = memrefOf.lookup(r);
 
     int64_t mma = 0;
-    KernelEmitter emitter(kernel, b, global, barriers, tensorCores, mma,
-                          asyncCopies);
-    int64_t smem = emitter.planSharedMemory();
+    // Double buffering and f32 accumulators take more shared memory than the
+    // verifier's count of the tiles; without double buffering if that is
+    // what it takes to fit the target.
+    int64_t limit = kernel.getSharedMemoryLimit();
+    std::optional<KernelEmitter> emitter;
+    emitter.emplace(kernel, b, global, barriers, tensorCores, mma,
+                    asyncCopies);
+    int64_t smem = emitter->planSharedMemory();
+    if (smem > limit && asyncCopies) {
+      emitter.emplace(kernel, b, global, barriers, tensorCores, mma,
+                      /*asyncCopies=*/false);
+      smem = emitter->planSharedMemory();
+    }
+    if (smem > limit)
+      return kernel.emitOpError("needs ")
+             << smem << " bytes of shared memory once lowered (f32 "
+             << "accumulators, aligned tiles), more than the target's "
+             << limit;
     ArrayRef<int64_t> grid = kernel.getGrid(), block = kernel.getBlock();
     auto launch = gpu::LaunchOp::create(
         b, kernel.getLoc(), cIndex(b, loc, grid[0]), cIndex(b, loc, grid[1]),
@@ -1144,7 +1163,7 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
         arith::ConstantIntOp::create(b, loc, b.getI32Type(), smem));
     {
       OpBuilder::InsertionGuard guard(b);
-      if (failed(emitter.emit(launch)))
+      if (failed(emitter->emit(launch)))
         return failure();
     }
     ++numKernels;

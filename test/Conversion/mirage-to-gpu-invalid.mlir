@@ -15,3 +15,23 @@ func.func @scalar_argument(%x: tensor<4x8xf32>, %s: f32) -> tensor<4x8xf32> {
   %0 = mk.exp %x : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+// The verifier counts the 64x384 f16 tile and its f16 accumulator: 96 KiB,
+// exactly the default limit. The lowering keeps accumulators in f32, which
+// needs 144 KiB: a diagnostic instead of a kernel that cannot launch.
+func.func @lowered_smem_exceeds(%x: tensor<64x6144xf16>) -> tensor<64x384xf16> {
+  // expected-error @+1 {{'mk.graph_kernel' op needs 147456 bytes of shared memory once lowered (f32 accumulators, aligned tiles), more than the target's 98304}}
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 16 {
+  ^bb0(%X: tensor<64x6144xf16>):
+    %acc = mb.for_loop -> (tensor<64x384xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<64x6144xf16> -> tensor<64x384xf16>
+      %s = mb.accum_sum %xt : tensor<64x384xf16> -> tensor<64x384xf16>
+      mb.yield %s : tensor<64x384xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<64x384xf16> -> tensor<64x384xf16>
+    mb.return %o : tensor<64x384xf16>
+  } : (tensor<64x6144xf16>) -> tensor<64x384xf16>
+  return %y : tensor<64x384xf16>
+}
