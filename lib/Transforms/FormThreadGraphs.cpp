@@ -37,20 +37,33 @@ static ArrayRef<int64_t> shapeOf(Operation *op) {
   return cast<RankedTensorType>(op->getResult(0).getType()).getShape();
 }
 
-/// True if some op outside `group` both depends on the group and feeds it:
-/// fusing such a group into one op would create a cycle.
-static bool isConvex(const Group &group, Block *block) {
+/// False if some op outside `group` both depends on the group and feeds it:
+/// fusing such a group into one op would create a cycle. Ops of the groups
+/// formed so far count as one node each (they will become one thread graph),
+/// so a group is also rejected when it closes a cycle through another group.
+static bool isConvex(const Group &group, Block *block,
+                     const llvm::DenseMap<Operation *, unsigned> &groupOf,
+                     ArrayRef<Group> groups) {
   SmallVector<Operation *> worklist;
   llvm::SmallPtrSet<Operation *, 16> visited;
-  auto pushUsersOutside = [&](Operation *op) {
-    for (Operation *user : op->getUsers()) {
-      Operation *inBlock = block->findAncestorOpInBlock(*user);
-      if (inBlock && !group.contains(inBlock) && visited.insert(inBlock).second)
-        worklist.push_back(inBlock);
-    }
+  auto visit = [&](Operation *op) {
+    if (group.contains(op) || !visited.insert(op).second)
+      return;
+    worklist.push_back(op);
+    // Reaching one op of a formed group reaches the whole thread graph.
+    auto it = groupOf.find(op);
+    if (it != groupOf.end())
+      for (Operation *member : groups[it->second])
+        if (!group.contains(member) && visited.insert(member).second)
+          worklist.push_back(member);
+  };
+  auto visitUsers = [&](Operation *op) {
+    for (Operation *user : op->getUsers())
+      if (Operation *inBlock = block->findAncestorOpInBlock(*user))
+        visit(inBlock);
   };
   for (Operation *op : group)
-    pushUsersOutside(op);
+    visitUsers(op);
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();
     for (Operation *user : op->getUsers()) {
@@ -58,7 +71,7 @@ static bool isConvex(const Group &group, Block *block) {
       if (inBlock && group.contains(inBlock))
         return false;
     }
-    pushUsersOutside(op);
+    visitUsers(op);
   }
   return true;
 }
@@ -85,7 +98,7 @@ static SmallVector<Group> formGroups(Block &block) {
         continue;
       Group candidate = merged;
       candidate.insert(groups[g].begin(), groups[g].end());
-      if (!isConvex(candidate, &block))
+      if (!isConvex(candidate, &block, groupOf, groups))
         continue;
       merged = std::move(candidate);
       absorbed.push_back(g);

@@ -119,7 +119,23 @@ struct WrapKernelsPass : public mirage::impl::WrapKernelsBase<WrapKernelsPass> {
   /// after erasing it if it does not verify within the limits.
   mk::GraphKernelOp build(Operation *op, const OpTiling &t, int64_t cap);
 
+  /// Why the last build failed, and whether the grid was too large.
+  std::string failure;
+  bool gridTooLarge = false;
+
   void runOnOperation() override {
+    if (blockThreads < 1 || blockThreads > 1024) {
+      getOperation()->emitError("mirage-wrap-kernels: block-threads must be "
+                                "in [1, 1024], got ")
+          << static_cast<int64_t>(blockThreads);
+      return signalPassFailure();
+    }
+    if (maxTile < 1) {
+      getOperation()->emitError("mirage-wrap-kernels: max-tile must be >= 1, "
+                                "got ")
+          << static_cast<int64_t>(maxTile);
+      return signalPassFailure();
+    }
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
       if (isa<mk::MKDialect>(op->getDialect()) && !isa<mk::GraphKernelOp>(op))
@@ -130,11 +146,15 @@ struct WrapKernelsPass : public mirage::impl::WrapKernelsBase<WrapKernelsPass> {
       if (failed(t))
         return signalPassFailure();
       mk::GraphKernelOp kernel;
-      for (int64_t cap = maxTile; cap >= 1 && !kernel; cap /= 2)
+      failure = "it does not fit the shared-memory limit";
+      gridTooLarge = false;
+      // Smaller tiles need less shared memory but more blocks.
+      for (int64_t cap = maxTile; cap >= 1 && !kernel && !gridTooLarge;
+           cap /= 2)
         kernel = build(op, *t, cap);
       if (!kernel) {
-        op->emitOpError("cannot be wrapped into a graph-defined kernel that "
-                        "fits the shared-memory limit");
+        op->emitOpError("cannot be wrapped into a graph-defined kernel: ")
+            << failure;
         return signalPassFailure();
       }
       op->getResult(0).replaceAllUsesWith(kernel.getResult(0));
@@ -168,6 +188,22 @@ mk::GraphKernelOp WrapKernelsPass::build(Operation *op, const OpTiling &t,
     grid[g] = n;
     omap[g] = d;
     ++g;
+  }
+  // The largest split goes on x, whose limit is 2^31-1 (65535 on y and z).
+  SmallVector<std::pair<int64_t, int64_t>> dims;
+  for (int gg = 0; gg < 3; ++gg)
+    dims.push_back({grid[gg], omap[gg]});
+  llvm::stable_sort(dims, [](auto a, auto b) { return a.first > b.first; });
+  for (int gg = 0; gg < 3; ++gg) {
+    grid[gg] = dims[gg].first;
+    omap[gg] = dims[gg].second;
+  }
+  if (grid[1] > 65535 || grid[2] > 65535) {
+    failure = "its grid [" + std::to_string(grid[0]) + ", " +
+              std::to_string(grid[1]) + ", " + std::to_string(grid[2]) +
+              "] exceeds the device limits (65535 blocks on y and z)";
+    gridTooLarge = true;
+    return {};
   }
   int64_t forloop = t.loopSize > 1 ? splitCount(t.loopSize, cap) : 1;
 

@@ -124,3 +124,40 @@ func.func @shapes(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
   %z = mk.concat %y, %y dim = 1 : tensor<4x32xf32>, tensor<4x32xf32> -> tensor<4x64xf32>
   return %z : tensor<4x64xf32>
 }
+
+// -----
+
+// Two candidate groups that would depend on each other: {exp(p), add} feeds
+// the mul of {exp(x), mul}, whose exp feeds the add through a reduction.
+// Fusing both would create a cycle between the two thread graphs, so only
+// the first is formed.
+
+// CHECK-LABEL: func.func @two_groups
+// CHECK: %[[E:.*]] = mb.exp
+// CHECK: %[[R:.*]] = mb.reduce_sum %[[E]]
+// CHECK: %[[T:.*]]:2 = mt.thread_graph(%{{.*}}, %[[R]])
+// CHECK: mb.mul %[[E]], %[[T]]#0
+// CHECK-NOT: mt.thread_graph
+// MIN1-LABEL: func.func @two_groups
+// TWICE-LABEL: func.func @two_groups
+func.func @two_groups(%x: tensor<16x64xf32>, %p: tensor<16x1xf32>) -> (tensor<16x1xf32>, tensor<16x64xf32>) {
+  %y:2 = mk.graph_kernel (%x, %p) grid = [1, 1, 1] block = [32, 1, 1] forloop = 1 {
+  ^bb0(%X: tensor<16x64xf32>, %P: tensor<16x1xf32>):
+    %acc:2 = mb.for_loop -> (tensor<16x1xf32>, tensor<16x64xf32>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = -1 : tensor<16x64xf32> -> tensor<16x64xf32>
+      %pt = mb.input_iter %P imap = [-1, -1, -1] fmap = -1 : tensor<16x1xf32> -> tensor<16x1xf32>
+      %a1 = mb.exp %pt : tensor<16x1xf32>
+      %b2 = mb.exp %xt : tensor<16x64xf32>
+      %r = mb.reduce_sum %b2 dim = 1 : tensor<16x64xf32> -> tensor<16x1xf32>
+      %a2 = mb.add %a1, %r : tensor<16x1xf32>, tensor<16x1xf32> -> tensor<16x1xf32>
+      %b1 = mb.mul %b2, %a1 : tensor<16x64xf32>, tensor<16x1xf32> -> tensor<16x64xf32>
+      %s1 = mb.accum_sum %a2 : tensor<16x1xf32> -> tensor<16x1xf32>
+      %s2 = mb.accum_sum %b1 : tensor<16x64xf32> -> tensor<16x64xf32>
+      mb.yield %s1, %s2 : tensor<16x1xf32>, tensor<16x64xf32>
+    }
+    %o1 = mb.output_saver %acc#0 omap = [-1, -1, -1] : tensor<16x1xf32> -> tensor<16x1xf32>
+    %o2 = mb.output_saver %acc#1 omap = [-1, -1, -1] : tensor<16x64xf32> -> tensor<16x64xf32>
+    mb.return %o1, %o2 : tensor<16x1xf32>, tensor<16x64xf32>
+  } : (tensor<16x64xf32>, tensor<16x1xf32>) -> (tensor<16x1xf32>, tensor<16x64xf32>)
+  return %y#0, %y#1 : tensor<16x1xf32>, tensor<16x64xf32>
+}
