@@ -10,6 +10,7 @@
 #include "Mirage/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -208,12 +209,22 @@ struct GpuLaunchToOpenMPPass
                                    mb.getFunctionType({}, {mb.getI32Type()}));
       tidFn.setPrivate();
     }
+    numThreadsFn = module.lookupSymbol<func::FuncOp>("omp_get_num_threads");
+    if (!numThreadsFn) {
+      mb.setInsertionPointToStart(module.getBody());
+      numThreadsFn = func::FuncOp::create(
+          mb, module.getLoc(), "omp_get_num_threads",
+          mb.getFunctionType({}, {mb.getI32Type()}));
+      numThreadsFn.setPrivate();
+    }
     for (gpu::LaunchOp launch : launches)
       if (failed(convert(launch, tidFn)))
         return signalPassFailure();
   }
 
   LogicalResult convert(gpu::LaunchOp launch, func::FuncOp tidFn);
+
+  func::FuncOp numThreadsFn;
 };
 
 LogicalResult GpuLaunchToOpenMPPass::convert(gpu::LaunchOp launch,
@@ -301,15 +312,26 @@ LogicalResult GpuLaunchToOpenMPPass::convert(gpu::LaunchOp launch,
   Value t = arith::IndexCastOp::create(
       b, loc, b.getIndexType(),
       func::CallOp::create(b, loc, tidFn, ValueRange{}).getResult(0));
+  // OpenMP may give a team fewer threads than requested.
+  Value actual = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      func::CallOp::create(b, loc, numThreadsFn, ValueRange{}).getResult(0));
   Value tid[3], bdim[3];
   if (threads > 0) {
     // A team of N threads stands for a block of N threads along x: only
     // valid for thread-count-agnostic kernels (see the pass description).
     tid[0] = t;
     tid[1] = tid[2] = c0;
-    bdim[0] = teamSize;
+    bdim[0] = actual;
     bdim[1] = bdim[2] = c1;
   } else {
+    // Each GPU thread must have its OpenMP thread, or work would be lost.
+    cf::AssertOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, actual,
+                              blockThreads),
+        "mirage-gpu-launch-to-omp: OpenMP gave the team fewer threads than "
+        "the GPU block has");
     tid[0] = arith::RemUIOp::create(b, loc, t, block.x);
     Value rest = arith::DivUIOp::create(b, loc, t, block.x);
     tid[1] = arith::RemUIOp::create(b, loc, rest, block.y);

@@ -102,7 +102,8 @@ def GpuLaunchToOpenMP : Pass<"mirage-gpu-launch-to-omp", "::mlir::ModuleOp"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::omp::OpenMPDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
-    "::mlir::func::FuncDialect", "::mlir::vector::VectorDialect"
+    "::mlir::func::FuncDialect", "::mlir::vector::VectorDialect",
+    "::mlir::cf::ControlFlowDialect"
   ];
 }
 
