@@ -607,6 +607,10 @@ LogicalResult AbstractExprBuilder::Impl::visitOp(Operation *op) {
                 mb::ReduceMaxOp>([&](auto red) {
             int64_t dim = static_cast<int64_t>(red.getDim());
             bool isMax = isa<mk::ReduceMaxOp, mb::ReduceMaxOp>(op);
+            // A reduced dim of size > 1 with no known axis has no sum term.
+            if (args[0].dims[dim].empty() && shapeOf(op->getOperand(0))[dim] > 1)
+              return LogicalResult(op->emitError(
+                  "abstract expression: reduced dim has no known axis"));
             r.term = reduceDim(args[0].dims[dim], args[0].term, isMax);
             r.dims = args[0].dims;
             r.dims[dim].clear();
