@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 
 using namespace llvm;
 
@@ -397,20 +398,36 @@ std::optional<ClassId> EGraph::lookup(const ENode &node) const {
 
 std::optional<ClassId> EGraph::lookupExpr(const RecExpr &expr,
                                           RecExpr::Id root) const {
-  const ENode &n = expr.get(root);
-  ENode key;
-  key.op = n.op;
-  key.payload = n.payload;
-  for (ClassId child : n.children) {
-    std::optional<ClassId> c = lookupExpr(expr, child);
-    if (!c)
-      return std::nullopt;
-    key.children.push_back(*c);
-  }
-  auto it = memo.find(key);
-  if (it == memo.end())
-    return std::nullopt;
-  return findConst(it->second);
+  // Terms are DAGs: each shared subterm is looked up once.
+  llvm::DenseMap<RecExpr::Id, std::optional<ClassId>> seen;
+  std::function<std::optional<ClassId>(RecExpr::Id)> rec =
+      [&](RecExpr::Id id) -> std::optional<ClassId> {
+    auto cached = seen.find(id);
+    if (cached != seen.end())
+      return cached->second;
+    const ENode &n = expr.get(id);
+    ENode key;
+    key.op = n.op;
+    key.payload = n.payload;
+    std::optional<ClassId> result;
+    bool complete = true;
+    for (ClassId child : n.children) {
+      std::optional<ClassId> c = rec(child);
+      if (!c) {
+        complete = false;
+        break;
+      }
+      key.children.push_back(*c);
+    }
+    if (complete) {
+      auto it = memo.find(key);
+      if (it != memo.end())
+        result = findConst(it->second);
+    }
+    seen[id] = result;
+    return result;
+  };
+  return rec(root);
 }
 
 std::string EGraph::checkInvariants() const {
