@@ -1004,40 +1004,13 @@ PruningOracle::create(func::FuncOp func, const SaturationLimits &limits) {
 
 std::optional<ClassId> PruningOracle::classOf(const RecExpr &expr,
                                               RecExpr::Id root) const {
-  // A bottom-up hash-cons lookup, as EGraph::lookupExpr, except that
   // mul(c, c) is looked up as square(c), the normal form the rules keep.
-  // Terms are DAGs: each shared subterm is looked up once.
-  llvm::DenseMap<RecExpr::Id, std::optional<ClassId>> seen;
-  std::function<std::optional<ClassId>(RecExpr::Id)> rec =
-      [&](RecExpr::Id id) -> std::optional<ClassId> {
-    auto cached = seen.find(id);
-    if (cached != seen.end())
-      return cached->second;
-    const ENode &n = expr.get(id);
-    ENode key;
-    key.op = n.op;
-    key.payload = n.payload;
-    std::optional<ClassId> result;
-    bool complete = true;
-    for (ClassId child : n.children) {
-      std::optional<ClassId> c = rec(child);
-      if (!c) {
-        complete = false;
-        break;
-      }
-      key.children.push_back(*c);
+  return egraph.lookupExpr(expr, root, [](ENode &key) {
+    if (key.op == opId(AOp::Mul) && key.children[0] == key.children[1]) {
+      key.op = opId(AOp::Square);
+      key.children.pop_back();
     }
-    if (complete) {
-      if (key.op == opId(AOp::Mul) && key.children[0] == key.children[1]) {
-        key.op = opId(AOp::Square);
-        key.children.pop_back();
-      }
-      result = egraph.lookup(key);
-    }
-    seen[id] = result;
-    return result;
-  };
-  return rec(root);
+  });
 }
 
 std::string printTerm(const RecExpr &expr, RecExpr::Id id) {

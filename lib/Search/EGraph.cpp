@@ -396,8 +396,9 @@ std::optional<ClassId> EGraph::lookup(const ENode &node) const {
   return findConst(it->second);
 }
 
-std::optional<ClassId> EGraph::lookupExpr(const RecExpr &expr,
-                                          RecExpr::Id root) const {
+std::optional<ClassId>
+EGraph::lookupExpr(const RecExpr &expr, RecExpr::Id root,
+                   llvm::function_ref<void(ENode &)> normalize) const {
   // Terms are DAGs: each shared subterm is looked up once.
   llvm::DenseMap<RecExpr::Id, std::optional<ClassId>> seen;
   std::function<std::optional<ClassId>(RecExpr::Id)> rec =
@@ -420,9 +421,9 @@ std::optional<ClassId> EGraph::lookupExpr(const RecExpr &expr,
       key.children.push_back(*c);
     }
     if (complete) {
-      auto it = memo.find(key);
-      if (it != memo.end())
-        result = findConst(it->second);
+      if (normalize)
+        normalize(key);
+      result = lookup(key);
     }
     seen[id] = result;
     return result;

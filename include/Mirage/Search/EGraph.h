@@ -20,6 +20,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -141,9 +142,12 @@ public:
   /// meaningful on a clean graph. No allocation in the common case.
   std::optional<ClassId> lookup(const ENode &node) const;
   /// The class of the term `root` of `expr`, if every one of its subterms is
-  /// present: a bottom-up hash-cons lookup, no rewriting.
-  std::optional<ClassId> lookupExpr(const RecExpr &expr,
-                                    RecExpr::Id root) const;
+  /// present: a bottom-up hash-cons lookup, no rewriting. Each shared
+  /// subterm is looked up once. `normalize`, if given, rewrites each node
+  /// (children already classes) into the form the graph keeps before lookup.
+  std::optional<ClassId>
+  lookupExpr(const RecExpr &expr, RecExpr::Id root,
+             llvm::function_ref<void(ENode &)> normalize = nullptr) const;
 
   /// Nodes of canonical class `id` (children canonical after `rebuild`).
   llvm::ArrayRef<ENode> nodes(ClassId id) const { return classes[id].nodes; }
