@@ -11,6 +11,7 @@
 #include "Mirage/Dialect/Block/IR/Block.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Dialect/Thread/IR/Thread.h"
+#include "Mirage/Search/Passes.h"
 #include "Mirage/Verify/Passes.h"
 #include "Mirage/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -28,6 +29,7 @@ inline void registerAllMiragePasses() {
   registerMirageConversionPasses();
   registerMiragePipelines();
   verify::registerMirageVerifyPasses();
+  search::registerMirageSearchPasses();
 }
 
 } // namespace mirage

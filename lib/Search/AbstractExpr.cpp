@@ -1039,12 +1039,19 @@ std::string printTerm(const RecExpr &expr, RecExpr::Id id) {
   return out;
 }
 
+std::optional<ClassId> PruningOracle::subtermClass(const RecExpr &expr,
+                                                   RecExpr::Id root) const {
+  std::optional<ClassId> c = classOf(expr, root);
+  if (!c || !reachable.test(*c))
+    return std::nullopt;
+  return egraph.findConst(*c);
+}
+
 bool PruningOracle::mayLead(const RecExpr &expr, RecExpr::Id root) const {
   // Without a fixpoint a missing term proves nothing: keep the candidate.
   if (!report.saturated())
     return true;
-  std::optional<ClassId> c = classOf(expr, root);
-  return c && reachable.test(*c);
+  return subtermClass(expr, root).has_value();
 }
 
 } // namespace mirage::search

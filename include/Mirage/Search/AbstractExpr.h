@@ -249,6 +249,11 @@ public:
   bool mayLead(const RecExpr &expr, RecExpr::Id root) const;
   /// The class of a term, if present in the saturated graph.
   std::optional<ClassId> classOf(const RecExpr &expr, RecExpr::Id root) const;
+  /// The class of a term if it is a subterm of some form of the target (the
+  /// class is present and reachable from a root); nullopt otherwise. Unlike
+  /// `mayLead` this does not fail open: callers check `isComplete()`.
+  std::optional<ClassId> subtermClass(const RecExpr &expr,
+                                      RecExpr::Id root) const;
   /// The class of output `i` of the target.
   ClassId rootClass(unsigned i) const { return egraph.findConst(roots[i]); }
   /// Whether saturation reached its fixpoint (the verdicts are exact).

@@ -1,0 +1,91 @@
+//===- Passes.td - Superoptimizer pass ---------------------*- tablegen -*-===//
+//
+// The user-facing pass of the search library (lib/Search).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_SEARCH_PASSES_TD
+#define MIRAGE_SEARCH_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
+  let summary = "replace functions of mk ops with the best verified uGraph";
+  let description = [{
+    For every `func.func` whose body consists of pre-defined `mk` ops,
+    enumerates kernel graphs and the block graphs of their graph-defined
+    kernels (docs/search.md), prunes every appended op with abstract
+    expressions saturated in an e-graph, verifies complete candidates with a
+    finite-field fingerprint at reduced shapes and then with the full
+    equivalence check (and a float comparison) at the real shapes, and
+    rewrites the function in place with the best verified program under the
+    cost proxy (kernel count, then modelled time on `chip`).
+
+    Each rewritten function gets a remark with the program summary, its
+    modelled time and the search statistics; a function the search does not
+    support (ops it does not know, dynamic shapes, a graph-defined kernel
+    already present) gets a remark saying why and is left unchanged, as is a
+    function for which nothing was verified within `time-budget`.
+
+    ```mlir
+    func.func @f(%x: tensor<2x4096xf16>, %w: tensor<4096x6144xf16>)
+        -> tensor<2x6144xf16> {
+      %n = mk.rms_norm %x eps = 1.0e-06 : tensor<2x4096xf16>
+      %o = mk.matmul %n, %w : tensor<2x4096xf16>, tensor<4096x6144xf16>
+          -> tensor<2x6144xf16>
+      return %o : tensor<2x6144xf16>
+    }
+    // becomes one mk.graph_kernel whose loop accumulates the matmul and
+    // the rms of %x and divides after the loop.
+    ```
+
+    With `keep-reference`, the input function is kept as `@<name>_reference`
+    and the result carries `mk.reference`, so `--mirage-check-equivalence`
+    can check the rewrite.
+  }];
+  let options = [
+    Option<"maxKernelOps", "max-kernel-ops", "unsigned", /*default=*/"3",
+           "kernel-level ops of a candidate (pre-defined ops and "
+           "graph-defined kernels)">,
+    Option<"maxGraphKernels", "max-graph-kernels", "unsigned",
+           /*default=*/"2", "graph-defined kernels of a candidate">,
+    Option<"maxBlockOps", "max-block-ops", "unsigned", /*default=*/"8",
+           "ops of one block graph (iterators and savers not counted)">,
+    Option<"maxKernelInputs", "max-kernel-inputs", "unsigned",
+           /*default=*/"4", "inputs of one graph-defined kernel">,
+    Option<"maxKernelOutputs", "max-kernel-outputs", "unsigned",
+           /*default=*/"2", "outputs of one graph-defined kernel">,
+    Option<"maxBlocks", "max-blocks", "int64_t", /*default=*/"65536",
+           "thread blocks of one kernel">,
+    Option<"maxBlockThreads", "max-block-threads", "int64_t",
+           /*default=*/"128", "threads of one block">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "target of the cost proxy: sm_80 or sm_90">,
+    Option<"pruning", "pruning", "bool", /*default=*/"true",
+           "prune with abstract expressions (off: only for small cases)">,
+    Option<"seed", "seed", "uint64_t", /*default=*/"0",
+           "seed of the fingerprints and the final check">,
+    Option<"threads", "threads", "unsigned", /*default=*/"1",
+           "worker threads of the enumeration">,
+    Option<"timeBudget", "time-budget", "double", /*default=*/"60.0",
+           "seconds of enumeration per function">,
+    Option<"finalTests", "final-tests", "unsigned", /*default=*/"1",
+           "finite-field tests of the final check at the real shapes">,
+    Option<"keepReference", "keep-reference", "bool", /*default=*/"false",
+           "keep the input as @<name>_reference and point mk.reference "
+           "at it">,
+  ];
+  let statistics = [
+    Statistic<"numStates", "states", "search states visited">,
+    Statistic<"numPruned", "pruned", "ops pruned by abstract expressions">,
+    Statistic<"numDuplicates", "duplicates", "ops equal to an existing value">,
+    Statistic<"numCandidates", "candidates", "complete candidate programs">,
+    Statistic<"numFingerprinted", "fingerprinted",
+              "candidates fingerprinted at reduced shapes">,
+    Statistic<"numVerified", "verified",
+              "candidates verified at the real shapes">,
+    Statistic<"searchMillis", "search-ms", "milliseconds of search">,
+  ];
+}
+
+#endif // MIRAGE_SEARCH_PASSES_TD

@@ -1,0 +1,124 @@
+//===- Superoptimizer.h - Multi-level uGraph search -------------*- C++ -*-===//
+//
+// The superoptimizer of DESIGN §5: given a function of `mk` ops, enumerate
+// kernel graphs whose graph-defined kernels hold block graphs, prune every
+// appended op with the abstract-expression oracle, verify complete candidates
+// with finite-field fingerprints (first at reduced shapes, then at the real
+// shapes with a float check), and return the best one by the cost proxy of
+// docs/search.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_SEARCH_SUPEROPTIMIZER_H
+#define MIRAGE_SEARCH_SUPEROPTIMIZER_H
+
+#include "mlir/Support/LLVM.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mlir::func {
+class FuncOp;
+} // namespace mlir::func
+
+namespace mirage::search {
+
+/// Bounds and knobs of one search. The defaults find the known-good programs
+/// of DESIGN §8 (docs/search.md lists what each bound costs).
+struct SuperoptimizeOptions {
+  /// Kernel-level ops of a candidate (pre-defined ops and graph-defined
+  /// kernels together).
+  unsigned maxKernelOps = 3;
+  /// Graph-defined kernels of a candidate.
+  unsigned maxGraphKernels = 2;
+  /// Ops of one block graph, input iterators and output savers not counted
+  /// (body ops, accumulators and post-loop ops).
+  unsigned maxBlockOps = 8;
+  /// Inputs of one graph-defined kernel.
+  unsigned maxKernelInputs = 4;
+  /// Outputs of one graph-defined kernel.
+  unsigned maxKernelOutputs = 2;
+  /// Largest number of thread blocks of one kernel.
+  int64_t maxBlocks = 65536;
+  /// Most threads per block (the block size is derived from the tiles, up
+  /// to this).
+  int64_t maxBlockThreads = 128;
+  /// Shared-memory limit in bytes (the `mk.smem_limit` the verifier checks).
+  int64_t smemLimit = 98304;
+  /// Target of the cost proxy: "sm_80" (A100) or "sm_90" (H100).
+  std::string chip = "sm_90";
+  /// Prune with abstract expressions (off: every shape-legal op is kept;
+  /// only for small cases, the search is exponential without it).
+  bool pruning = true;
+  /// Seed of the fingerprints and of the final equivalence check.
+  uint64_t seed = 0;
+  /// Worker threads of the enumeration (the result does not depend on it).
+  unsigned threads = 1;
+  /// Wall-clock budget of the enumeration in seconds; when it runs out the
+  /// best candidate found so far is verified and returned.
+  double timeBudget = 60.0;
+  /// Finite-field tests of the final check at the real shapes (the
+  /// reduced-shape fingerprint is a further independent test).
+  unsigned finalTests = 1;
+};
+
+/// Counters of one search.
+struct SuperoptimizeStats {
+  /// Search states visited (kernel level and block level).
+  uint64_t states = 0;
+  /// Candidate ops dropped by the abstract-expression oracle.
+  uint64_t pruned = 0;
+  /// Candidate ops dropped because an equal value (same e-class, same
+  /// dims) already exists in the graph.
+  uint64_t duplicates = 0;
+  /// Complete candidate programs (every output found).
+  uint64_t candidates = 0;
+  /// Candidates checked with the reduced-shape fingerprint, and how many
+  /// of those it rejected.
+  uint64_t fingerprinted = 0, fingerprintRejected = 0;
+  /// Candidates checked at the real shapes, and how many passed.
+  uint64_t fullChecks = 0, verified = 0;
+  /// Saturation of the target's e-graph.
+  uint64_t egraphNodes = 0, egraphClasses = 0;
+  double saturationSeconds = 0, searchSeconds = 0, verifySeconds = 0;
+  /// The enumeration stopped at the time budget.
+  bool timedOut = false;
+  /// The oracle did not saturate and pruning was disabled (fail open).
+  bool pruningDisabled = false;
+};
+
+/// The outcome of one search.
+struct SuperoptimizeResult {
+  /// The best verified program, a `func.func` in MLIR text with the
+  /// signature of the input; empty if none was verified.
+  std::string program;
+  /// Its kernel count and modelled time (microseconds) under the cost proxy.
+  unsigned kernels = 0;
+  double modelledMicros = 0;
+  /// One line describing the program (kernels, grids, loop ranges, ops).
+  std::string summary;
+  /// Largest relative difference of the float check against the input.
+  double floatMaxRelDiff = 0;
+  /// log10 of the bound on P(the final check accepted a wrong program).
+  double log10Bound = 0;
+  SuperoptimizeStats stats;
+};
+
+/// Searches for the best program equal to `func` (a function of mk ops with
+/// static shapes). Returns failure with `error` set for input the search
+/// does not support; a result with an empty `program` when nothing was
+/// verified (for example when the time budget ran out).
+mlir::FailureOr<SuperoptimizeResult>
+superoptimize(mlir::func::FuncOp func, const SuperoptimizeOptions &options,
+              std::string &error);
+
+/// The modelled time (microseconds) and kernel count of an existing program
+/// of mk ops and graph-defined kernels under the cost proxy, for comparing a
+/// search result with a hand-written one. Fails on ops it cannot model.
+mlir::FailureOr<std::pair<unsigned, double>>
+estimateProgramCost(mlir::func::FuncOp func, llvm::StringRef chip);
+
+} // namespace mirage::search
+
+#endif // MIRAGE_SEARCH_SUPEROPTIMIZER_H
