@@ -2,10 +2,9 @@
 //
 // A deliberately simple analytical proxy (docs/search.md, "Cost proxy"):
 // programs compare by kernel count first, then by a roofline time per kernel
-// in which a grid with fewer blocks than the device has SMs only gets its
-// share of the bandwidth and of the FLOP rate. Device-memory bytes count
-// every tile load of every block (no cache), so re-reading a replicated input
-// from many blocks costs what it costs on a GPU without L2 hits.
+// (device-memory plus L2 time against tensor-core plus CUDA-core time) in
+// which a grid with fewer blocks than the device has SMs only gets its share
+// of the bandwidths and of the arithmetic rates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,9 +23,21 @@ struct DeviceModel {
   const char *name;
   double sms;
   double bytesPerSecond;
-  double flopsPerSecond;
+  /// L2 capacity and bandwidth: re-reads of a tensor that fits in L2 are
+  /// served from it.
+  double l2Bytes;
+  double l2BytesPerSecond;
+  /// Dense fp16 tensor-core rate (matmuls).
+  double tensorFlopsPerSecond;
+  /// Rate of element-wise and reduction arithmetic on the CUDA cores.
+  double vectorFlopsPerSecond;
   double launchMicros;
 };
+
+/// Cost of one element of a transcendental function (exp, sqrt, silu, ...)
+/// in vector operations: the special-function units run at a quarter of the
+/// FMA rate.
+constexpr double kTranscendentalCost = 4.0;
 
 /// The model of `chip` ("sm_80" or "sm_90"), nullopt for another string.
 std::optional<DeviceModel> getDeviceModel(llvm::StringRef chip);
@@ -37,11 +48,21 @@ struct KernelWork {
   /// parallel, see `fullyParallel`).
   int64_t blocks = 1;
   bool fullyParallel = false;
-  /// Device-memory bytes read and written by the whole kernel.
+  /// Device-memory bytes read and written by the whole kernel, and bytes
+  /// read again from L2.
   double bytes = 0;
-  /// Arithmetic of the whole kernel.
-  double flops = 0;
+  double l2Bytes = 0;
+  /// Arithmetic of the whole kernel: matmuls on tensor cores, the rest
+  /// (weighted by kTranscendentalCost where it applies) on the CUDA cores.
+  double tensorFlops = 0;
+  double vectorFlops = 0;
 };
+
+/// Adds to `work` the loads of an input of `tensorBytes` bytes from which
+/// the blocks load `loadedBytes` in all: the first read of each byte comes
+/// from device memory, re-reads from L2 if the tensor fits there.
+void addInputLoads(const DeviceModel &device, KernelWork &work,
+                   double tensorBytes, double loadedBytes);
 
 /// Modelled time of one kernel in microseconds.
 double modelledMicros(const DeviceModel &device, const KernelWork &work);

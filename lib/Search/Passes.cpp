@@ -35,7 +35,7 @@ struct SuperoptimizePass
   LogicalResult checkOptions() {
     ModuleOp module = getOperation();
     auto bad = [&](const Twine &msg) {
-      module.emitError("mirage-superoptimize: ") << msg;
+      emitError(module.getLoc(), "mirage-superoptimize: ") << msg;
       return failure();
     };
     if (maxBlockOps < 1 || maxBlockOps > 16)
@@ -44,8 +44,6 @@ struct SuperoptimizePass
     if (maxKernelOps < 1 || maxKernelOps > 8)
       return bad("max-kernel-ops must be in [1, 8], got " +
                  Twine(maxKernelOps.getValue()));
-    if (maxGraphKernels > maxKernelOps)
-      return bad("max-graph-kernels exceeds max-kernel-ops");
     if (maxKernelInputs < 1 || maxKernelInputs > 8)
       return bad("max-kernel-inputs must be in [1, 8]");
     if (maxKernelOutputs < 1 || maxKernelOutputs > 4)
@@ -83,6 +81,7 @@ struct SuperoptimizePass
     o.threads = threads;
     o.timeBudget = timeBudget;
     o.finalTests = finalTests;
+    o.auditFingerprints = auditFingerprints;
     // mk.smem_limit on the module is the verifier's limit, so the search's.
     if (auto limit = module->getAttrOfType<IntegerAttr>(
             mk::MKDialect::kSmemLimitAttrName))
@@ -127,6 +126,11 @@ struct SuperoptimizePass
         os << ", time budget reached";
       if (s.pruningDisabled)
         os << ", pruning off (saturation incomplete)";
+      if (auditFingerprints)
+        os << "; fingerprint audit: " << s.audited << " candidates, "
+           << s.auditCheapRejects << " rejected at reduced shapes, "
+           << s.auditFullRejects << " rejected at real shapes, "
+           << s.auditFalseRejects << " rejected only at reduced shapes";
       if (r->program.empty()) {
         emitRemark(func.getLoc(), "not superoptimized: no verified program (")
             << statsLine << ")";

@@ -415,22 +415,41 @@ std::optional<SValue> applyOp(TermBuilder &tb, Kind kind, const Params &p,
   return std::nullopt;
 }
 
-/// Arithmetic of one op on values of the given sizes.
-double opFlops(Kind kind, ArrayRef<int64_t> resultShape,
-               ArrayRef<ArrayRef<int64_t>> argShapes) {
+/// Whether one element of `kind` costs a special-function evaluation.
+bool isTranscendental(Kind kind) {
+  switch (kind) {
+  case Kind::Exp:
+  case Kind::Sqrt:
+  case Kind::Rsqrt:
+  case Kind::Silu:
+  case Kind::Gelu:
+  case Kind::Sigmoid:
+  case Kind::Pow:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Adds the arithmetic of one op on values of the given sizes to `w`,
+/// scaled by `times` (blocks, loop iterations).
+void addOpWork(KernelWork &w, Kind kind, ArrayRef<int64_t> resultShape,
+               ArrayRef<ArrayRef<int64_t>> argShapes, double times) {
   auto numel = [](ArrayRef<int64_t> s) {
     double n = 1;
     for (int64_t d : s)
       n *= static_cast<double>(d);
     return n;
   };
-  if (kind == Kind::Matmul)
-    return 2.0 * numel(resultShape) *
-           static_cast<double>(argShapes[0].back());
+  if (kind == Kind::Matmul) {
+    w.tensorFlops += times * 2.0 * numel(resultShape) *
+                     static_cast<double>(argShapes[0].back());
+    return;
+  }
   double n = numel(resultShape);
   for (ArrayRef<int64_t> a : argShapes)
     n = std::max(n, numel(a));
-  return n;
+  w.vectorFlops += times * n * (isTranscendental(kind) ? kTranscendentalCost : 1.0);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1307,7 +1326,7 @@ private:
           argRefs.push_back(s);
         SmallVector<int64_t, 4> rs = kernelShape(c.prog.vals[op.result], full);
         w.bytes += bytesOf(rs);
-        w.flops = opFlops(op.kind, rs, argRefs);
+        addOpWork(w, op.kind, rs, argRefs, 1.0);
         total += modelledMicros(target.device, w);
         continue;
       }
@@ -1404,22 +1423,22 @@ private:
     KernelWork w;
     w.blocks = blocks;
     for (auto [i, in] : llvm::enumerate(k.inputs)) {
-      double tile = bytesOf(shapes[i]);
-      w.bytes += tile * static_cast<double>(blocks) *
-                 (k.vals[i].variant ? static_cast<double>(k.forloop) : 1.0);
+      double loads = bytesOf(shapes[i]) * static_cast<double>(blocks) *
+                     (k.vals[i].variant ? static_cast<double>(k.forloop) : 1.0);
+      addInputLoads(target.device, w, bytesOf(kernelShape(p.vals[in], full)),
+                    loads);
     }
     for (int r : k.results)
       w.bytes += bytesOf(kernelShape(p.vals[r], full));
-    double body = 0, post = 0;
     for (auto [j, op] : llvm::enumerate(k.ops)) {
       SmallVector<ArrayRef<int64_t>> args;
       for (int a : op.args)
         args.push_back(shapes[a]);
-      double f = opFlops(op.kind, shapes[op.result], args);
-      (j < k.numBody + k.numAcc ? body : post) += f;
+      double times = static_cast<double>(blocks);
+      if (j < k.numBody + k.numAcc)
+        times *= static_cast<double>(k.forloop);
+      addOpWork(w, op.kind, shapes[op.result], args, times);
     }
-    w.flops = static_cast<double>(blocks) *
-              (body * static_cast<double>(k.forloop) + post);
     k.micros = modelledMicros(target.device, w);
     return true;
   }
@@ -1727,63 +1746,104 @@ std::vector<Candidate> enumerate(const Target &target,
   return candidates;
 }
 
+/// The reduced-shape fingerprint of `c`: false if it proves `c` differs
+/// from the target, true otherwise (including when the reduced instance
+/// cannot be built or evaluated: then only the full check decides).
+bool passesFingerprint(MLIRContext *ctx, const Target &target,
+                       const Candidate &c, uint64_t seed) {
+  Scale reduced = reducedScale(target, c);
+  std::string refText =
+      printProgram(target.ref, target.refOutputs, target.numInputs, reduced,
+                   target.elementType, "reference");
+  std::string candText = printProgram(c.prog, c.outputs, target.numInputs,
+                                      reduced, target.elementType, "cand");
+  OwningOpRef<ModuleOp> refMod = parseProgram(ctx, refText);
+  OwningOpRef<ModuleOp> candMod = parseProgram(ctx, candText);
+  if (!refMod || !candMod)
+    return true;
+  verify::EquivalenceOptions fp;
+  fp.numTests = 1;
+  fp.seed = seed;
+  fp.floatCheck = false;
+  verify::EquivalenceResult r =
+      verify::checkEquivalence(firstFunc(*refMod), firstFunc(*candMod), fp);
+  return r.verdict != verify::Verdict::NotEquivalent &&
+         r.verdict != verify::Verdict::Invalid;
+}
+
+/// The check at the real shapes: `tests` finite-field tests and, with
+/// `floatCheck`, an f64 comparison that must agree to 1e-6.
+std::optional<verify::EquivalenceResult>
+passesFullCheck(func::FuncOp func, const Candidate &c, unsigned tests,
+                uint64_t seed, bool floatCheck) {
+  OwningOpRef<ModuleOp> fullMod = parseProgram(func.getContext(), c.text);
+  if (!fullMod)
+    return std::nullopt;
+  verify::EquivalenceOptions eo;
+  eo.numTests = tests;
+  eo.seed = seed;
+  eo.floatCheck = floatCheck;
+  verify::EquivalenceResult r =
+      verify::checkEquivalence(func, firstFunc(*fullMod), eo);
+  if (r.verdict != verify::Verdict::Equivalent ||
+      (r.floatMaxRelDiff && *r.floatMaxRelDiff > 1e-6))
+    return std::nullopt;
+  return r;
+}
+
+/// Runs both the fingerprint and the full check on the first `limit`
+/// distinct candidates and counts how they judge (the fingerprint must
+/// never reject a candidate the full check accepts).
+void auditFingerprints(func::FuncOp func, const Target &target,
+                       const SuperoptimizeOptions &options,
+                       ArrayRef<Candidate> candidates,
+                       SuperoptimizeStats &stats) {
+  const std::string *previous = nullptr;
+  for (const Candidate &c : candidates) {
+    if (stats.audited >= options.auditFingerprints)
+      return;
+    if (previous && *previous == c.text)
+      continue;
+    previous = &c.text;
+    ++stats.audited;
+    bool cheap = passesFingerprint(func.getContext(), target, c, options.seed);
+    bool full = passesFullCheck(func, c, 1, options.seed, false).has_value();
+    stats.auditCheapRejects += !cheap;
+    stats.auditFullRejects += !full;
+    stats.auditFalseRejects += !cheap && full;
+
+  }
+}
+
 /// Verifies `candidates` (sorted, best first) until one passes both the
 /// reduced-shape fingerprint and the full check; fills `result` with it.
 void verifyInOrder(func::FuncOp func, const Target &target,
                    const SuperoptimizeOptions &options,
-                   ArrayRef<Candidate> candidates, const Scale &full,
+                   ArrayRef<Candidate> candidates,
                    SuperoptimizeResult &result) {
   SuperoptimizeStats &stats = result.stats;
-  MLIRContext *ctx = func.getContext();
   const std::string *previous = nullptr;
   for (const Candidate &c : candidates) {
     if (previous && *previous == c.text)
       continue;
     previous = &c.text;
-    Scale reduced = reducedScale(target, c);
-    std::string refText =
-        printProgram(target.ref, target.refOutputs, target.numInputs, reduced,
-                     target.elementType, "reference");
-    std::string candText = printProgram(c.prog, c.outputs, target.numInputs,
-                                        reduced, target.elementType, "cand");
-    OwningOpRef<ModuleOp> refMod = parseProgram(ctx, refText);
-    OwningOpRef<ModuleOp> candMod = parseProgram(ctx, candText);
     ++stats.fingerprinted;
-    // A reduced instance the verifier rejects should not exist (the reduced
-    // shapes keep every divisibility); if one does, the full check decides.
-    if (refMod && candMod) {
-      verify::EquivalenceOptions fp;
-      fp.numTests = 1;
-      fp.seed = options.seed;
-      fp.floatCheck = false;
-      verify::EquivalenceResult r =
-          verify::checkEquivalence(firstFunc(*refMod), firstFunc(*candMod), fp);
-      if (r.verdict == verify::Verdict::NotEquivalent ||
-          r.verdict == verify::Verdict::Invalid) {
-        ++stats.fingerprintRejected;
-        continue;
-      }
-    }
-    OwningOpRef<ModuleOp> fullMod = parseProgram(ctx, c.text);
-    ++stats.fullChecks;
-    if (!fullMod)
+    if (!passesFingerprint(func.getContext(), target, c, options.seed)) {
+      ++stats.fingerprintRejected;
       continue;
-    verify::EquivalenceOptions eo;
-    eo.numTests = options.finalTests;
-    eo.seed = options.seed;
-    eo.floatCheck = true;
-    verify::EquivalenceResult r =
-        verify::checkEquivalence(func, firstFunc(*fullMod), eo);
-    if (r.verdict != verify::Verdict::Equivalent ||
-        (r.floatMaxRelDiff && *r.floatMaxRelDiff > 1e-6))
+    }
+    ++stats.fullChecks;
+    std::optional<verify::EquivalenceResult> r = passesFullCheck(
+        func, c, options.finalTests, options.seed, /*floatCheck=*/true);
+    if (!r)
       continue;
     ++stats.verified;
     result.program = c.text;
     result.kernels = c.kernels;
     result.modelledMicros = c.micros;
     result.summary = summarize(c.prog);
-    result.floatMaxRelDiff = r.floatMaxRelDiff.value_or(0.0);
-    result.log10Bound = r.log10Bound;
+    result.floatMaxRelDiff = r->floatMaxRelDiff.value_or(0.0);
+    result.log10Bound = r->log10Bound;
     return;
   }
 }
@@ -1835,7 +1895,9 @@ mirage::search::superoptimize(func::FuncOp func,
     auto verifyStart = Clock::now();
     stats.searchSeconds +=
         std::chrono::duration<double>(verifyStart - enumStart).count();
-    verifyInOrder(func, target, options, candidates, full, result);
+    if (options.auditFingerprints)
+      auditFingerprints(func, target, options, candidates, stats);
+    verifyInOrder(func, target, options, candidates, result);
     stats.verifySeconds +=
         std::chrono::duration<double>(Clock::now() - verifyStart).count();
   }
@@ -1856,19 +1918,20 @@ mirage::search::estimateProgramCost(func::FuncOp func, StringRef chip) {
     return numel(t) * (rt.getElementType().isF32() ? 4.0 : 2.0);
   };
   // Arithmetic of one op, as the search counts it.
-  auto flops = [&](Operation *op) {
-    if (op->getNumResults() == 0)
-      return 0.0;
-    double n = numel(op->getResult(0).getType());
+  auto addWork = [&](KernelWork &w, Operation *op, double times) {
+    Kind kind = Kind::Add;
+    Params p;
     if (isa<mk::MatmulOp, mb::MatmulOp>(op))
-      return 2.0 * n *
-             static_cast<double>(
-                 cast<RankedTensorType>(op->getOperand(0).getType())
-                     .getShape()
-                     .back());
+      kind = Kind::Matmul;
+    else if (std::optional<Kind> k = kindOf(op, p))
+      kind = *k;
+    auto shapeOf = [](Value v) {
+      return cast<RankedTensorType>(v.getType()).getShape();
+    };
+    SmallVector<ArrayRef<int64_t>> args;
     for (Value v : op->getOperands())
-      n = std::max(n, numel(v.getType()));
-    return n;
+      args.push_back(shapeOf(v));
+    addOpWork(w, kind, shapeOf(op->getResult(0)), args, times);
   };
   unsigned kernels = 0;
   double total = 0;
@@ -1882,7 +1945,7 @@ mirage::search::estimateProgramCost(func::FuncOp func, StringRef chip) {
         w.bytes += bytes(v.getType());
       for (Type t : op.getResultTypes())
         w.bytes += bytes(t);
-      w.flops = flops(&op);
+      addWork(w, &op, 1.0);
       total += modelledMicros(*device, w);
       continue;
     }
@@ -1891,7 +1954,6 @@ mirage::search::estimateProgramCost(func::FuncOp func, StringRef chip) {
       blocks *= g;
     double f = static_cast<double>(kernel.getForloop());
     w.blocks = blocks;
-    double body = 0, post = 0;
     bool bad = false;
     kernel.getBody().walk([&](Operation *inner) {
       if (isa<mb::ForLoopOp>(inner) ||
@@ -1899,15 +1961,22 @@ mirage::search::estimateProgramCost(func::FuncOp func, StringRef chip) {
           inner->getParentOfType<mt::ThreadGraphOp>())
         return;
       bool inLoop = inner->getParentOfType<mb::ForLoopOp>() != nullptr;
+      double times = static_cast<double>(blocks) * (inLoop ? f : 1.0);
       if (auto tg = dyn_cast<mt::ThreadGraphOp>(inner)) {
-        // One op per element per scalar op of the region.
-        double ops = static_cast<double>(tg.getBody().front().getOperations().size() - 1);
-        (inLoop ? body : post) += ops * numel(inner->getResult(0).getType());
+        // Each scalar op of the region once per element of the result.
+        double n = numel(inner->getResult(0).getType());
+        for (Operation &s : tg.getBody().front().without_terminator()) {
+          Params unused;
+          std::optional<Kind> k = kindOf(&s, unused);
+          bool sfu = k && isTranscendental(*k);
+          w.vectorFlops += times * n * (sfu ? kTranscendentalCost : 1.0);
+        }
         return;
       }
       if (auto it = dyn_cast<mb::InputIterOp>(inner)) {
-        w.bytes += bytes(it.getType()) * static_cast<double>(blocks) *
-                   (it.getFmap() >= 0 ? f : 1.0);
+        addInputLoads(*device, w, bytes(it.getInput().getType()),
+                      bytes(it.getType()) * static_cast<double>(blocks) *
+                          (it.getFmap() >= 0 ? f : 1.0));
         return;
       }
       if (isa<mb::OutputSaverOp>(inner)) {
@@ -1918,11 +1987,10 @@ mirage::search::estimateProgramCost(func::FuncOp func, StringRef chip) {
         bad = true;
         return;
       }
-      (inLoop ? body : post) += flops(inner);
+      addWork(w, inner, times);
     });
     if (bad)
       return failure();
-    w.flops = static_cast<double>(blocks) * (body * f + post);
     total += modelledMicros(*device, w);
   }
   return std::make_pair(kernels, total);

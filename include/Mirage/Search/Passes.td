@@ -71,6 +71,10 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "seconds of enumeration per function">,
     Option<"finalTests", "final-tests", "unsigned", /*default=*/"1",
            "finite-field tests of the final check at the real shapes">,
+    Option<"auditFingerprints", "audit-fingerprints", "unsigned",
+           /*default=*/"0",
+           "run the reduced-shape fingerprint and the full check on this "
+           "many candidates and report disagreements (testing aid)">,
     Option<"keepReference", "keep-reference", "bool", /*default=*/"false",
            "keep the input as @<name>_reference and point mk.reference "
            "at it">,

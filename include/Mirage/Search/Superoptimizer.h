@@ -61,6 +61,9 @@ struct SuperoptimizeOptions {
   /// Finite-field tests of the final check at the real shapes (the
   /// reduced-shape fingerprint is a further independent test).
   unsigned finalTests = 1;
+  /// Before verifying, run both the reduced-shape fingerprint and the full
+  /// check on this many candidates and count disagreements (for tests).
+  unsigned auditFingerprints = 0;
 };
 
 /// Counters of one search.
@@ -79,6 +82,11 @@ struct SuperoptimizeStats {
   uint64_t fingerprinted = 0, fingerprintRejected = 0;
   /// Candidates checked at the real shapes, and how many passed.
   uint64_t fullChecks = 0, verified = 0;
+  /// The fingerprint audit: candidates audited, rejected by the reduced
+  /// fingerprint, rejected by the full check, and rejected by the
+  /// fingerprint although the full check accepted them (must stay 0).
+  uint64_t audited = 0, auditCheapRejects = 0, auditFullRejects = 0,
+           auditFalseRejects = 0;
   /// Saturation of the target's e-graph.
   uint64_t egraphNodes = 0, egraphClasses = 0;
   double saturationSeconds = 0, searchSeconds = 0, verifySeconds = 0;
