@@ -44,6 +44,8 @@ struct SuperoptimizePass
     if (maxKernelOps < 1 || maxKernelOps > 8)
       return bad("max-kernel-ops must be in [1, 8], got " +
                  Twine(maxKernelOps.getValue()));
+    if (maxGraphKernels > 8)
+      return bad("max-graph-kernels must be in [0, 8]");
     if (maxKernelInputs < 1 || maxKernelInputs > 8)
       return bad("max-kernel-inputs must be in [1, 8]");
     if (maxKernelOutputs < 1 || maxKernelOutputs > 4)

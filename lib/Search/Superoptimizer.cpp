@@ -1543,6 +1543,10 @@ LogicalResult importTarget(func::FuncOp func,
     element = rt.getElementType();
     shapes.emplace_back(rt.getShape());
   }
+  if (func.getNumArguments() > 64) {
+    error = "more than 64 arguments are not supported";
+    return failure();
+  }
   if (!element || func.getNumResults() == 0) {
     error = "function needs tensor arguments and results";
     return failure();
@@ -1553,11 +1557,14 @@ LogicalResult importTarget(func::FuncOp func,
   }
   llvm::raw_string_ostream(t.elementType) << element;
   t.elementBytes = element.isF32() ? 4 : 2;
-  for (Type r : func.getFunctionType().getResults())
-    if (cast<RankedTensorType>(r).getElementType() != element) {
-      error = "results must have the arguments' element type";
+  for (auto [i, r] : llvm::enumerate(func.getFunctionType().getResults())) {
+    auto rt = dyn_cast<RankedTensorType>(r);
+    if (!rt || !rt.hasStaticShape() || rt.getElementType() != element) {
+      error = "result #" + std::to_string(i) +
+              " is not a static tensor of the arguments' element type";
       return failure();
     }
+  }
   // Every op must be a pre-defined mk op the search knows.
   Block &body = func.getBody().front();
   for (Operation &op : body.without_terminator()) {
