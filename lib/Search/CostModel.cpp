@@ -1,6 +1,6 @@
 //===- CostModel.cpp - The search's cost proxy ------------------*- C++ -*-===//
 
-#include "CostModel.h"
+#include "Mirage/Search/CostModel.h"
 
 #include <algorithm>
 

@@ -29,7 +29,7 @@
 
 #include "Mirage/Search/Superoptimizer.h"
 
-#include "CostModel.h"
+#include "Mirage/Search/CostModel.h"
 #include "Mirage/Dialect/Block/IR/Block.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Dialect/Thread/IR/Thread.h"

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MIRAGE_LIB_SEARCH_COSTMODEL_H
-#define MIRAGE_LIB_SEARCH_COSTMODEL_H
+#ifndef MIRAGE_SEARCH_COSTMODEL_H
+#define MIRAGE_SEARCH_COSTMODEL_H
 
 #include "llvm/ADT/StringRef.h"
 
@@ -69,4 +69,4 @@ double modelledMicros(const DeviceModel &device, const KernelWork &work);
 
 } // namespace mirage::search
 
-#endif // MIRAGE_LIB_SEARCH_COSTMODEL_H
+#endif // MIRAGE_SEARCH_COSTMODEL_H

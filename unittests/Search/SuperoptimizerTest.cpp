@@ -1,0 +1,221 @@
+//===- SuperoptimizerTest.cpp - The search and its cost proxy ---*- C++ -*-===//
+//
+// The search through its library API: results are verified programs,
+// independent of the thread count, bad input fails with a message, a spent
+// time budget returns nothing; and the cost proxy's basic properties.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Search/CostModel.h"
+#include "Mirage/Search/Superoptimizer.h"
+
+#include "Mirage/Dialect/Block/IR/Block.h"
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+#include "Mirage/Dialect/Thread/IR/Thread.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::search;
+
+namespace {
+
+constexpr const char *kSmallRmsNormMatmul = R"mlir(
+func.func @f(%x: tensor<2x64xf16>, %w: tensor<64x96xf16>) -> tensor<2x96xf16> {
+  %n = mk.rms_norm %x eps = 1.0e-06 : tensor<2x64xf16>
+  %o = mk.matmul %n, %w : tensor<2x64xf16>, tensor<64x96xf16> -> tensor<2x96xf16>
+  return %o : tensor<2x96xf16>
+}
+)mlir";
+
+constexpr const char *kSmallGatedMlp = R"mlir(
+func.func @f(%x: tensor<4x64xf32>, %w1: tensor<64x128xf32>, %w2: tensor<64x128xf32>) -> tensor<4x128xf32> {
+  %a = mk.matmul %x, %w1 : tensor<4x64xf32>, tensor<64x128xf32> -> tensor<4x128xf32>
+  %b = mk.matmul %x, %w2 : tensor<4x64xf32>, tensor<64x128xf32> -> tensor<4x128xf32>
+  %s = mk.silu %a : tensor<4x128xf32>
+  %o = mk.mul %s, %b : tensor<4x128xf32>, tensor<4x128xf32> -> tensor<4x128xf32>
+  return %o : tensor<4x128xf32>
+}
+)mlir";
+
+class SuperoptimizerTest : public ::testing::Test {
+protected:
+  SuperoptimizerTest() {
+    DialectRegistry registry;
+    registry.insert<mk::MKDialect, mb::MBDialect, mt::MTDialect,
+                    func::FuncDialect>();
+    ctx.appendDialectRegistry(registry);
+    ctx.loadAllAvailableDialects();
+  }
+
+  func::FuncOp load(const char *src) {
+    modules.push_back(parseSourceString<ModuleOp>(src, &ctx));
+    EXPECT_TRUE(modules.back());
+    return *modules.back()->getOps<func::FuncOp>().begin();
+  }
+
+  /// Number of graph-defined kernels and of other kernel-level ops.
+  std::pair<int, int> countKernels(StringRef program) {
+    modules.push_back(parseSourceString<ModuleOp>(program, &ctx));
+    EXPECT_TRUE(modules.back());
+    int kernels = 0, others = 0;
+    func::FuncOp f = *modules.back()->getOps<func::FuncOp>().begin();
+    for (Operation &op : f.getBody().front().without_terminator())
+      ++(isa<mk::GraphKernelOp>(op) ? kernels : others);
+    return {kernels, others};
+  }
+
+  MLIRContext ctx;
+  std::vector<OwningOpRef<ModuleOp>> modules;
+};
+
+TEST_F(SuperoptimizerTest, FindsOneKernelAndIsIndependentOfThreads) {
+  for (const char *src : {kSmallRmsNormMatmul, kSmallGatedMlp}) {
+    func::FuncOp f = load(src);
+    std::string error, first;
+    for (unsigned threads : {1u, 2u, 3u}) {
+      SuperoptimizeOptions o;
+      o.threads = threads;
+      FailureOr<SuperoptimizeResult> r = superoptimize(f, o, error);
+      ASSERT_TRUE(succeeded(r)) << error;
+      ASSERT_FALSE(r->program.empty());
+      EXPECT_EQ(r->kernels, 1u);
+      EXPECT_EQ(r->stats.verified, 1u);
+      EXPECT_GT(r->stats.pruned, 0u);
+      EXPECT_LT(r->floatMaxRelDiff, 1e-9);
+      EXPECT_LT(r->log10Bound, -6.0);
+      if (first.empty())
+        first = r->program;
+      // The program does not depend on the number of workers.
+      EXPECT_EQ(r->program, first) << "threads = " << threads;
+    }
+    EXPECT_EQ(countKernels(first), std::make_pair(1, 0));
+  }
+}
+
+TEST_F(SuperoptimizerTest, PruningLosesNothingOnASmallCase) {
+  func::FuncOp f = load(kSmallRmsNormMatmul);
+  std::string error;
+  SuperoptimizeOptions o;
+  o.maxKernelOps = 1;
+  o.maxBlockOps = 4;
+  FailureOr<SuperoptimizeResult> pruned = superoptimize(f, o, error);
+  o.pruning = false;
+  FailureOr<SuperoptimizeResult> unpruned = superoptimize(f, o, error);
+  ASSERT_TRUE(succeeded(pruned) && succeeded(unpruned)) << error;
+  EXPECT_EQ(pruned->program, unpruned->program);
+  EXPECT_EQ(unpruned->stats.pruned, 0u);
+  // Pruning is what makes the search small.
+  EXPECT_GT(unpruned->stats.states, 100 * pruned->stats.states);
+}
+
+TEST_F(SuperoptimizerTest, FingerprintNeverRejectsWhatTheFullCheckAccepts) {
+  func::FuncOp f = load(kSmallRmsNormMatmul);
+  std::string error;
+  SuperoptimizeOptions o;
+  o.maxKernelOps = 1;
+  o.maxBlockOps = 4;
+  o.pruning = false;
+  o.auditFingerprints = 200;
+  FailureOr<SuperoptimizeResult> r = superoptimize(f, o, error);
+  ASSERT_TRUE(succeeded(r)) << error;
+  const SuperoptimizeStats &s = r->stats;
+  EXPECT_EQ(s.audited, 200u);
+  // Both checks reject wrong programs, and at least one is right.
+  EXPECT_GT(s.auditCheapRejects, 0u);
+  EXPECT_LT(s.auditFullRejects, s.audited);
+  EXPECT_EQ(s.auditFalseRejects, 0u);
+}
+
+TEST_F(SuperoptimizerTest, BadInputFailsWithAMessage) {
+  func::FuncOp f = load(R"mlir(
+func.func @f(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  %t = mk.transpose %x perm = [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
+  return %t : tensor<8x4xf32>
+}
+)mlir");
+  std::string error;
+  EXPECT_TRUE(failed(superoptimize(f, SuperoptimizeOptions(), error)));
+  EXPECT_NE(error.find("mk.transpose"), std::string::npos) << error;
+
+  func::FuncOp g = load(kSmallRmsNormMatmul);
+  SuperoptimizeOptions o;
+  o.chip = "sm_70";
+  error.clear();
+  EXPECT_TRUE(failed(superoptimize(g, o, error)));
+  EXPECT_NE(error.find("sm_70"), std::string::npos) << error;
+}
+
+TEST_F(SuperoptimizerTest, SpentBudgetReturnsNothing) {
+  func::FuncOp f = load(kSmallGatedMlp);
+  std::string error;
+  SuperoptimizeOptions o;
+  o.timeBudget = 1e-9;
+  FailureOr<SuperoptimizeResult> r = superoptimize(f, o, error);
+  ASSERT_TRUE(succeeded(r)) << error;
+  EXPECT_TRUE(r->stats.timedOut);
+  EXPECT_TRUE(r->program.empty());
+}
+
+TEST(CostModelTest, Basics) {
+  EXPECT_FALSE(getDeviceModel("sm_70"));
+  std::optional<DeviceModel> h100 = getDeviceModel("sm_90");
+  std::optional<DeviceModel> a100 = getDeviceModel("sm_80");
+  ASSERT_TRUE(h100 && a100);
+  KernelWork w;
+  w.blocks = 1024;
+  w.bytes = 100e6;
+  // Launch overhead plus bytes over bandwidth.
+  EXPECT_NEAR(modelledMicros(*h100, w),
+              h100->launchMicros + 100e6 / h100->bytesPerSecond * 1e6, 1e-6);
+  EXPECT_GT(modelledMicros(*a100, w), modelledMicros(*h100, w));
+  // Fewer blocks than SMs get a share of the bandwidth.
+  KernelWork few = w;
+  few.blocks = 33;
+  EXPECT_NEAR(modelledMicros(*h100, few) - h100->launchMicros,
+              4.0 * (modelledMicros(*h100, w) - h100->launchMicros), 1e-6);
+  // Compute-bound work: matmul FLOPs on tensor cores are cheaper than the
+  // same count of element-wise FLOPs.
+  KernelWork tensor, vector;
+  tensor.blocks = vector.blocks = 1024;
+  tensor.tensorFlops = vector.vectorFlops = 1e12;
+  EXPECT_LT(modelledMicros(*h100, tensor), modelledMicros(*h100, vector));
+  // Re-reads of a tensor that fits in L2 come from L2.
+  KernelWork l2;
+  addInputLoads(*h100, l2, 1e6, 64e6);
+  EXPECT_EQ(l2.bytes, 1e6);
+  EXPECT_EQ(l2.l2Bytes, 63e6);
+  KernelWork dram;
+  addInputLoads(*h100, dram, 200e6, 400e6);
+  EXPECT_EQ(dram.bytes, 400e6);
+  EXPECT_EQ(dram.l2Bytes, 0);
+}
+
+TEST_F(SuperoptimizerTest, EstimatesExistingPrograms) {
+  func::FuncOp ref = load(kSmallRmsNormMatmul);
+  FailureOr<std::pair<unsigned, double>> refCost =
+      estimateProgramCost(ref, "sm_90");
+  ASSERT_TRUE(succeeded(refCost));
+  EXPECT_EQ(refCost->first, 2u);
+  std::string error;
+  FailureOr<SuperoptimizeResult> r =
+      superoptimize(ref, SuperoptimizeOptions(), error);
+  ASSERT_TRUE(succeeded(r)) << error;
+  modules.push_back(parseSourceString<ModuleOp>(r->program, &ctx));
+  ASSERT_TRUE(modules.back());
+  func::FuncOp best = *modules.back()->getOps<func::FuncOp>().begin();
+  FailureOr<std::pair<unsigned, double>> bestCost =
+      estimateProgramCost(best, "sm_90");
+  ASSERT_TRUE(succeeded(bestCost));
+  // The estimate of the printed program is the search's own figure.
+  EXPECT_EQ(bestCost->first, 1u);
+  EXPECT_NEAR(bestCost->second, r->modelledMicros, 1e-6);
+  EXPECT_LT(bestCost->second, refCost->second);
+  EXPECT_TRUE(failed(estimateProgramCost(ref, "sm_70")));
+}
+
+} // namespace
