@@ -3,6 +3,7 @@
 #include "Mirage/Search/CostModel.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace mirage::search {
 
@@ -38,7 +39,15 @@ double modelledMicros(const DeviceModel &device, const KernelWork &work) {
   double compute = (work.tensorFlops / device.tensorFlopsPerSecond +
                     work.vectorFlops / device.vectorFlopsPerSecond) /
                    share;
-  return device.launchMicros + std::max(memory, compute) * 1e6;
+  double waves =
+      work.fullyParallel
+          ? 1.0
+          : std::ceil(static_cast<double>(work.blocks) /
+                      (device.sms * kResidentBlocksPerSM));
+  double latency =
+      static_cast<double>(work.loopIterations) * waves * kIterationMicros;
+  return device.launchMicros +
+         std::max(std::max(memory, compute) * 1e6, latency);
 }
 
 } // namespace mirage::search

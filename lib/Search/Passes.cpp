@@ -58,6 +58,8 @@ struct SuperoptimizePass
       return bad("threads must be in [1, 256]");
     if (!(timeBudget > 0))
       return bad("time-budget must be > 0 seconds");
+    if (!(deepenFactor >= 0) || deepenFactor > 1e6)
+      return bad("deepen-factor must be in [0, 1e6]");
     if (finalTests < 1)
       return bad("final-tests must be >= 1");
     if (chip != "sm_80" && chip != "sm_90")
@@ -84,6 +86,7 @@ struct SuperoptimizePass
     o.timeBudget = timeBudget;
     o.finalTests = finalTests;
     o.auditFingerprints = auditFingerprints;
+    o.deepenFactor = deepenFactor;
     // mk.smem_limit on the module is the verifier's limit, so the search's.
     if (auto limit = module->getAttrOfType<IntegerAttr>(
             mk::MKDialect::kSmemLimitAttrName))
@@ -124,6 +127,8 @@ struct SuperoptimizePass
          << s.fingerprintRejected << "), verified " << s.verified << "; "
          << llvm::format("%.2f", s.searchSeconds) << " s search, "
          << llvm::format("%.2f", s.verifySeconds) << " s verification";
+      if (s.deepened)
+        os << ", deepened " << s.deepened << "x";
       if (s.timedOut)
         os << ", time budget reached";
       if (s.pruningDisabled)

@@ -188,13 +188,13 @@ struct Candidate {
   std::string text;
 };
 
-/// Total order of candidates: kernel count, modelled time, then fewer ops
-/// (of equal modelled time, the simpler program), then the printed text.
+/// Total order of candidates: modelled time (launches included), then fewer
+/// kernels, then fewer ops (the simpler program), then the printed text.
 bool betterCandidate(const Candidate &a, const Candidate &b) {
-  if (a.kernels != b.kernels)
-    return a.kernels < b.kernels;
   if (a.micros != b.micros)
     return a.micros < b.micros;
+  if (a.kernels != b.kernels)
+    return a.kernels < b.kernels;
   if (a.numOps != b.numOps)
     return a.numOps < b.numOps;
   return a.text < b.text;
@@ -1422,6 +1422,7 @@ private:
     k.threads = threads;
     KernelWork w;
     w.blocks = blocks;
+    w.loopIterations = k.forloop;
     for (auto [i, in] : llvm::enumerate(k.inputs)) {
       double loads = bytesOf(shapes[i]) * static_cast<double>(blocks) *
                      (k.vals[i].variant ? static_cast<double>(k.forloop) : 1.0);
@@ -1878,9 +1879,11 @@ mirage::search::superoptimize(func::FuncOp func,
     stats.pruningDisabled = !target.prune;
   }
 
-  // Deepening over the number of kernel-level ops: under the cost proxy a
-  // program with fewer kernels always wins, so the first depth with a
-  // verified program ends the search.
+  // Deepening over the number of kernel-level ops. A search with one more
+  // op costs far more, so it runs only when nothing was found yet or when a
+  // lower bound on such programs (the launches and the compulsory traffic at
+  // full bandwidth), times `deepenFactor`, beats the best candidate so far.
+  // Candidates of all depths are then verified together in cost order.
   auto searchStart = Clock::now();
   auto deadline =
       searchStart + std::chrono::duration_cast<Clock::duration>(
@@ -1888,26 +1891,52 @@ mirage::search::superoptimize(func::FuncOp func,
   Scale full;
   for (auto &[l, n] : target.extent)
     full[l] = n;
-  for (unsigned numOps = 1;
-       numOps <= options.maxKernelOps && result.program.empty() &&
-       !stats.timedOut;
+  double minBytes = 0;
+  for (auto types : {func.getFunctionType().getInputs(),
+                     func.getFunctionType().getResults()})
+    for (Type t : types)
+      minBytes += static_cast<double>(
+          cast<RankedTensorType>(t).getNumElements() * target.elementBytes);
+  auto verifyPool = [&](std::vector<Candidate> &pool) {
+    auto verifyStart = Clock::now();
+    if (options.auditFingerprints)
+      auditFingerprints(func, target, options, pool, stats);
+    verifyInOrder(func, target, options, pool, result);
+    pool.clear();
+    Clock::duration verifying = Clock::now() - verifyStart;
+    stats.verifySeconds += std::chrono::duration<double>(verifying).count();
+    // The budget is for enumeration: verification does not spend it.
+    deadline += verifying;
+  };
+  std::vector<Candidate> pool;
+  for (unsigned numOps = 1; numOps <= options.maxKernelOps && !stats.timedOut;
        ++numOps) {
     auto enumStart = Clock::now();
-    std::vector<Candidate> candidates =
+    std::vector<Candidate> found =
         enumerate(target, options, numOps, deadline, stats);
-    for (Candidate &c : candidates)
+    for (Candidate &c : found) {
       c.text = printProgram(c.prog, c.outputs, target.numInputs, full,
                             target.elementType, func.getName());
-    llvm::sort(candidates, betterCandidate);
-    auto verifyStart = Clock::now();
+      pool.push_back(std::move(c));
+    }
+    llvm::sort(pool, betterCandidate);
     stats.searchSeconds +=
-        std::chrono::duration<double>(verifyStart - enumStart).count();
-    if (options.auditFingerprints)
-      auditFingerprints(func, target, options, candidates, stats);
-    verifyInOrder(func, target, options, candidates, result);
-    stats.verifySeconds +=
-        std::chrono::duration<double>(Clock::now() - verifyStart).count();
+        std::chrono::duration<double>(Clock::now() - enumStart).count();
+    if (pool.empty())
+      continue;
+    double bound = (numOps + 1) * target.device.launchMicros +
+                   minBytes / target.device.bytesPerSecond * 1e6;
+    if (numOps < options.maxKernelOps && options.deepenFactor > 0 &&
+        bound * options.deepenFactor < pool.front().micros) {
+      ++stats.deepened;
+      continue;
+    }
+    verifyPool(pool);
+    if (!result.program.empty())
+      break;
   }
+  if (result.program.empty() && !pool.empty())
+    verifyPool(pool);
   return result;
 }
 
@@ -1961,6 +1990,7 @@ mirage::search::estimateProgramCost(func::FuncOp func, StringRef chip) {
       blocks *= g;
     double f = static_cast<double>(kernel.getForloop());
     w.blocks = blocks;
+    w.loopIterations = kernel.getForloop();
     bool bad = false;
     kernel.getBody().walk([&](Operation *inner) {
       if (isa<mb::ForLoopOp>(inner) ||

@@ -1,10 +1,11 @@
 //===- CostModel.h - The search's cost proxy --------------------*- C++ -*-===//
 //
 // A deliberately simple analytical proxy (docs/search.md, "Cost proxy"):
-// programs compare by kernel count first, then by a roofline time per kernel
-// (device-memory plus L2 time against tensor-core plus CUDA-core time) in
-// which a grid with fewer blocks than the device has SMs only gets its share
-// of the bandwidths and of the arithmetic rates.
+// programs compare by the sum over their kernels of a roofline time
+// (device-memory plus L2 time against tensor-core plus CUDA-core time, and a
+// latency floor per loop iteration and wave of blocks) in which a grid with
+// fewer blocks than the device has SMs only gets its share of the bandwidths
+// and of the arithmetic rates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,7 +57,16 @@ struct KernelWork {
   /// (weighted by kTranscendentalCost where it applies) on the CUDA cores.
   double tensorFlops = 0;
   double vectorFlops = 0;
+  /// For-loop iterations of a block: each waits for its tile loads, so a
+  /// wave of blocks takes at least kIterationMicros per iteration.
+  int64_t loopIterations = 1;
 };
+
+/// Latency floor of one loop iteration (a dependent device-memory load and a
+/// barrier), in microseconds.
+constexpr double kIterationMicros = 0.5;
+/// Blocks resident per SM assumed by the latency floor.
+constexpr double kResidentBlocksPerSM = 4.0;
 
 /// Adds to `work` the loads of an input of `tensorBytes` bytes from which
 /// the blocks load `loadedBytes` in all: the first read of each byte comes

@@ -19,7 +19,9 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     finite-field fingerprint at reduced shapes and then with the full
     equivalence check (and a float comparison) at the real shapes, and
     rewrites the function in place with the best verified program under the
-    cost proxy (kernel count, then modelled time on `chip`).
+    cost proxy (modelled time on `chip`, launches included). Programs with
+    more kernel-level ops are searched when none with fewer was verified, or
+    when a lower bound promises a large gain (`deepen-factor`).
 
     Each rewritten function gets a remark with the program summary, its
     modelled time and the search statistics; a function the search does not
@@ -71,6 +73,10 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "seconds of enumeration per function">,
     Option<"finalTests", "final-tests", "unsigned", /*default=*/"1",
            "finite-field tests of the final check at the real shapes">,
+    Option<"deepenFactor", "deepen-factor", "double", /*default=*/"4.0",
+           "search programs with one more kernel-level op only if a lower "
+           "bound on their modelled time, times this factor, is below the "
+           "best found (1: exact branch and bound, 0: never)">,
     Option<"auditFingerprints", "audit-fingerprints", "unsigned",
            /*default=*/"0",
            "run the reduced-shape fingerprint and the full check on this "

@@ -5,7 +5,7 @@
 // appended op with the abstract-expression oracle, verify complete candidates
 // with finite-field fingerprints (first at reduced shapes, then at the real
 // shapes with a float check), and return the best one by the cost proxy of
-// docs/search.md.
+// docs/search.md (modelled time).
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,6 +61,12 @@ struct SuperoptimizeOptions {
   /// Finite-field tests of the final check at the real shapes (the
   /// reduced-shape fingerprint is a further independent test).
   unsigned finalTests = 1;
+  /// After a program with K kernel-level ops is verified, programs with K+1
+  /// ops are searched only if a lower bound on their modelled time (launches
+  /// plus compulsory traffic) times this factor is below the best found: a
+  /// deeper search costs much more, so it must promise a large gain. 1 is an
+  /// exact branch and bound; 0 never deepens past a verified program.
+  double deepenFactor = 4.0;
   /// Before verifying, run both the reduced-shape fingerprint and the full
   /// check on this many candidates and count disagreements (for tests).
   unsigned auditFingerprints = 0;
@@ -92,6 +98,9 @@ struct SuperoptimizeStats {
   double saturationSeconds = 0, searchSeconds = 0, verifySeconds = 0;
   /// The enumeration stopped at the time budget.
   bool timedOut = false;
+  /// Searches with more kernel-level ops run after a verified program,
+  /// because the lower bound promised a gain (see deepenFactor).
+  unsigned deepened = 0;
   /// The oracle did not saturate and pruning was disabled (fail open).
   bool pruningDisabled = false;
 };
@@ -101,7 +110,8 @@ struct SuperoptimizeResult {
   /// The best verified program, a `func.func` in MLIR text with the
   /// signature of the input; empty if none was verified.
   std::string program;
-  /// Its kernel count and modelled time (microseconds) under the cost proxy.
+  /// Its kernel count and modelled time (microseconds) under the cost proxy
+  /// (which ranks by modelled time).
   unsigned kernels = 0;
   double modelledMicros = 0;
   /// One line describing the program (kernels, grids, loop ranges, ops).
