@@ -506,6 +506,19 @@ void printOp(raw_ostream &os, StringRef dialect, Kind kind, const Params &p,
   os << "\n";
 }
 
+/// Prints `op` with the operand names and types `name` and `type` give.
+void printSOp(raw_ostream &os, StringRef dialect, const SOp &op,
+              StringRef result, function_ref<std::string(int)> name,
+              function_ref<std::string(int)> type) {
+  SmallVector<std::string> args, types;
+  for (int a : op.args) {
+    args.push_back(name(a));
+    types.push_back(type(a));
+  }
+  printOp(os, dialect, op.kind, op.params, result, args, types,
+          type(op.result));
+}
+
 /// Sizes of every label for one materialisation (the real extents or the
 /// reduced ones of the fingerprint).
 using Scale = DenseMap<uint32_t, int64_t>;
@@ -571,13 +584,9 @@ std::string printProgram(const SProgram &prog, ArrayRef<int> outputs,
     if (!kop.isKernel) {
       const SOp &op = kop.op;
       names[op.result] = "%v" + std::to_string(op.result);
-      SmallVector<std::string> args, types;
-      for (int a : op.args) {
-        args.push_back(names[a]);
-        types.push_back(ktype(a));
-      }
-      printOp(os, "mk", op.kind, op.params, names[op.result], args, types,
-              ktype(op.result));
+      printSOp(
+          os, "mk", op, names[op.result], [&](int a) { return names[a]; },
+          ktype);
       continue;
     }
     const SKernel &k = prog.kernels[kop.kernel];
@@ -628,13 +637,9 @@ std::string printProgram(const SProgram &prog, ArrayRef<int> outputs,
          << " : " << ktype(in) << " -> " << btype(i) << "\n";
     }
     auto printBlockOp = [&](const SOp &op, ArrayRef<std::string> nameOf) {
-      SmallVector<std::string> args, types;
-      for (int a : op.args) {
-        args.push_back(nameOf[a]);
-        types.push_back(btype(a));
-      }
-      printOp(os, "mb", op.kind, op.params, inner[op.result], args, types,
-              btype(op.result));
+      printSOp(
+          os, "mb", op, inner[op.result], [&](int a) { return nameOf[a]; },
+          btype);
     };
     for (unsigned j = 0; j < firstPost; ++j)
       printBlockOp(k.ops[j], inner);
