@@ -45,6 +45,11 @@ static llvm::cl::opt<std::string>
     chip("target-chip", llvm::cl::desc("target of the cost proxy (sm_80, sm_90)"),
          llvm::cl::init("sm_90"));
 static llvm::cl::opt<std::string>
+    rank("rank",
+         llvm::cl::desc("ranking: kernels (count, then modelled time) or "
+                        "time (modelled time)"),
+         llvm::cl::init("kernels"));
+static llvm::cl::opt<std::string>
     jsonFile("json", llvm::cl::desc("also write the results as JSON here"),
              llvm::cl::init(""));
 
@@ -70,6 +75,11 @@ int main(int argc, char **argv) {
   SuperoptimizeOptions options;
   options.threads = threads;
   options.chip = chip;
+  if (rank != "kernels" && rank != "time") {
+    llvm::errs() << "error: --rank must be kernels or time\n";
+    return 1;
+  }
+  options.rankByKernels = rank == "kernels";
   llvm::json::Array rows;
   bool failedAny = false;
   llvm::outs() << llvm::format(

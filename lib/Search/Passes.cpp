@@ -58,6 +58,8 @@ struct SuperoptimizePass
       return bad("threads must be in [1, 256]");
     if (!(timeBudget > 0))
       return bad("time-budget must be > 0 seconds");
+    if (rank != "kernels" && rank != "time")
+      return bad("rank must be 'kernels' or 'time', got '" + rank + "'");
     if (!(deepenFactor >= 0) || deepenFactor > 1e6)
       return bad("deepen-factor must be in [0, 1e6]");
     if (finalTests < 1)
@@ -87,6 +89,7 @@ struct SuperoptimizePass
     o.finalTests = finalTests;
     o.auditFingerprints = auditFingerprints;
     o.deepenFactor = deepenFactor;
+    o.rankByKernels = rank == "kernels";
     // mk.smem_limit on the module is the verifier's limit, so the search's.
     if (auto limit = module->getAttrOfType<IntegerAttr>(
             mk::MKDialect::kSmemLimitAttrName))

@@ -188,9 +188,12 @@ struct Candidate {
   std::string text;
 };
 
-/// Total order of candidates: modelled time (launches included), then fewer
-/// kernels, then fewer ops (the simpler program), then the printed text.
-bool betterCandidate(const Candidate &a, const Candidate &b) {
+/// Total order of candidates: kernel count then modelled time (`byKernels`)
+/// or modelled time then kernel count, then fewer ops (the simpler program),
+/// then the printed text.
+bool betterCandidate(const Candidate &a, const Candidate &b, bool byKernels) {
+  if (byKernels && a.kernels != b.kernels)
+    return a.kernels < b.kernels;
   if (a.micros != b.micros)
     return a.micros < b.micros;
   if (a.kernels != b.kernels)
@@ -1885,9 +1888,10 @@ mirage::search::superoptimize(func::FuncOp func,
   }
 
   // Deepening over the number of kernel-level ops. A search with one more
-  // op costs far more, so it runs only when nothing was found yet or when a
-  // lower bound on such programs (the launches and the compulsory traffic at
-  // full bandwidth), times `deepenFactor`, beats the best candidate so far.
+  // op costs far more, so it runs only when nothing was found yet or, when
+  // ranking by modelled time, when a lower bound on such programs (the
+  // launches and the compulsory traffic at full bandwidth), times
+  // `deepenFactor`, beats the best candidate so far.
   // Candidates of all depths are then verified together in cost order.
   auto searchStart = Clock::now();
   auto deadline =
@@ -1924,14 +1928,19 @@ mirage::search::superoptimize(func::FuncOp func,
                             target.elementType, func.getName());
       pool.push_back(std::move(c));
     }
-    llvm::sort(pool, betterCandidate);
+    bool byKernels = options.rankByKernels;
+    llvm::sort(pool, [byKernels](const Candidate &a, const Candidate &b) {
+      return betterCandidate(a, b, byKernels);
+    });
     stats.searchSeconds +=
         std::chrono::duration<double>(Clock::now() - enumStart).count();
     if (pool.empty())
       continue;
     double bound = (numOps + 1) * target.device.launchMicros +
                    minBytes / target.device.bytesPerSecond * 1e6;
-    if (numOps < options.maxKernelOps && options.deepenFactor > 0 &&
+    // Ranked by kernel count first, a deeper program never wins.
+    if (!options.rankByKernels && numOps < options.maxKernelOps &&
+        options.deepenFactor > 0 &&
         bound * options.deepenFactor < pool.front().micros) {
       ++stats.deepened;
       continue;

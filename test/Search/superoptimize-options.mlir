@@ -12,6 +12,8 @@
 // RUN: not mirage-opt --mirage-superoptimize="max-kernel-inputs=0" %s 2>&1 | FileCheck %s --check-prefix=INPUTS
 // RUN: not mirage-opt --mirage-superoptimize="max-kernel-outputs=9" %s 2>&1 | FileCheck %s --check-prefix=OUTPUTS
 // RUN: not mirage-opt --mirage-superoptimize="max-graph-kernels=99" %s 2>&1 | FileCheck %s --check-prefix=KERNELS
+// RUN: not mirage-opt --mirage-superoptimize="rank=fastest" %s 2>&1 | FileCheck %s --check-prefix=RANK
+// RUN: not mirage-opt --mirage-superoptimize="rank=time deepen-factor=-2" %s 2>&1 | FileCheck %s --check-prefix=DEEPEN
 
 // BLOCKOPS: error: mirage-superoptimize: max-block-ops must be in [1, 16]
 // KERNELOPS: error: mirage-superoptimize: max-kernel-ops must be in [1, 8]
@@ -24,6 +26,8 @@
 // INPUTS: error: mirage-superoptimize: max-kernel-inputs must be in [1, 8]
 // OUTPUTS: error: mirage-superoptimize: max-kernel-outputs must be in [1, 4]
 // KERNELS: error: mirage-superoptimize: max-graph-kernels must be in [0, 8]
+// RANK: error: mirage-superoptimize: rank must be 'kernels' or 'time', got 'fastest'
+// DEEPEN: error: mirage-superoptimize: deepen-factor must be in [0, 1e6]
 func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %t = mk.exp %x : tensor<4x8xf32>
   return %t : tensor<4x8xf32>

@@ -97,6 +97,19 @@ TEST_F(SuperoptimizerTest, FindsOneKernelAndIsIndependentOfThreads) {
   }
 }
 
+TEST_F(SuperoptimizerTest, RankingByTime) {
+  // On programs where one kernel is also the fastest, both rankings agree.
+  func::FuncOp f = load(kSmallGatedMlp);
+  std::string error;
+  SuperoptimizeOptions byKernels, byTime;
+  byTime.rankByKernels = false;
+  FailureOr<SuperoptimizeResult> a = superoptimize(f, byKernels, error);
+  FailureOr<SuperoptimizeResult> b = superoptimize(f, byTime, error);
+  ASSERT_TRUE(succeeded(a) && succeeded(b)) << error;
+  EXPECT_EQ(a->program, b->program);
+  EXPECT_EQ(b->stats.deepened, 0u);
+}
+
 TEST_F(SuperoptimizerTest, PruningLosesNothingOnASmallCase) {
   func::FuncOp f = load(kSmallRmsNormMatmul);
   std::string error;

@@ -19,9 +19,11 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     finite-field fingerprint at reduced shapes and then with the full
     equivalence check (and a float comparison) at the real shapes, and
     rewrites the function in place with the best verified program under the
-    cost proxy (modelled time on `chip`, launches included). Programs with
-    more kernel-level ops are searched when none with fewer was verified, or
-    when a lower bound promises a large gain (`deepen-factor`).
+    cost proxy: kernel count, then modelled time on `chip` (`rank=kernels`),
+    or modelled time alone, launches included (`rank=time`). Programs with
+    more kernel-level ops are searched when none with fewer was verified or,
+    with `rank=time`, when a lower bound promises a large gain
+    (`deepen-factor`).
 
     Each rewritten function gets a remark with the program summary, its
     modelled time and the search statistics; a function the search does not
@@ -73,10 +75,13 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "seconds of enumeration per function">,
     Option<"finalTests", "final-tests", "unsigned", /*default=*/"1",
            "finite-field tests of the final check at the real shapes">,
+    Option<"rank", "rank", "std::string", /*default=*/"\"kernels\"",
+           "ranking of programs: kernels (kernel count, then modelled time) "
+           "or time (modelled time, launches included)">,
     Option<"deepenFactor", "deepen-factor", "double", /*default=*/"4.0",
-           "search programs with one more kernel-level op only if a lower "
-           "bound on their modelled time, times this factor, is below the "
-           "best found (1: exact branch and bound, 0: never)">,
+           "with rank=time: search programs with one more kernel-level op "
+           "only if a lower bound on their modelled time, times this factor, "
+           "is below the best found (1: exact branch and bound, 0: never)">,
     Option<"auditFingerprints", "audit-fingerprints", "unsigned",
            /*default=*/"0",
            "run the reduced-shape fingerprint and the full check on this "

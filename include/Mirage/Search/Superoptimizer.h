@@ -61,7 +61,12 @@ struct SuperoptimizeOptions {
   /// Finite-field tests of the final check at the real shapes (the
   /// reduced-shape fingerprint is a further independent test).
   unsigned finalTests = 1;
-  /// After a program with K kernel-level ops is verified, programs with K+1
+  /// Ranking: kernel count first, then modelled time (the default, the
+  /// proxy the search issue names); or modelled time alone (launches
+  /// included), which lets a faster program with more kernels win.
+  bool rankByKernels = true;
+  /// When ranking by modelled time: after a program with K kernel-level
+  /// ops is found, programs with K+1
   /// ops are searched only if a lower bound on their modelled time (launches
   /// plus compulsory traffic) times this factor is below the best found: a
   /// deeper search costs much more, so it must promise a large gain. 1 is an
