@@ -51,6 +51,62 @@ bool isEmulatedMma(Operation *op) {
          mma.getMatrixC().getType() == VectorType::get({2, 2}, Float32Type::get(op->getContext()));
 }
 
+/// nvgpu.ldmatrix of f16 8x8 matrices (x1, x2 or x4, plain or transposed):
+/// the other warp-level op emulated on the CPU.
+bool isEmulatedLdMatrix(Operation *op) {
+  auto ld = dyn_cast<nvgpu::LdMatrixOp>(op);
+  return ld && ld.getSrcMemref().getType().getElementType().isF16() &&
+         ld.getRes().getType() ==
+             VectorType::get({static_cast<int64_t>(ld.getNumTiles()), 2},
+                             Float16Type::get(op->getContext()));
+}
+
+/// Replaces one warp-collective ldmatrix by its CPU emulation. On the GPU,
+/// lane 8i + r gives the address of row r of matrix i; lane l receives
+/// elements (l / 4, 2 (l % 4) + j) of each matrix (of its transpose with
+/// `transpose`). Here every thread publishes its indices in `scratch[tid]`,
+/// the team synchronises, and each thread loads its elements through the
+/// indices of the lanes of its warp that own the rows; a second barrier
+/// keeps the next ldmatrix from overwriting indices still being read.
+void emulateLdMatrix(nvgpu::LdMatrixOp ld, Value tid, Value scratch) {
+  OpBuilder b(ld);
+  Location loc = ld.getLoc();
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value lane = arith::RemUIOp::create(b, loc, tid, c(32));
+  Value warpBase = arith::SubIOp::create(b, loc, tid, lane);
+  for (auto [d, idx] : llvm::enumerate(ld.getIndices()))
+    memref::StoreOp::create(b, loc, idx, scratch,
+                            ValueRange{tid, c(static_cast<int64_t>(d))});
+  omp::BarrierOp::create(b, loc);
+  Value quad = arith::DivUIOp::create(b, loc, lane, c(4));
+  Value pair = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, lane, c(4)), c(2));
+  size_t rank = ld.getIndices().size();
+  SmallVector<Value> elems;
+  for (int64_t i = 0; i < static_cast<int64_t>(ld.getNumTiles()); ++i)
+    for (int64_t j = 0; j < 2; ++j) {
+      // The row owner and the column within the row.
+      Value rowInMatrix = ld.getTranspose()
+                              ? arith::AddIOp::create(b, loc, pair, c(j))
+                              : quad;
+      Value col = ld.getTranspose() ? quad
+                                    : arith::AddIOp::create(b, loc, pair, c(j));
+      Value owner = arith::AddIOp::create(
+          b, loc, warpBase, arith::AddIOp::create(b, loc, c(8 * i), rowInMatrix));
+      SmallVector<Value> idx;
+      for (size_t d = 0; d < rank; ++d)
+        idx.push_back(memref::LoadOp::create(
+            b, loc, scratch, ValueRange{owner, c(static_cast<int64_t>(d))}));
+      idx.back() = arith::AddIOp::create(b, loc, idx.back(), col);
+      elems.push_back(memref::LoadOp::create(b, loc, ld.getSrcMemref(), idx));
+    }
+  omp::BarrierOp::create(b, loc);
+  Value result = vector::FromElementsOp::create(b, loc, ld.getRes().getType(),
+                                                elems);
+  ld.replaceAllUsesWith(result);
+  ld.erase();
+}
+
 /// Replaces one warp-collective m16n8k16 mma by its CPU emulation: every
 /// thread publishes its A and B fragments in `scratch[tid]`, the team
 /// synchronises, and each thread computes its own four D elements by reading
@@ -238,7 +294,7 @@ LogicalResult GpuLaunchToOpenMPPass::convert(gpu::LaunchOp launch,
     if (isa<gpu::ShuffleOp, gpu::SubgroupReduceOp, gpu::AllReduceOp>(op) ||
         (op->getDialect() &&
          op->getDialect()->getNamespace() == "nvgpu" &&
-         !isEmulatedMma(op) &&
+         !isEmulatedMma(op) && !isEmulatedLdMatrix(op) &&
          !isa<nvgpu::DeviceAsyncCopyOp, nvgpu::DeviceAsyncCreateGroupOp,
               nvgpu::DeviceAsyncWaitOp>(op))) {
       op->emitOpError("has no CPU emulation in mirage-gpu-launch-to-omp");
@@ -284,6 +340,12 @@ LogicalResult GpuLaunchToOpenMPPass::convert(gpu::LaunchOp launch,
   if (!mmas.empty() && threads > 0)
     return mmas.front().emitOpError(
         "is emulated only with one OpenMP thread per GPU thread (threads=0)");
+  SmallVector<nvgpu::LdMatrixOp> ldmatrices;
+  launch.getBody().walk(
+      [&](nvgpu::LdMatrixOp ld) { ldmatrices.push_back(ld); });
+  if (!ldmatrices.empty() && threads > 0)
+    return ldmatrices.front().emitOpError(
+        "is emulated only with one OpenMP thread per GPU thread (threads=0)");
   Value teamSize;
   Value blockThreads = arith::MulIOp::create(
       b, loc, arith::MulIOp::create(b, loc, block.x, block.y), block.z);
@@ -291,10 +353,15 @@ LogicalResult GpuLaunchToOpenMPPass::convert(gpu::LaunchOp launch,
     teamSize = arith::ConstantIndexOp::create(b, loc, threads);
   else
     teamSize = blockThreads;
-  Value mmaScratch;
+  Value mmaScratch, ldScratch;
   if (!mmas.empty())
     mmaScratch = memref::AllocaOp::create(
         b, loc, MemRefType::get({ShapedType::kDynamic, 12}, b.getF32Type()),
+        ValueRange{blockThreads});
+  // The row indices each thread gives its ldmatrix (memrefs of rank <= 4).
+  if (!ldmatrices.empty())
+    ldScratch = memref::AllocaOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic, 4}, b.getIndexType()),
         ValueRange{blockThreads});
   auto fz = scf::ForOp::create(b, loc, c0, grid.z, c1);
   b.setInsertionPoint(fz.getBody()->getTerminator());
@@ -406,6 +473,8 @@ LogicalResult GpuLaunchToOpenMPPass::convert(gpu::LaunchOp launch,
   });
   for (Operation *op : dead)
     op->erase();
+  for (nvgpu::LdMatrixOp ld : ldmatrices)
+    emulateLdMatrix(ld, t, ldScratch);
   for (nvgpu::MmaSyncOp mma : mmas)
     emulateMma(mma, t, mmaScratch);
   emulateAsyncCopies(par);

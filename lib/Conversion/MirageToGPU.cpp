@@ -849,6 +849,21 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
   Value bi = arith::DivUIOp::create(b, loc, rest, cIndex(b, loc, tilesM));
   Value row0 = arith::MulIOp::create(b, loc, tm, cIndex(b, loc, 16));
   Value col0 = arith::MulIOp::create(b, loc, tn, cIndex(b, loc, 8));
+  // Fragments come from shared memory through ldmatrix: every lane gives
+  // the address of one 16-byte row of an 8x8 f16 matrix (tiles are 16-byte
+  // aligned and their rows are multiples of 8 elements, as fitsMma checks).
+  // Lane l addresses row l % 16; for A, its second column block of 8 is
+  // given by lanes 16..31.
+  auto inWorkgroup = [](Value v) {
+    auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+        cast<MemRefType>(v.getType()).getMemorySpace());
+    return space && space.getValue() == gpu::AddressSpace::Workgroup;
+  };
+  bool ldmatrix = inWorkgroup(lhs) && inWorkgroup(rhs);
+  Value laneRow = arith::RemUIOp::create(b, loc, lane, cIndex(b, loc, 16));
+  Value laneColA = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, lane, cIndex(b, loc, 16)),
+      cIndex(b, loc, 8));
   auto at = [&](Value row, Value col) {
     SmallVector<Value> idx;
     if (r == 3)
@@ -868,25 +883,41 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(kLoop.getBody());
     Value k0 = kLoop.getInductionVar();
-    Value rowA = arith::AddIOp::create(b, loc, row0, g);
-    Value colA = arith::AddIOp::create(b, loc, k0, t2);
-    SmallVector<Value> a;
-    // a0..a7: (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1), then +8 columns.
-    for (int64_t dc : {0, 8})
-      for (int64_t dr : {0, 8})
-        for (int64_t j : {0, 1})
-          a.push_back(memref::LoadOp::create(b, loc, lhs,
-                                             at(add(rowA, dr), add(colA, dc + j))));
-    Value fragA = vector::FromElementsOp::create(
-        b, loc, VectorType::get({4, 2}, f16), a);
-    // b0..b3: (k = 2t, 2t+1, 2t+8, 2t+9; n = g).
-    Value colB = arith::AddIOp::create(b, loc, col0, g);
-    Value rowB = arith::AddIOp::create(b, loc, k0, t2);
-    SmallVector<Value> bv;
-    for (int64_t dr : {0, 1, 8, 9})
-      bv.push_back(memref::LoadOp::create(b, loc, rhs, at(add(rowB, dr), colB)));
-    Value fragB = vector::FromElementsOp::create(
-        b, loc, VectorType::get({2, 2}, f16), bv);
+    auto fragAType = VectorType::get({4, 2}, f16);
+    auto fragBType = VectorType::get({2, 2}, f16);
+    Value fragA, fragB;
+    if (ldmatrix) {
+      // x4: the four 8x8 blocks of the 16x16 A tile, rows then columns.
+      fragA = nvgpu::LdMatrixOp::create(
+          b, loc, fragAType, lhs,
+          at(arith::AddIOp::create(b, loc, row0, laneRow),
+             arith::AddIOp::create(b, loc, k0, laneColA)),
+          /*transpose=*/false, /*numTiles=*/4);
+      // x2, transposed: B is stored k-major, the fragment wants n-major.
+      fragB = nvgpu::LdMatrixOp::create(
+          b, loc, fragBType, rhs,
+          at(arith::AddIOp::create(b, loc, k0, laneRow), col0),
+          /*transpose=*/true, /*numTiles=*/2);
+    } else {
+      Value rowA = arith::AddIOp::create(b, loc, row0, g);
+      Value colA = arith::AddIOp::create(b, loc, k0, t2);
+      SmallVector<Value> a;
+      // a0..a7: (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1), then +8 columns.
+      for (int64_t dc : {0, 8})
+        for (int64_t dr : {0, 8})
+          for (int64_t j : {0, 1})
+            a.push_back(memref::LoadOp::create(
+                b, loc, lhs, at(add(rowA, dr), add(colA, dc + j))));
+      fragA = vector::FromElementsOp::create(b, loc, fragAType, a);
+      // b0..b3: (k = 2t, 2t+1, 2t+8, 2t+9; n = g).
+      Value colB = arith::AddIOp::create(b, loc, col0, g);
+      Value rowB = arith::AddIOp::create(b, loc, k0, t2);
+      SmallVector<Value> bv;
+      for (int64_t dr : {0, 1, 8, 9})
+        bv.push_back(
+            memref::LoadOp::create(b, loc, rhs, at(add(rowB, dr), colB)));
+      fragB = vector::FromElementsOp::create(b, loc, fragBType, bv);
+    }
     Value d = nvgpu::MmaSyncOp::create(
         b, loc, fragA, fragB, kLoop.getRegionIterArgs()[0],
         b.getI64ArrayAttr({16, 8, 16}));

@@ -4,8 +4,9 @@
 // RUN: cat %t/*.ptx | FileCheck %s --check-prefix=PTX
 
 // With tensor-cores, the two 16x64x64 f16 matmul tiles of a fused GatedMLP
-// kernel run on nvgpu.mma.sync (m16n8k16, f32 accumulation): each warp takes
-// 16x8 output tiles in turn and walks k in steps of 16. Without it (the CPU
+// kernel run on nvgpu.mma.sync (m16n8k16, f32 accumulation) with fragments
+// loaded by nvgpu.ldmatrix: each warp takes 16x8 output tiles in turn and
+// walks k in steps of 16. Without it (the CPU
 // path) they are plain loops.
 
 // CHECK-LABEL: func.func @gated_mlp
@@ -19,14 +20,18 @@
 // CHECK: %[[ACTIVE:.*]] = arith.cmpi ult, %[[T]], %c8
 // CHECK: arith.minui %[[T]], %c7
 // CHECK: scf.for %{{.*}} = %c0{{.*}} to %c64{{.*}} step %c16{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<2x2xf32>)
-// CHECK: vector.from_elements {{.*}} : vector<4x2xf16>
-// CHECK: vector.from_elements {{.*}} : vector<2x2xf16>
+// The fragments come from shared memory through ldmatrix: x4 for the 16x16
+// A block, x2 transposed for the 16x8 B block (stored k-major).
+// CHECK: nvgpu.ldmatrix %{{.*}}[%{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<16x64xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.ldmatrix %{{.*}}[%{{.*}}, %{{.*}}] {numTiles = 2 : i32, transpose = true} : memref<64x64xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
 // CHECK: nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // CHECK: scf.if %[[ACTIVE]]
 // CHECK-COUNT-4: vector.extract
 // CHECK: nvgpu.mma.sync
 // PLAIN-NOT: nvgpu.mma.sync
-// PTX-COUNT-2: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 func.func @gated_mlp(%x: tensor<16x1024xf16>, %w1: tensor<1024x1024xf16>, %w2: tensor<1024x1024xf16>) -> tensor<16x1024xf16> {
   %y = mk.graph_kernel (%x, %w1, %w2) grid = [16, 1, 1] block = [64, 1, 1] forloop = 16 {
   ^bb0(%X: tensor<16x1024xf16>, %W1: tensor<1024x1024xf16>, %W2: tensor<1024x1024xf16>):

@@ -5,12 +5,14 @@
 // RUN: | FileCheck %s
 
 // The fused GatedMLP kernel with its matmul tiles on the tensor-core path:
-// the same nvgpu.mma.sync code the PTX pipeline emits (m16n8k16 fragments
-// built from shared memory), run on the CPU with the mma emulated lane by
-// lane (one OpenMP thread per GPU thread), against an f32 reference. X is
+// the same nvgpu.ldmatrix + nvgpu.mma.sync code the PTX pipeline emits
+// (m16n8k16 fragments loaded from shared memory), run on the CPU with both
+// warp-level ops emulated lane by lane (one OpenMP thread per GPU thread),
+// against an f32 reference. X is
 // 16x1024 so the 16x64 tiles fit the 16x8x16 mma shape.
 // RUN: mirage-opt %s --convert-mirage-to-gpu="tensor-cores=1" | FileCheck %s --check-prefix=IR
-// IR-COUNT-2: nvgpu.mma.sync
+// IR-COUNT-2: nvgpu.ldmatrix
+// IR: nvgpu.mma.sync
 
 // CHECK: compared 16384
 // CHECK-NEXT: mismatches 0
