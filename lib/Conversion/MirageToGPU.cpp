@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -41,6 +42,10 @@ MemRefType toMemRef(Type t) {
   auto tensor = cast<RankedTensorType>(t);
   return MemRefType::get(tensor.getShape(), tensor.getElementType());
 }
+
+/// Most accumulator elements one thread keeps in registers (more stay in
+/// shared memory).
+constexpr int64_t kMaxRegisterAccumElems = 16;
 
 /// Alignment of every tile in dynamic shared memory (16 bytes: the widest
 /// vector load a later vectorisation would use).
@@ -131,10 +136,11 @@ class KernelEmitter {
 public:
   KernelEmitter(mk::GraphKernelOp kernel, OpBuilder &b,
                 llvm::DenseMap<Value, Value> &global, int64_t &numBarriers,
-                bool tensorCores, int64_t &numMma, bool asyncCopies)
+                bool tensorCores, int64_t &numMma, bool asyncCopies,
+                bool registerAccumulators)
       : kernel(kernel), b(b), loc(kernel.getLoc()), global(global),
         numBarriers(numBarriers), tensorCores(tensorCores), numMma(numMma),
-        asyncCopies(asyncCopies) {}
+        asyncCopies(asyncCopies), registerAccumulators(registerAccumulators) {}
 
   /// Plans the shared-memory layout; returns its size in bytes.
   int64_t planSharedMemory();
@@ -180,6 +186,23 @@ private:
   void emitAccumInit(AccumulatorOpInterface acc);
   void emitAccumUpdate(AccumulatorOpInterface acc);
   void emitAccumFinal(AccumulatorOpInterface acc);
+  /// The accumulated value of `acc` after adding element `idx` of this
+  /// iteration's operand to `old` (not for rescaled_sum).
+  Value accumStep(AccumulatorOpInterface acc, Value old, ValueRange idx);
+  /// Whether `acc` lives in registers: a thread owns the same elements in
+  /// every iteration (e = tid + j * threads), at most
+  /// kMaxRegisterAccumElems of them, so they are loop-carried values.
+  bool inRegisters(AccumulatorOpInterface acc);
+  /// Calls `body(j, idx)` for the elements e = tid + j * threads this
+  /// thread owns in a tile of `shape`, unrolled; a body for an element that
+  /// may lie past the end runs under `scf.if` and yields `fallback(j)`
+  /// there.
+  void forEachOwnedElement(ArrayRef<int64_t> shape,
+                           function_ref<Value(int64_t, ValueRange)> body,
+                           function_ref<Value(int64_t)> fallback,
+                           SmallVectorImpl<Value> &results);
+  /// Stores the register values of `acc` into its shared-memory buffer.
+  void spillRegisterAccum(AccumulatorOpInterface acc);
   void emitOutputSaver(mb::OutputSaverOp op);
   /// Sum (or sum of squares) of `buf` over its last dim at row `idx`.
   Value rowReduce(Value buf, ValueRange idx, int64_t begin, int64_t count,
@@ -199,6 +222,7 @@ private:
   bool tensorCores;
   int64_t &numMma;
   bool asyncCopies;
+  bool registerAccumulators;
   /// Input iterators loaded with cp.async into two alternating buffers.
   SmallVector<mb::InputIterOp> doubleBuffered;
   /// The token a wait names (the lowering only uses its numGroups).
@@ -213,6 +237,12 @@ private:
   int64_t smemBytes = 0;
   Value tid, nthreads, blockIds[3];
   llvm::DenseSet<Value> dirty, readSinceBarrier;
+  /// Current per-thread values of the accumulators kept in registers.
+  llvm::MapVector<Operation *, SmallVector<Value>> regAccs;
+  int64_t blockThreads() {
+    ArrayRef<int64_t> blk = kernel.getBlock();
+    return blk[0] * blk[1] * blk[2];
+  }
   /// Slots in planning order (key, is-aux), so the emitted IR is
   /// deterministic.
   SmallVector<std::pair<Value, bool>> order;
@@ -491,6 +521,14 @@ void KernelEmitter::emitAccumInit(AccumulatorOpInterface acc) {
   double init = acc.getAccumulatorKind() == AccumulatorKind::Max
                     ? -std::numeric_limits<double>::infinity()
                     : 0.0;
+  if (inRegisters(acc)) {
+    int64_t n = 1;
+    for (int64_t d : cast<MemRefType>(out.getType()).getShape())
+      n *= d;
+    int64_t t = blockThreads();
+    regAccs[acc.getOperation()].assign((n + t - 1) / t, cF32(b, loc, init));
+    return;
+  }
   Value runningMax = auxTiles.lookup(acc->getResult(0));
   if (runningMax)
     writes.push_back(runningMax);
@@ -519,14 +557,50 @@ void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
     reads.push_back(runningMax);
     writes.push_back(runningMax);
   }
-  stage(reads, writes);
   auto shape = cast<MemRefType>(out.getType()).getShape();
-  int64_t n = cast<MemRefType>(x.getType()).getShape().back();
-  AccumulatorKind kind = acc.getAccumulatorKind();
+  if (inRegisters(acc)) {
+    // Only the operand is read; the running values are this thread's.
+    stage({x}, {});
+    SmallVector<Value> &vals = regAccs[acc.getOperation()];
+    SmallVector<Value> next;
+    forEachOwnedElement(
+        shape,
+        [&](int64_t j, ValueRange idx) { return accumStep(acc, vals[j], idx); },
+        [&](int64_t j) { return vals[j]; }, next);
+    vals = next;
+    return;
+  }
+  stage(reads, writes);
   forEachElement(shape, [&](ValueRange idx) {
     Value old = memref::LoadOp::create(b, loc, out, idx);
-    Value next;
-    switch (kind) {
+    Value next = accumStep(acc, old, idx);
+    if (auto rs = dyn_cast<mb::AccumRescaledSumOp>(acc.getOperation())) {
+      // M' = max(M, m); acc' = acc exp(M - M') + x exp(m - M')
+      Value mi = loadF32(m, broadcastIndex(m, idx));
+      Value mOld = memref::LoadOp::create(b, loc, runningMax, idx);
+      Value mNew = arith::MaximumFOp::create(b, loc, mOld, mi);
+      Value scaleOld =
+          emitExp(b, loc, arith::SubFOp::create(b, loc, mOld, mNew));
+      Value scaleNew =
+          emitExp(b, loc, arith::SubFOp::create(b, loc, mi, mNew));
+      next = arith::AddFOp::create(
+          b, loc, arith::MulFOp::create(b, loc, old, scaleOld),
+          arith::MulFOp::create(b, loc, loadF32(x, idx), scaleNew));
+      memref::StoreOp::create(b, loc, mNew, runningMax, idx);
+    }
+    memref::StoreOp::create(b, loc, next, out, idx);
+  });
+}
+
+Value KernelEmitter::accumStep(AccumulatorOpInterface acc, Value old,
+                               ValueRange idx) {
+  Value x = buf(acc.getAccumulated());
+  int64_t n = cast<MemRefType>(x.getType()).getShape().back();
+  int64_t outLast = cast<MemRefType>(buf(acc->getResult(0)).getType())
+                        .getShape()
+                        .back();
+  Value next;
+  switch (acc.getAccumulatorKind()) {
     case AccumulatorKind::Sum:
       next = arith::AddFOp::create(b, loc, old, loadF32(x, idx));
       break;
@@ -543,7 +617,7 @@ void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
                                    rowReduce(x, idx, 0, n, /*squares=*/true));
       break;
     case AccumulatorKind::SumTo: {
-      int64_t chunk = n / shape.back();
+      int64_t chunk = n / outLast;
       Value begin = arith::MulIOp::create(b, loc, idx.back(),
                                           cIndex(b, loc, chunk));
       auto loop = scf::ForOp::create(
@@ -562,24 +636,78 @@ void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
       next = loop.getResult(0);
       break;
     }
-    case AccumulatorKind::RescaledSum: {
-      // M' = max(M, m); acc' = acc exp(M - M') + x exp(m - M')
-      Value mi = loadF32(m, broadcastIndex(m, idx));
-      Value mOld = memref::LoadOp::create(b, loc, runningMax, idx);
-      Value mNew = arith::MaximumFOp::create(b, loc, mOld, mi);
-      Value scaleOld =
-          emitExp(b, loc, arith::SubFOp::create(b, loc, mOld, mNew));
-      Value scaleNew =
-          emitExp(b, loc, arith::SubFOp::create(b, loc, mi, mNew));
-      next = arith::AddFOp::create(
-          b, loc, arith::MulFOp::create(b, loc, old, scaleOld),
-          arith::MulFOp::create(b, loc, loadF32(x, idx), scaleNew));
-      memref::StoreOp::create(b, loc, mNew, runningMax, idx);
+    case AccumulatorKind::RescaledSum:
+      // Needs the running maximum too: emitAccumUpdate handles it.
+      next = old;
       break;
+  }
+  return next;
+}
+
+bool KernelEmitter::inRegisters(AccumulatorOpInterface acc) {
+  if (!registerAccumulators || isa<mb::AccumRescaledSumOp>(acc.getOperation()))
+    return false;
+  int64_t n = 1;
+  for (int64_t d :
+       cast<RankedTensorType>(acc->getResult(0).getType()).getShape())
+    n *= d;
+  int64_t t = blockThreads();
+  return (n + t - 1) / t <= kMaxRegisterAccumElems;
+}
+
+void KernelEmitter::forEachOwnedElement(
+    ArrayRef<int64_t> shape, function_ref<Value(int64_t, ValueRange)> body,
+    function_ref<Value(int64_t)> fallback, SmallVectorImpl<Value> &results) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  int64_t t = blockThreads();
+  for (int64_t j = 0; j * t < n; ++j) {
+    Value e = arith::AddIOp::create(b, loc, tid, cIndex(b, loc, j * t));
+    auto indexOf = [&]() {
+      SmallVector<Value> idx(shape.size());
+      int64_t stride = 1;
+      for (int64_t d = shape.size() - 1; d >= 0; --d) {
+        Value q = stride == 1 ? e
+                              : arith::DivUIOp::create(b, loc, e,
+                                                       cIndex(b, loc, stride));
+        idx[d] = d == 0 ? q
+                        : arith::RemUIOp::create(b, loc, q,
+                                                 cIndex(b, loc, shape[d]));
+        stride *= shape[d];
+      }
+      return idx;
+    };
+    if ((j + 1) * t <= n) {
+      results.push_back(body(j, indexOf()));
+      continue;
     }
-    }
-    memref::StoreOp::create(b, loc, next, out, idx);
-  });
+    // The last round: threads past the end keep their value.
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          e, cIndex(b, loc, n));
+    auto ifOp = scf::IfOp::create(b, loc, b.getF32Type(), inRange,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    scf::YieldOp::create(b, loc, body(j, indexOf()));
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    scf::YieldOp::create(b, loc, fallback(j));
+    results.push_back(ifOp.getResult(0));
+  }
+}
+
+void KernelEmitter::spillRegisterAccum(AccumulatorOpInterface acc) {
+  Value out = buf(acc->getResult(0));
+  SmallVector<Value> &vals = regAccs[acc.getOperation()];
+  stage({}, {out});
+  SmallVector<Value> unused;
+  forEachOwnedElement(
+      cast<MemRefType>(out.getType()).getShape(),
+      [&](int64_t j, ValueRange idx) {
+        memref::StoreOp::create(b, loc, vals[j], out, idx);
+        return vals[j];
+      },
+      [&](int64_t j) { return vals[j]; }, unused);
 }
 
 void KernelEmitter::emitAccumFinal(AccumulatorOpInterface acc) {
@@ -1006,17 +1134,42 @@ LogicalResult KernelEmitter::emit(gpu::LaunchOp launch) {
         b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), ValueRange{});
   }
 
+  // Accumulators in registers are loop-carried values.
+  SmallVector<Value> carried;
+  for (auto &[op, vals] : regAccs)
+    carried.append(vals.begin(), vals.end());
   auto forOp = scf::ForOp::create(b, loc, cIndex(b, loc, 0),
                                   cIndex(b, loc, kernel.getForloop()),
-                                  cIndex(b, loc, 1));
+                                  cIndex(b, loc, 1), carried);
+  auto rebind = [&](ValueRange values) {
+    size_t next = 0;
+    for (auto &[op, vals] : regAccs)
+      for (Value &v : vals)
+        v = values[next++];
+  };
   {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(forOp.getBody()->getTerminator());
+    Block *body = forOp.getBody();
+    if (carried.empty())
+      b.setInsertionPoint(body->getTerminator());
+    else
+      b.setInsertionPointToEnd(body);
+    rebind(forOp.getRegionIterArgs());
     if (failed(emitLoopBody(loop, forOp.getInductionVar())))
       return failure();
     // The next iteration overwrites the input tiles other threads read.
     barrier();
+    if (!carried.empty()) {
+      SmallVector<Value> yielded;
+      for (auto &[op, vals] : regAccs)
+        yielded.append(vals.begin(), vals.end());
+      scf::YieldOp::create(b, loc, yielded);
+    }
   }
+  rebind(forOp.getResults());
+  for (AccumulatorOpInterface acc : accs)
+    if (inRegisters(acc))
+      spillRegisterAccum(acc);
   dirty.clear();
   readSinceBarrier.clear();
   // Loop results are the accumulator buffers.
@@ -1174,11 +1327,11 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
     int64_t limit = kernel.getSharedMemoryLimit();
     std::optional<KernelEmitter> emitter;
     emitter.emplace(kernel, b, global, barriers, tensorCores, mma,
-                    asyncCopies);
+                    asyncCopies, registerAccumulators);
     int64_t smem = emitter->planSharedMemory();
     if (smem > limit && asyncCopies) {
       emitter.emplace(kernel, b, global, barriers, tensorCores, mma,
-                      /*asyncCopies=*/false);
+                      /*asyncCopies=*/false, registerAccumulators);
       smem = emitter->planSharedMemory();
     }
     if (smem > limit)

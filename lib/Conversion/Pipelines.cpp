@@ -43,6 +43,11 @@ struct PtxOptions : public PassPipelineOptions<PtxOptions> {
       *this, "async-copies",
       llvm::cl::desc("Double-buffer loop-walked input tiles with cp.async"),
       llvm::cl::init(true)};
+  Option<bool> registerAccumulators{
+      *this, "register-accumulators",
+      llvm::cl::desc("Keep for-loop accumulators in registers where each "
+                     "thread owns at most 16 elements"),
+      llvm::cl::init(true)};
   Option<int> optLevel{*this, "opt-level",
                        llvm::cl::desc("LLVM optimisation level"),
                        llvm::cl::init(3)};
@@ -66,13 +71,14 @@ struct CpuOptions : public PassPipelineOptions<CpuOptions> {
       llvm::cl::init(true)};
 };
 
-void buildMirageToGpu(OpPassManager &pm, bool tensorCores,
-                      bool asyncCopies) {
+void buildMirageToGpu(OpPassManager &pm, bool tensorCores, bool asyncCopies,
+                      bool registerAccumulators) {
   // Every mk op outside a graph-defined kernel goes through the same path.
   pm.addPass(mirage::createWrapKernels());
   mirage::ConvertMirageToGPUOptions options;
   options.tensorCores = tensorCores;
   options.asyncCopies = asyncCopies;
+  options.registerAccumulators = registerAccumulators;
   pm.addPass(mirage::createConvertMirageToGPU(options));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -85,14 +91,16 @@ void mirage::registerMiragePipelines() {
       "mirage-to-gpu",
       "Lower uGraph functions to gpu.launch over memrefs (host + kernels)",
       [](OpPassManager &pm) {
-        buildMirageToGpu(pm, /*tensorCores=*/true, /*asyncCopies=*/true);
+        buildMirageToGpu(pm, /*tensorCores=*/true, /*asyncCopies=*/true,
+                         /*registerAccumulators=*/true);
       });
 
   PassPipelineRegistration<PtxOptions>(
       "mirage-to-ptx",
       "Lower uGraph functions to PTX through gpu/nvvm (gpu.binary, isa)",
       [](OpPassManager &pm, const PtxOptions &opts) {
-        buildMirageToGpu(pm, opts.tensorCores, opts.asyncCopies);
+        buildMirageToGpu(pm, opts.tensorCores, opts.asyncCopies,
+                         opts.registerAccumulators);
         // Constants hoisted out of the launch by canonicalization go back in,
         // so kernels take only buffers as arguments.
         pm.addPass(createGpuLaunchSinkIndexComputationsPass());
@@ -124,8 +132,11 @@ void mirage::registerMiragePipelines() {
       "Lower uGraph functions to LLVM code that runs the kernels on the CPU "
       "(blocks as loops, threads as OpenMP threads)",
       [](OpPassManager &pm, const CpuOptions &opts) {
-        // The mma emulation needs one OpenMP thread per GPU thread.
-        buildMirageToGpu(pm, opts.tensorCores, opts.asyncCopies);
+        // The mma emulation needs one OpenMP thread per GPU thread; so do
+        // accumulators in registers (each thread owns fixed elements of the
+        // block's thread count).
+        buildMirageToGpu(pm, opts.tensorCores, opts.asyncCopies,
+                         /*registerAccumulators=*/opts.threads == 0);
         GpuLaunchToOpenMPOptions omp;
         omp.threads = opts.threads;
         pm.addPass(createGpuLaunchToOpenMP(omp));

@@ -63,6 +63,11 @@ def ConvertMirageToGPU : Pass<"convert-mirage-to-gpu", "::mlir::ModuleOp"> {
     Option<"asyncCopies", "async-copies", "bool", /*default=*/"false",
            "Load the tiles of input iterators that walk a dim with cp.async "
            "into two alternating buffers (double buffering)">,
+    Option<"registerAccumulators", "register-accumulators", "bool",
+           /*default=*/"false",
+           "Keep for-loop accumulators in registers (loop-carried values) "
+           "when each thread owns at most 16 of their elements; needs the "
+           "code to run with the block's full thread count">,
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Graph-defined kernels lowered">,

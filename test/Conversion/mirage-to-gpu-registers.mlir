@@ -1,0 +1,47 @@
+// RUN: mirage-opt %s --convert-mirage-to-gpu="register-accumulators=1" | FileCheck %s
+// RUN: mirage-opt %s --convert-mirage-to-gpu | FileCheck %s --check-prefix=SMEM
+
+// With register-accumulators, a thread owns elements tid + j * 128 of each
+// accumulator in every iteration, so the for-loop carries them: the 2x32
+// matmul accumulator (64 elements: one per thread, guarded for threads past
+// the end) and the 2x1 rms accumulator, both as f32 loop values; they are
+// stored to shared memory once, after the loop, for the division.
+
+// CHECK-LABEL: func.func @rmsnorm_matmul
+// CHECK: %[[LOOP:.*]]:2 = scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}} step %c1{{.*}} iter_args(%[[R:.*]] = %{{.*}}, %[[S:.*]] = %{{.*}}) -> (f32, f32) {
+// CHECK: %[[NR:.*]] = scf.if %{{.*}} -> (f32) {
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[R]] : f32
+// CHECK: %[[NS:.*]] = scf.if %{{.*}} -> (f32) {
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[S]] : f32
+// CHECK: gpu.barrier
+// CHECK-NEXT: scf.yield %[[NR]], %[[NS]] : f32, f32
+// CHECK: scf.if
+// CHECK: memref.store %[[LOOP]]#0
+// CHECK: scf.if
+// CHECK: memref.store %[[LOOP]]#1
+// CHECK: math.sqrt
+
+// Without, the accumulators are read and written in shared memory in every
+// iteration.
+// SMEM-LABEL: func.func @rmsnorm_matmul
+// SMEM: scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}} step %c1{{.*}} {
+// SMEM-NOT: iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, f32)
+func.func @rmsnorm_matmul(%x: tensor<2x4096xf16>, %w: tensor<4096x6144xf16>) -> tensor<2x6144xf16> {
+  %y = mk.graph_kernel (%x, %w) grid = [192, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<2x4096xf16>, %W: tensor<4096x6144xf16>):
+    %acc:2 = mb.for_loop -> (tensor<2x1xf16>, tensor<2x32xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x4096xf16> -> tensor<2x1024xf16>
+      %wt = mb.input_iter %W imap = [1, -1, -1] fmap = 0 : tensor<4096x6144xf16> -> tensor<1024x32xf16>
+      %m = mb.matmul %xt, %wt : tensor<2x1024xf16>, tensor<1024x32xf16> -> tensor<2x32xf16>
+      %r = mb.accum_rms_last %xt eps = 1.0e-06 : tensor<2x1024xf16> -> tensor<2x1xf16>
+      %s = mb.accum_sum %m : tensor<2x32xf16> -> tensor<2x32xf16>
+      mb.yield %r, %s : tensor<2x1xf16>, tensor<2x32xf16>
+    }
+    %q = mb.div %acc#1, %acc#0 : tensor<2x32xf16>, tensor<2x1xf16> -> tensor<2x32xf16>
+    %o = mb.output_saver %q omap = [1, -1, -1] : tensor<2x32xf16> -> tensor<2x6144xf16>
+    mb.return %o : tensor<2x6144xf16>
+  } : (tensor<2x4096xf16>, tensor<4096x6144xf16>) -> tensor<2x6144xf16>
+  return %y : tensor<2x6144xf16>
+}
