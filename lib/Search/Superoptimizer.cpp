@@ -941,9 +941,15 @@ private:
     missing.clear();
     bool last = prog.ops.size() + 1 == numOps;
     if (last)
-      for (int o : target.refOutputs)
-        if (findOutput(target.ref.vals[o]) < 0)
+      for (int o : target.refOutputs) {
+        const SValue &want = target.ref.vals[o];
+        // An output returned twice (or two equal outputs) is produced once.
+        bool repeated = llvm::any_of(missing, [&](int m) {
+          return matchesOutput(target.ref.vals[m], want);
+        });
+        if (!repeated && findOutput(want) < 0)
           missing.push_back(o);
+      }
     SmallVector<int> pool(prog.vals.size());
     std::iota(pool.begin(), pool.end(), 0);
     LoopCtx noLoop;
