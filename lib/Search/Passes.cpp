@@ -52,8 +52,9 @@ struct SuperoptimizePass
       return bad("max-kernel-outputs must be in [1, 4]");
     if (maxBlocks < 1)
       return bad("max-blocks must be >= 1");
-    if (maxBlockThreads < 32 || maxBlockThreads > 1024)
-      return bad("max-block-threads must be in [32, 1024]");
+    if (maxBlockThreads < 32 || maxBlockThreads > 1024 ||
+        (maxBlockThreads & (maxBlockThreads - 1)) != 0)
+      return bad("max-block-threads must be a power of two in [32, 1024]");
     if (threads < 1 || threads > 256)
       return bad("threads must be in [1, 256]");
     if (!(timeBudget > 0))
@@ -90,10 +91,6 @@ struct SuperoptimizePass
     o.auditFingerprints = auditFingerprints;
     o.deepenFactor = deepenFactor;
     o.rankByKernels = rank == "kernels";
-    // mk.smem_limit on the module is the verifier's limit, so the search's.
-    if (auto limit = module->getAttrOfType<IntegerAttr>(
-            mk::MKDialect::kSmemLimitAttrName))
-      o.smemLimit = limit.getInt();
 
     SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
     SymbolTable symbols(module);
@@ -107,6 +104,15 @@ struct SuperoptimizePass
                                   "contains graph-defined kernels");
         continue;
       }
+      // The verifier's shared-memory limit for kernels in this function:
+      // the nearest mk.smem_limit, on the function or an enclosing op.
+      o.smemLimit = mk::MKDialect::kDefaultSmemLimit;
+      for (Operation *p = func; p; p = p->getParentOp())
+        if (auto limit = p->getAttrOfType<IntegerAttr>(
+                mk::MKDialect::kSmemLimitAttrName)) {
+          o.smemLimit = limit.getInt();
+          break;
+        }
       std::string error;
       FailureOr<SuperoptimizeResult> r = superoptimize(func, o, error);
       if (failed(r)) {

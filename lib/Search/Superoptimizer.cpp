@@ -243,6 +243,7 @@ struct Target {
   /// Kinds allowed in candidates.
   bool allowed[kNumKinds] = {};
   DeviceModel device{};
+  int64_t smemLimit = 98304;
 };
 
 //===----------------------------------------------------------------------===//
@@ -889,7 +890,12 @@ private:
       bool twoArgs = isBinary(kind) || kind == Kind::Matmul;
       for (int a : pool) {
         for (int b : twoArgs ? pool : ArrayRef<int>(a)) {
-          if (twoArgs && (a == b || (isCommutative(kind) && b < a)))
+          if (twoArgs && isCommutative(kind) && b < a)
+            continue;
+          // One operand twice: mul(a, a) is square(a), sub and div give
+          // constants; add, matmul and pow have no other spelling.
+          if (twoArgs && a == b && kind != Kind::Add && kind != Kind::Matmul &&
+              kind != Kind::Pow)
             continue;
           SmallVector<int, 2> args = {a};
           if (twoArgs)
@@ -937,9 +943,10 @@ private:
     if (prog.ops.size() >= numOps)
       return;
     bool top = prog.ops.empty();
-    // The last op must produce what is still missing.
+    // The last op must produce what is still missing. Without pruning a
+    // value of the right shape proves nothing, so the last op is free.
     missing.clear();
-    bool last = prog.ops.size() + 1 == numOps;
+    bool last = target.prune && prog.ops.size() + 1 == numOps;
     if (last)
       for (int o : target.refOutputs) {
         const SValue &want = target.ref.vals[o];
@@ -954,7 +961,9 @@ private:
     std::iota(pool.begin(), pool.end(), 0);
     LoopCtx noLoop;
     auto ksize = [this](uint32_t l) { return kernelSize(l); };
-    forEachOp(prog.vals, pool, lastKernelKey, /*accumulators=*/false, ksize,
+    // A copy: the recursion reassigns lastKernelKey (and may reallocate it).
+    SmallVector<int64_t, 8> lastKey = lastKernelKey;
+    forEachOp(prog.vals, pool, lastKey, /*accumulators=*/false, ksize,
               noLoop, [&](SOp op, SValue v, ArrayRef<int64_t> key) {
                 if (last && (missing.size() != 1 ||
                              !matchesOutput(v, target.ref.vals[missing[0]])))
@@ -1039,7 +1048,10 @@ private:
 
   void openWithInputs(ArrayRef<int> inputs, bool top) {
     SmallVector<int64_t, 8> key = keyOf(kNumKinds, inputs, 0);
-    if (!keyLess(lastKernelKey, key))
+    // Two kernels may read the same inputs, so an equal key is allowed (the
+    // key does not capture the kernel's body; the rare duplicate orders are
+    // left to the candidate deduplication).
+    if (keyLess(key, lastKernelKey))
       return;
     if (lastKernel) {
       uint64_t vars = 0;
@@ -1065,18 +1077,20 @@ private:
             (!lastKernel || llvm::is_contained(gridCandidates, a)))
           rest.push_back(a);
       // Every subset of at most 3 of the remaining axes splits the grid.
-      unsigned m = rest.size();
-      for (unsigned mask = 0; mask < (1u << m); ++mask) {
-        if (llvm::popcount(mask) > 3)
-          continue;
-        SmallVector<uint32_t, 3> grid;
-        for (unsigned i = 0; i < m; ++i)
-          if (mask & (1u << i))
-            grid.push_back(rest[i]);
+      SmallVector<uint32_t, 3> grid;
+      std::function<void(size_t)> pick = [&](size_t from) {
         openKernel(inputs, loop, grid, key);
-        if (stopped)
+        if (grid.size() == 3)
           return;
-      }
+        for (size_t i = from; i < rest.size() && !stopped; ++i) {
+          grid.push_back(rest[i]);
+          pick(i + 1);
+          grid.pop_back();
+        }
+      };
+      pick(0);
+      if (stopped)
+        return;
     }
   }
 
@@ -1275,18 +1289,52 @@ private:
   bool checkComplete() {
     if (prog.ops.empty() || open)
       return false;
-    SmallVector<int, 2> outs;
+    // The values that can stand for each output: with pruning the latest
+    // one in the output's class (all of them are proven equal); without,
+    // every value of the output's dims, since a shape proves nothing.
+    SmallVector<SmallVector<int, 4>, 2> choices;
     for (int refOut : target.refOutputs) {
-      int found = findOutput(target.ref.vals[refOut]);
-      if (found < 0)
+      const SValue &want = target.ref.vals[refOut];
+      SmallVector<int, 4> here;
+      for (int v = static_cast<int>(prog.vals.size()) - 1;
+           v >= static_cast<int>(target.numInputs); --v)
+        if (matchesOutput(prog.vals[v], want)) {
+          here.push_back(v);
+          if (target.prune)
+            break;
+        }
+      if (here.empty())
         return false;
-      outs.push_back(found);
+      choices.push_back(std::move(here));
     }
     // Shorter programs were enumerated (and verified) by a shallower pass.
     if (prog.ops.size() != numOps)
       return target.prune;
-    // Every op must contribute (a program with a dead op is found without
-    // it); every result of a graph-defined kernel must be used.
+    // Every assignment of values to outputs (at most 64 of them).
+    SmallVector<unsigned, 2> pos(choices.size(), 0);
+    for (unsigned tried = 0; tried < 64; ++tried) {
+      SmallVector<int, 2> outs;
+      for (auto [i, c] : llvm::enumerate(choices))
+        outs.push_back(c[pos[i]]);
+      recordIfLive(outs);
+      size_t i = 0;
+      for (; i < pos.size(); ++i) {
+        if (++pos[i] < choices[i].size())
+          break;
+        pos[i] = 0;
+      }
+      if (i == pos.size())
+        break;
+    }
+    // With pruning the outputs are proven equal to the target's: nothing
+    // can be gained by extending. Without, keep going.
+    return target.prune;
+  }
+
+  /// Records the program computing `outs` as a candidate if every op
+  /// contributes to them (a program with a dead op is found without it) and
+  /// every result of a graph-defined kernel is used.
+  void recordIfLive(ArrayRef<int> outs) {
     SmallVector<bool> live(prog.vals.size(), false);
     for (int o : outs)
       live[o] = true;
@@ -1301,19 +1349,16 @@ private:
         args = kop.op.args;
       }
       if (!llvm::all_of(results, [&](int r) { return live[r]; }))
-        return target.prune;
+        return;
       for (int a : args)
         live[a] = true;
     }
     ++stats.candidates;
     Candidate c;
     c.prog = prog;
-    c.outputs = outs;
+    c.outputs.assign(outs.begin(), outs.end());
     if (instantiate(c))
       candidates.push_back(std::move(c));
-    // With pruning the outputs are proven equal to the target's: nothing
-    // can be gained by extending. Without, keep going.
-    return target.prune;
   }
 
   /// Chooses the loop range and grid sizes of every kernel by the cost
@@ -1532,8 +1577,13 @@ LogicalResult importTarget(func::FuncOp func,
                            const SuperoptimizeOptions &options, Target &t,
                            std::string &error) {
   t.func = func;
+  t.smemLimit = options.smemLimit;
   if (func.isExternal()) {
     error = "function has no body";
+    return failure();
+  }
+  if (!func.getBody().hasOneBlock()) {
+    error = "function has more than one block";
     return failure();
   }
   std::optional<DeviceModel> device = getDeviceModel(options.chip);
@@ -1703,16 +1753,20 @@ LogicalResult importTarget(func::FuncOp func,
 // Verification
 //===----------------------------------------------------------------------===//
 
+/// `program` (one func.func) in a module carrying the shared-memory limit
+/// the search used, so that the verifier checks the same limit.
+std::string inModule(StringRef program, int64_t smemLimit) {
+  return "module attributes {mk.smem_limit = " + std::to_string(smemLimit) +
+         " : i64} {\n" + program.str() + "}\n";
+}
+
 /// Parses `text` (one func.func) in `ctx`; null on failure (diagnostics are
 /// swallowed: a candidate the verifier rejects is simply not a program).
 OwningOpRef<ModuleOp> parseProgram(MLIRContext *ctx, StringRef text,
-                                   std::string *diagnostics = nullptr) {
-  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
-    if (diagnostics)
-      *diagnostics += d.str() + "\n";
-    return success();
-  });
-  return parseSourceString<ModuleOp>(text, ParserConfig(ctx));
+                                   int64_t smemLimit) {
+  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &) { return success(); });
+  return parseSourceString<ModuleOp>(inModule(text, smemLimit),
+                                     ParserConfig(ctx));
 }
 
 func::FuncOp firstFunc(ModuleOp m) {
@@ -1773,14 +1827,21 @@ std::vector<Candidate> enumerate(const Target &target,
 /// cannot be built or evaluated: then only the full check decides).
 bool passesFingerprint(MLIRContext *ctx, const Target &target,
                        const Candidate &c, uint64_t seed) {
+  // A scalar constant of the target may stand for a shape (1/64 as the
+  // scale of a mean over 64 elements), which shrinking the shapes would
+  // break: such targets are only checked at the real shapes.
+  if (!target.mulScalars.empty() || !target.addScalars.empty() ||
+      !target.clamps.empty())
+    return true;
   Scale reduced = reducedScale(target, c);
   std::string refText =
       printProgram(target.ref, target.refOutputs, target.numInputs, reduced,
                    target.elementType, "reference");
   std::string candText = printProgram(c.prog, c.outputs, target.numInputs,
                                       reduced, target.elementType, "cand");
-  OwningOpRef<ModuleOp> refMod = parseProgram(ctx, refText);
-  OwningOpRef<ModuleOp> candMod = parseProgram(ctx, candText);
+  OwningOpRef<ModuleOp> refMod = parseProgram(ctx, refText, target.smemLimit);
+  OwningOpRef<ModuleOp> candMod =
+      parseProgram(ctx, candText, target.smemLimit);
   if (!refMod || !candMod)
     return true;
   verify::EquivalenceOptions fp;
@@ -1796,9 +1857,10 @@ bool passesFingerprint(MLIRContext *ctx, const Target &target,
 /// The check at the real shapes: `tests` finite-field tests and, with
 /// `floatCheck`, an f64 comparison that must agree to 1e-6.
 std::optional<verify::EquivalenceResult>
-passesFullCheck(func::FuncOp func, const Candidate &c, unsigned tests,
-                uint64_t seed, bool floatCheck) {
-  OwningOpRef<ModuleOp> fullMod = parseProgram(func.getContext(), c.text);
+passesFullCheck(func::FuncOp func, const Target &target, const Candidate &c,
+                unsigned tests, uint64_t seed, bool floatCheck) {
+  OwningOpRef<ModuleOp> fullMod =
+      parseProgram(func.getContext(), c.text, target.smemLimit);
   if (!fullMod)
     return std::nullopt;
   verify::EquivalenceOptions eo;
@@ -1829,7 +1891,8 @@ void auditFingerprints(func::FuncOp func, const Target &target,
     previous = &c.text;
     ++stats.audited;
     bool cheap = passesFingerprint(func.getContext(), target, c, options.seed);
-    bool full = passesFullCheck(func, c, 1, options.seed, false).has_value();
+    bool full =
+        passesFullCheck(func, target, c, 1, options.seed, false).has_value();
     stats.auditCheapRejects += !cheap;
     stats.auditFullRejects += !full;
     stats.auditFalseRejects += !cheap && full;
@@ -1855,12 +1918,13 @@ void verifyInOrder(func::FuncOp func, const Target &target,
       continue;
     }
     ++stats.fullChecks;
-    std::optional<verify::EquivalenceResult> r = passesFullCheck(
-        func, c, options.finalTests, options.seed, /*floatCheck=*/true);
+    std::optional<verify::EquivalenceResult> r =
+        passesFullCheck(func, target, c, options.finalTests, options.seed,
+                        /*floatCheck=*/true);
     if (!r)
       continue;
     ++stats.verified;
-    result.program = c.text;
+    result.program = inModule(c.text, target.smemLimit);
     result.kernels = c.kernels;
     result.modelledMicros = c.micros;
     result.summary = summarize(c.prog);
@@ -1931,7 +1995,7 @@ mirage::search::superoptimize(func::FuncOp func,
         enumerate(target, options, numOps, deadline, stats);
     for (Candidate &c : found) {
       c.text = printProgram(c.prog, c.outputs, target.numInputs, full,
-                            target.elementType, func.getName());
+                            target.elementType, "superoptimized");
       pool.push_back(std::move(c));
     }
     bool byKernels = options.rankByKernels;

@@ -20,7 +20,7 @@
 // THREADS: error: mirage-superoptimize: threads must be in [1, 256]
 // BUDGET: error: mirage-superoptimize: time-budget must be > 0 seconds
 // CHIP: error: mirage-superoptimize: unknown chip 'sm_70' (expected sm_80 or sm_90)
-// THREADSPB: error: mirage-superoptimize: max-block-threads must be in [32, 1024]
+// THREADSPB: error: mirage-superoptimize: max-block-threads must be a power of two in [32, 1024]
 // BLOCKS: error: mirage-superoptimize: max-blocks must be >= 1
 // TESTS: error: mirage-superoptimize: final-tests must be >= 1
 // INPUTS: error: mirage-superoptimize: max-kernel-inputs must be in [1, 8]

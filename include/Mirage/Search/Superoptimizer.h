@@ -112,8 +112,9 @@ struct SuperoptimizeStats {
 
 /// The outcome of one search.
 struct SuperoptimizeResult {
-  /// The best verified program, a `func.func` in MLIR text with the
-  /// signature of the input; empty if none was verified.
+  /// The best verified program as MLIR text: a module (carrying the
+  /// `mk.smem_limit` the search used) holding one `func.func @superoptimized`
+  /// with the signature of the input; empty if none was verified.
   std::string program;
   /// Its kernel count and modelled time (microseconds) under the cost proxy
   /// (which ranks by modelled time).
