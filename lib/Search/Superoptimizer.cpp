@@ -1008,7 +1008,7 @@ private:
         if (missing.size() > options.maxKernelOutputs)
           return;
       }
-      enumerateGraphKernels(top);
+      enumerateGraphKernels();
     }
   }
 
@@ -1027,14 +1027,14 @@ private:
     return -1;
   }
 
-  void enumerateGraphKernels(bool top) {
+  void enumerateGraphKernels() {
     int n = static_cast<int>(prog.vals.size());
     unsigned maxIn = std::min<unsigned>(options.maxKernelInputs, n);
     // Subsets in increasing size, each as an increasing index list.
     SmallVector<int, 4> subset;
     std::function<void(int)> choose = [&](int from) {
       if (!subset.empty())
-        openWithInputs(subset, top);
+        openWithInputs(subset);
       if (subset.size() == maxIn || stopped)
         return;
       for (int i = from; i < n && !stopped; ++i) {
@@ -1046,7 +1046,7 @@ private:
     choose(0);
   }
 
-  void openWithInputs(ArrayRef<int> inputs, bool top) {
+  void openWithInputs(ArrayRef<int> inputs) {
     SmallVector<int64_t, 8> key = keyOf(kNumKinds, inputs, 0);
     // Two kernels may read the same inputs, so an equal key is allowed (the
     // key does not capture the kernel's body; the rare duplicate orders are
