@@ -1949,6 +1949,33 @@ mirage::search::superoptimize(func::FuncOp func,
   Target target;
   if (failed(importTarget(func, options, target, error)))
     return failure();
+  // The verifier must be able to decide the target at all (a second exp on
+  // a path leaves its fragment): check the target against itself at tiny
+  // shapes, which is cheap and has the same structure.
+  {
+    Scale tiny;
+    for (auto &[l, n] : target.extent)
+      tiny[l] = std::min<int64_t>(n, 3);
+    std::string text =
+        printProgram(target.ref, target.refOutputs, target.numInputs, tiny,
+                     target.elementType, "target");
+    OwningOpRef<ModuleOp> m =
+        parseProgram(func.getContext(), text, target.smemLimit);
+    if (m) {
+      verify::EquivalenceOptions eo;
+      eo.numTests = 1;
+      eo.seed = options.seed;
+      eo.floatCheck = false;
+      verify::EquivalenceResult self =
+          verify::checkEquivalence(firstFunc(*m), firstFunc(*m), eo);
+      if (self.verdict == verify::Verdict::Unknown ||
+          self.verdict == verify::Verdict::Invalid) {
+        error = "the equivalence verifier cannot decide this function (" +
+                self.reason + "), so no candidate could be verified";
+        return failure();
+      }
+    }
+  }
   if (target.oracle) {
     const SaturationReport &rep = target.oracle->getReport();
     stats.egraphNodes = rep.nodes;

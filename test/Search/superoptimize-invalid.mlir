@@ -100,3 +100,17 @@ func.func @fused(%x: tensor<64x32xf16>) -> tensor<64x32xf16> {
   return %y : tensor<64x32xf16>
 }
 
+
+// -----
+
+// Outside the verifier's fragment (an exp inside silu's exp): no candidate
+// could ever be verified, so the search does not start.
+// CHECK-LABEL: func.func @silu_exp(
+// CHECK-NEXT:    mk.exp
+// CHECK-NEXT:    mk.silu
+// expected-remark@+1 {{not superoptimized: the equivalence verifier cannot decide this function}}
+func.func @silu_exp(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %e = mk.exp %x : tensor<8x64xf32>
+  %s = mk.silu %e : tensor<8x64xf32>
+  return %s : tensor<8x64xf32>
+}
