@@ -161,6 +161,8 @@ private:
   /// `body` with the multi-index of element e.
   void forEachElement(ArrayRef<int64_t> shape,
                       function_ref<void(ValueRange)> body);
+  /// The multi-index of linear (row-major) element `e` of `shape`.
+  SmallVector<Value> delinearize(Value e, ArrayRef<int64_t> shape);
   Value loadF32(Value buf, ValueRange idx);
   void storeF32(Value buf, ValueRange idx, Value v);
   /// Index into a buffer that broadcasts along its size-1 dims.
@@ -318,7 +320,11 @@ void KernelEmitter::forEachElement(ArrayRef<int64_t> shape,
   auto loop = scf::ForOp::create(b, loc, tid, cIndex(b, loc, n), nthreads);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
-  Value e = loop.getInductionVar();
+  body(delinearize(loop.getInductionVar(), shape));
+}
+
+SmallVector<Value> KernelEmitter::delinearize(Value e,
+                                              ArrayRef<int64_t> shape) {
   SmallVector<Value> idx(shape.size());
   int64_t stride = 1;
   for (int64_t d = shape.size() - 1; d >= 0; --d) {
@@ -330,7 +336,7 @@ void KernelEmitter::forEachElement(ArrayRef<int64_t> shape,
                                              cIndex(b, loc, shape[d]));
     stride *= shape[d];
   }
-  body(idx);
+  return idx;
 }
 
 SmallVector<Value> KernelEmitter::broadcastIndex(Value buffer, ValueRange idx) {
@@ -664,20 +670,7 @@ void KernelEmitter::forEachOwnedElement(
   int64_t t = blockThreads();
   for (int64_t j = 0; j * t < n; ++j) {
     Value e = arith::AddIOp::create(b, loc, tid, cIndex(b, loc, j * t));
-    auto indexOf = [&]() {
-      SmallVector<Value> idx(shape.size());
-      int64_t stride = 1;
-      for (int64_t d = shape.size() - 1; d >= 0; --d) {
-        Value q = stride == 1 ? e
-                              : arith::DivUIOp::create(b, loc, e,
-                                                       cIndex(b, loc, stride));
-        idx[d] = d == 0 ? q
-                        : arith::RemUIOp::create(b, loc, q,
-                                                 cIndex(b, loc, shape[d]));
-        stride *= shape[d];
-      }
-      return idx;
-    };
+    auto indexOf = [&]() { return delinearize(e, shape); };
     if ((j + 1) * t <= n) {
       results.push_back(body(j, indexOf()));
       continue;
