@@ -554,15 +554,6 @@ void KernelEmitter::emitAccumInit(AccumulatorOpInterface acc) {
 void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
   Value out = buf(acc->getResult(0));
   Value x = buf(acc.getAccumulated());
-  Value runningMax = auxTiles.lookup(acc->getResult(0));
-  SmallVector<Value> reads{x, out}, writes{out};
-  Value m;
-  if (auto rs = dyn_cast<mb::AccumRescaledSumOp>(acc.getOperation())) {
-    m = buf(rs.getMax());
-    reads.push_back(m);
-    reads.push_back(runningMax);
-    writes.push_back(runningMax);
-  }
   auto shape = cast<MemRefType>(out.getType()).getShape();
   if (inRegisters(acc)) {
     // Only the operand is read; the running values are this thread's.
@@ -575,6 +566,15 @@ void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
         [&](int64_t j) { return vals[j]; }, next);
     vals = next;
     return;
+  }
+  Value runningMax = auxTiles.lookup(acc->getResult(0));
+  SmallVector<Value> reads{x, out}, writes{out};
+  Value m;
+  if (auto rs = dyn_cast<mb::AccumRescaledSumOp>(acc.getOperation())) {
+    m = buf(rs.getMax());
+    reads.push_back(m);
+    reads.push_back(runningMax);
+    writes.push_back(runningMax);
   }
   stage(reads, writes);
   forEachElement(shape, [&](ValueRange idx) {

@@ -203,6 +203,18 @@ bool betterCandidate(const Candidate &a, const Candidate &b, bool byKernels) {
   return a.text < b.text;
 }
 
+/// Advances the mixed-radix counter `pos` (digit i counts to `size(i)`);
+/// false once every combination has been visited.
+template <typename SizeFn>
+bool nextCombination(MutableArrayRef<unsigned> pos, SizeFn size) {
+  for (size_t i = 0; i < pos.size(); ++i) {
+    if (++pos[i] < size(i))
+      return true;
+    pos[i] = 0;
+  }
+  return false;
+}
+
 SmallVector<int64_t> divisorsAbove1(int64_t n) {
   SmallVector<int64_t> out;
   for (int64_t d = 2; d <= n; ++d)
@@ -1317,13 +1329,7 @@ private:
       for (auto [i, c] : llvm::enumerate(choices))
         outs.push_back(c[pos[i]]);
       recordIfLive(outs);
-      size_t i = 0;
-      for (; i < pos.size(); ++i) {
-        if (++pos[i] < choices[i].size())
-          break;
-        pos[i] = 0;
-      }
-      if (i == pos.size())
+      if (!nextCombination(pos, [&](size_t i) { return choices[i].size(); }))
         break;
     }
     // With pruning the outputs are proven equal to the target's: nothing
@@ -1366,9 +1372,7 @@ private:
   bool instantiate(Candidate &c) {
     double total = 0;
     unsigned kernels = 0;
-    Scale full;
-    for (auto &[l, n] : target.extent)
-      full[l] = n;
+    const Scale &full = target.extent;
     for (SKernelOp &kop : c.prog.ops) {
       ++kernels;
       if (!kop.isKernel) {
@@ -1443,14 +1447,7 @@ private:
           best = trial;
           found = true;
         }
-        // Next grid combination.
-        size_t j = 0;
-        for (; j < idx.size(); ++j) {
-          if (++idx[j] < gs[j].size())
-            break;
-          idx[j] = 0;
-        }
-        if (j == idx.size())
+        if (!nextCombination(idx, [&](size_t j) { return gs[j].size(); }))
           break;
       }
     }
@@ -1994,9 +1991,7 @@ mirage::search::superoptimize(func::FuncOp func,
   auto deadline =
       searchStart + std::chrono::duration_cast<Clock::duration>(
                         std::chrono::duration<double>(options.timeBudget));
-  Scale full;
-  for (auto &[l, n] : target.extent)
-    full[l] = n;
+  const Scale &full = target.extent;
   double minBytes = 0;
   for (auto types : {func.getFunctionType().getInputs(),
                      func.getFunctionType().getResults()})
