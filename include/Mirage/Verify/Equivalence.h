@@ -1,15 +1,25 @@
 //===- Equivalence.h - Equivalence of two uGraph programs -------*- C++ -*-===//
 //
-// Decides whether two functions of mk/mb/mt ops compute the same outputs, by
-// random evaluation over the finite field of Field.h (DESIGN §4). The verdict
-// comes from the field tests only; a float run adds numerical information.
+// Decides whether two functions of mk/mb/mt ops compute the same outputs
+// (DESIGN §4). The verdict combines three checks:
+//   - random evaluation over the finite field of Field.h (structure, with a
+//     probability bound);
+//   - f64 runs on several input distributions (FloatCheck.h), which catch
+//     what the field cannot see (sqrt of negative reals, exponents that only
+//     agree mod q);
+//   - optionally, the numerics in the kernels' precision (Numerics.h): a
+//     candidate exact over the reals but far less accurate in f16 than the
+//     reference is rejected.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MIRAGE_VERIFY_EQUIVALENCE_H
 #define MIRAGE_VERIFY_EQUIVALENCE_H
 
+#include "Mirage/Verify/FloatCheck.h"
 #include "Mirage/Verify/Interpreter.h"
+#include "Mirage/Verify/Numerics.h"
+#include "Mirage/Verify/Verdict.h"
 
 #include <optional>
 #include <string>
@@ -22,25 +32,17 @@ struct EquivalenceOptions {
   unsigned numTests = 4;
   /// Seed of all random choices; equal seeds give equal verdicts.
   uint64_t seed = 0;
-  /// Also run both programs in f64 on random inputs and report the largest
-  /// relative difference (information only, never the verdict).
+  /// Run the f64 check; its outcome is part of the verdict.
   bool floatCheck = true;
+  /// Options of the f64 check (tolerance, distributions).
+  FloatCheckOptions floatOptions;
+  /// Run the check in the kernels' precision (f16/bf16 storage, f32
+  /// arithmetic); its rejection makes the verdict Inaccurate.
+  bool numericsCheck = false;
+  NumericsOptions numericsOptions;
 };
 
-/// The outcome of a check.
-enum class Verdict {
-  /// Every test agreed; `falseEquivalentBound` bounds the error.
-  Equivalent,
-  /// Some test found a differing output element (see `counterexample`).
-  NotEquivalent,
-  /// The tests cannot decide: the program leaves the verifiable fragment
-  /// (exp inside exp, division by a field zero). `reason` says why.
-  Unknown,
-  /// Bad input: an unknown op, mismatching signatures, ... `reason` says what.
-  Invalid,
-};
-
-/// A differing output element.
+/// A differing output element in the finite field.
 struct Counterexample {
   unsigned testIndex = 0;
   unsigned outputIndex = 0;
@@ -52,8 +54,15 @@ struct Counterexample {
 
 /// The result of checkEquivalence.
 struct EquivalenceResult {
+  /// The combined verdict (see docs/verification.md §3): NotEquivalent when
+  /// the field or the float check finds a difference, Inaccurate when only
+  /// the numerics check rejects, Equivalent when the field tests agree and
+  /// the float check (if it ran) was decisive and agreed.
   Verdict verdict = Verdict::Unknown;
-  /// Human-readable reason for Unknown and Invalid.
+  /// The verdict of the finite-field tests alone.
+  Verdict fieldVerdict = Verdict::Unknown;
+  /// Human-readable reason for Unknown and Invalid (and for a NotEquivalent
+  /// or Inaccurate that the float or numerics check decided).
   std::string reason;
   /// The op where evaluation stopped, for Unknown and Invalid, if known.
   mlir::Operation *failingOp = nullptr;
@@ -61,19 +70,26 @@ struct EquivalenceResult {
   unsigned testsRun = 0;
   /// Upper bound on the probability that one test misses a difference.
   double perTestBound = 1.0;
-  /// Upper bound on P(verdict Equivalent although the programs differ):
-  /// perTestBound ^ testsRun (0 when it underflows; see log10Bound).
+  /// Upper bound on P(field verdict Equivalent although the programs
+  /// differ): perTestBound ^ testsRun (0 when it underflows; see log10Bound).
   double falseEquivalentBound = 1.0;
   /// log10 of the bound, which does not underflow.
   double log10Bound = 0.0;
   /// The bound is a proven Schwartz-Zippel bound only for programs of
-  /// + - * / and constants; with exp, sqrt or the random stand-ins
-  /// (max, relu, clamp, pow) it is the heuristic of docs/verification.md.
+  /// + - * / and constants of small height; with exp, sqrt, the random
+  /// stand-ins (max, relu, clamp, pow) or large constants it is the
+  /// heuristic of docs/verification.md.
   bool boundIsRigorous = true;
   /// Structure-only comparison: the programs use max/relu/clamp/pow.
   bool structureOnly = false;
+  /// The field counterexample of a NotEquivalent field verdict.
   std::optional<Counterexample> counterexample;
-  /// Largest |ref - cand| / max(1, |ref|) over the float run, if it ran.
+  /// The f64 check, when it ran.
+  std::optional<FloatCheckResult> floatResult;
+  /// The numerics check, when it ran.
+  std::optional<NumericsResult> numericsResult;
+  /// Largest relative difference of the f64 check (floatResult->maxRelDiff),
+  /// kept for callers that only print it.
   std::optional<double> floatMaxRelDiff;
 };
 
@@ -85,6 +101,13 @@ EquivalenceResult checkEquivalence(mlir::func::FuncOp reference,
 /// Renders the probability 10^log10p compactly, e.g. "1.2e-40" (also beyond
 /// the range of double, e.g. "3.4e-4600").
 std::string formatProbability(double log10p);
+
+/// One line saying which checks ran and what they found, for remarks and
+/// errors: "field: 4 tests, P(false equivalent) <= 1e-40; float: 3
+/// distributions (mixed, wide, positive), tolerance 1e-06, max relative
+/// difference 2e-16; fp16 numerics: not run".
+std::string describeChecks(const EquivalenceResult &result,
+                           const EquivalenceOptions &options);
 
 } // namespace mirage::verify
 

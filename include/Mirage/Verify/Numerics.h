@@ -1,0 +1,93 @@
+//===- Numerics.h - Accuracy in the kernels' precision ----------*- C++ -*-===//
+//
+// Evaluates a reference and a candidate the way the generated code computes
+// (tiles and kernel outputs stored in their element type, f16/bf16; every
+// operation, reduction and accumulator in f32, reductions in the order of
+// the lowering) on realistic inputs, and compares each one's error against
+// an f64 evaluation of the reference. A candidate that is exact over the
+// reals can still be unusable in f16 (softmax without its max subtraction
+// overflows for logits above ~11); this check rejects it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_VERIFY_NUMERICS_H
+#define MIRAGE_VERIFY_NUMERICS_H
+
+#include "Mirage/Verify/Interpreter.h"
+#include "Mirage/Verify/Verdict.h"
+
+#include <optional>
+#include <string>
+
+namespace mirage::verify {
+
+/// Input distributions of the numerics check.
+enum class NumericsDistribution {
+  /// Uniform in [-1, 1): typical normalised activations and weights.
+  Activations,
+  /// Uniform in [-30, 30): large-magnitude logits, where an unguarded exp
+  /// overflows f16.
+  Logits,
+};
+
+/// "activations", "logits".
+llvm::StringRef stringifyDistribution(NumericsDistribution d);
+
+/// Options of the numerics check.
+struct NumericsOptions {
+  /// A candidate is rejected when its error exceeds
+  /// factor * (reference's error) + floor on some output (errors are
+  /// max |x - exact| / (|exact| + mean |exact|), see docs/verification.md).
+  double factor = 8.0;
+  double floor = 1e-2;
+  llvm::SmallVector<NumericsDistribution, 2> distributions = {
+      NumericsDistribution::Activations, NumericsDistribution::Logits};
+};
+
+/// The error of one program on one distribution and output.
+struct NumericsError {
+  NumericsDistribution distribution = NumericsDistribution::Activations;
+  unsigned outputIndex = 0;
+  /// Scaled error of the reference and of the candidate in the kernels'
+  /// precision (inf when the program produced inf/NaN there).
+  double referenceError = 0, candidateError = 0;
+  /// Where the candidate's error is largest.
+  llvm::SmallVector<int64_t, 4> element;
+  double exact = 0, candidateValue = 0, referenceValue = 0;
+};
+
+/// The outcome of the numerics check.
+struct NumericsResult {
+  /// Equivalent: accepted on every distribution. Inaccurate: rejected
+  /// (`worst` says where). Unknown: nothing could be decided (the exact
+  /// reference is not finite on every distribution). Invalid: an evaluation
+  /// failed (`reason`).
+  Verdict verdict = Verdict::Unknown;
+  /// The worst output per distribution that ran.
+  llvm::SmallVector<NumericsError, 2> errors;
+  /// The output that decided a rejection.
+  std::optional<NumericsError> worst;
+  std::string reason;
+  /// "f16", "bf16", "f32" or a mix ("f16/f32"): the storage precisions seen.
+  std::string precision;
+};
+
+/// Evaluates `func` as the generated code computes: inputs, tiles and kernel
+/// outputs rounded to their element type, arithmetic in f32, accumulators
+/// and values in thread graphs kept in f32. `inputs` are rounded to the
+/// argument element types first.
+std::optional<std::vector<FloatTensor>>
+evaluateKernelPrecision(mlir::func::FuncOp func,
+                        llvm::ArrayRef<FloatTensor> inputs, EvalError &error);
+
+/// Compares the accuracy of `candidate` with that of `reference`.
+NumericsResult checkNumerics(mlir::func::FuncOp reference,
+                             mlir::func::FuncOp candidate,
+                             const NumericsOptions &options, uint64_t seed);
+
+/// Renders the result in one line for remarks.
+std::string describeNumerics(const NumericsResult &result);
+
+} // namespace mirage::verify
+
+#endif // MIRAGE_VERIFY_NUMERICS_H
