@@ -2,7 +2,9 @@
 //
 // Runs independent finite-field tests of a reference and a candidate on the
 // same random inputs and compares every output element; derives the bound on
-// a false "equivalent" from the degree bounds the evaluator tracks.
+// a false "equivalent" from the degree bounds the evaluator tracks. Then the
+// f64 check (FloatCheck.cpp) and, on request, the numerics check
+// (Numerics.cpp) complete the verdict.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,22 @@
 
 using namespace mlir;
 using namespace mirage::verify;
+
+llvm::StringRef mirage::verify::stringifyVerdict(Verdict v) {
+  switch (v) {
+  case Verdict::Equivalent:
+    return "equivalent";
+  case Verdict::NotEquivalent:
+    return "not equivalent";
+  case Verdict::Inaccurate:
+    return "inaccurate";
+  case Verdict::Unknown:
+    return "unknown";
+  case Verdict::Invalid:
+    return "invalid";
+  }
+  return "unknown";
+}
 
 std::string mirage::verify::formatProbability(double log10p) {
   if (log10p >= 0)
@@ -73,17 +91,6 @@ static std::optional<std::string> compareSignatures(func::FuncOp ref,
   return std::nullopt;
 }
 
-/// Fills `result` from an evaluation failure of `func`.
-static EquivalenceResult fromError(const EvalError &err, func::FuncOp func) {
-  EquivalenceResult r;
-  bool decidable = err.kind == EvalErrorKind::OutsideFragment ||
-                   err.kind == EvalErrorKind::DivisionByZero;
-  r.verdict = decidable ? Verdict::Unknown : Verdict::Invalid;
-  r.reason = ("in @" + func.getSymName() + ": " + err.message).str();
-  r.failingOp = err.op;
-  return r;
-}
-
 /// Outputs differ at a point when the value components differ, or both
 /// exponent components are defined and differ.
 static bool differs(FieldValue a, FieldValue b) {
@@ -95,61 +102,15 @@ static uint64_t testSeed(uint64_t seed, unsigned t) {
   return mix64(mix64(seed) + 0x632BE59BD9B4E019ULL * (t + 1));
 }
 
-/// Runs both programs in f64 on the float inputs of the first test and
-/// returns the largest |ref - cand| / max(1, |ref|), or nothing if either
-/// evaluation fails.
-static std::optional<double> floatMaxRelDiff(func::FuncOp reference,
-                                             func::FuncOp candidate,
-                                             const EquivalenceOptions &options) {
-  std::vector<FloatTensor> fin =
-      randomFloatInputs(reference, testSeed(options.seed, 0));
-  EvalError e1, e2;
-  auto fr = evaluateFloat(reference, fin, e1);
-  auto fc = evaluateFloat(candidate, fin, e2);
-  if (!fr || !fc)
-    return std::nullopt;
-  double worst = 0;
-  for (size_t o = 0; o < fr->size(); ++o)
-    for (size_t i = 0; i < (*fr)[o].data.size(); ++i) {
-      double a = (*fr)[o].data[i], b = (*fc)[o].data[i];
-      double d = std::fabs(a - b) / std::max(1.0, std::fabs(a));
-      if (std::isnan(d))
-        d = (std::isnan(a) && std::isnan(b)) ? 0.0 : HUGE_VAL;
-      worst = std::max(worst, d);
-    }
-  return worst;
-}
-
-EquivalenceResult
-mirage::verify::checkEquivalence(func::FuncOp reference, func::FuncOp candidate,
-                                 const EquivalenceOptions &options) {
-  EquivalenceResult result;
-  for (func::FuncOp f : {reference, candidate}) {
-    if (f.isExternal()) {
-      result.verdict = Verdict::Invalid;
-      result.reason = ("@" + f.getSymName() + " has no body").str();
-      result.failingOp = f;
-      return result;
-    }
-    if (std::optional<std::string> bad = checkSignature(f)) {
-      result.verdict = Verdict::Invalid;
-      result.reason = ("@" + f.getSymName() + ": " + *bad).str();
-      result.failingOp = f;
-      return result;
-    }
-  }
-  if (std::optional<std::string> bad =
-          compareSignatures(reference, candidate)) {
-    result.verdict = Verdict::Invalid;
-    result.reason = "signatures differ: " + *bad;
-    result.failingOp = candidate;
-    return result;
-  }
-
+/// The finite-field tests: fills the field verdict, the bound and the
+/// counterexample of `result`.
+static void runFieldTests(func::FuncOp reference, func::FuncOp candidate,
+                          const EquivalenceOptions &options,
+                          EquivalenceResult &result) {
   if (options.numTests == 0) {
-    result.verdict = Verdict::Unknown;
+    result.fieldVerdict = Verdict::Unknown;
     result.reason = "no finite-field tests were requested (tests = 0)";
-    return result;
+    return;
   }
 
   double maxDegree = 0, maxExpDegree = 0;
@@ -160,25 +121,26 @@ mirage::verify::checkEquivalence(func::FuncOp reference, func::FuncOp candidate,
     std::vector<FieldTensor> inputs = randomFieldInputs(reference, test, seed);
     EvalError refErr, candErr;
     FieldEvalInfo refInfo, candInfo;
-    // Outside the fragment the float check is what the caller falls back to.
-    auto unknown = [&](const EvalError &err, func::FuncOp f) {
-      EquivalenceResult r = fromError(err, f);
-      if (r.verdict == Verdict::Unknown && options.floatCheck)
-        r.floatMaxRelDiff = floatMaxRelDiff(reference, candidate, options);
-      return r;
+    auto stopped = [&](const EvalError &err, func::FuncOp f) {
+      bool decidable = err.kind == EvalErrorKind::OutsideFragment ||
+                       err.kind == EvalErrorKind::DivisionByZero;
+      result.fieldVerdict = decidable ? Verdict::Unknown : Verdict::Invalid;
+      result.reason = ("in @" + f.getSymName() + ": " + err.message).str();
+      result.failingOp = err.op;
+      result.testsRun = t;
     };
     auto refOut = evaluateField(reference, inputs, test, refErr, &refInfo);
     if (!refOut)
-      return unknown(refErr, reference);
+      return stopped(refErr, reference);
     auto candOut = evaluateField(candidate, inputs, test, candErr, &candInfo);
     if (!candOut)
-      return unknown(candErr, candidate);
+      return stopped(candErr, candidate);
     for (size_t o = 0; o < refOut->size(); ++o) {
       const FieldTensor &x = (*refOut)[o], &y = (*candOut)[o];
       for (int64_t i = 0, n = x.numElements(); i < n; ++i) {
         if (!differs(x.data[i], y.data[i]))
           continue;
-        result.verdict = Verdict::NotEquivalent;
+        result.fieldVerdict = Verdict::NotEquivalent;
         result.testsRun = t + 1;
         Counterexample cex;
         cex.testIndex = t;
@@ -196,7 +158,7 @@ mirage::verify::checkEquivalence(func::FuncOp reference, func::FuncOp candidate,
           cex.candidateFloat = (*fc)[o].data[i];
         }
         result.counterexample = std::move(cex);
-        return result;
+        return;
       }
     }
     for (size_t o = 0;
@@ -214,7 +176,7 @@ mirage::verify::checkEquivalence(func::FuncOp reference, func::FuncOp candidate,
     result.testsRun = t + 1;
   }
 
-  result.verdict = Verdict::Equivalent;
+  result.fieldVerdict = Verdict::Equivalent;
   result.perTestBound = std::min(
       1.0,
       maxDegree / static_cast<double>(kFieldP) +
@@ -226,8 +188,136 @@ mirage::verify::checkEquivalence(func::FuncOp reference, func::FuncOp candidate,
                           : -HUGE_VAL;
   result.boundIsRigorous = !usesExp && !usesSqrt && !usesOpaque;
   result.structureOnly = usesOpaque;
+}
 
-  if (options.floatCheck)
-    result.floatMaxRelDiff = floatMaxRelDiff(reference, candidate, options);
+EquivalenceResult
+mirage::verify::checkEquivalence(func::FuncOp reference, func::FuncOp candidate,
+                                 const EquivalenceOptions &options) {
+  EquivalenceResult result;
+  auto invalid = [&](const Twine &reason, Operation *op) {
+    result.verdict = result.fieldVerdict = Verdict::Invalid;
+    result.reason = reason.str();
+    result.failingOp = op;
+    return result;
+  };
+  for (func::FuncOp f : {reference, candidate}) {
+    if (f.isExternal())
+      return invalid("@" + f.getSymName() + " has no body", f);
+    if (std::optional<std::string> bad = checkSignature(f))
+      return invalid("@" + f.getSymName() + ": " + *bad, f);
+  }
+  if (std::optional<std::string> bad = compareSignatures(reference, candidate))
+    return invalid("signatures differ: " + *bad, candidate);
+
+  runFieldTests(reference, candidate, options, result);
+  result.verdict = result.fieldVerdict;
+  if (result.fieldVerdict == Verdict::Invalid ||
+      result.fieldVerdict == Verdict::NotEquivalent)
+    return result;
+
+  // The f64 check is part of the verdict: it decides against an equivalent
+  // or unknown field verdict when it finds a difference, and an equivalent
+  // field verdict needs at least one decisive f64 run.
+  if (options.floatCheck) {
+    result.floatResult = checkFloat(reference, candidate, options.floatOptions,
+                                    options.seed);
+    const FloatCheckResult &fr = *result.floatResult;
+    if (!fr.decisive.empty())
+      result.floatMaxRelDiff = fr.maxRelDiff;
+    switch (fr.verdict) {
+    case Verdict::NotEquivalent:
+      result.verdict = Verdict::NotEquivalent;
+      result.reason = "the f64 check found a difference";
+      return result;
+    case Verdict::Invalid:
+      result.verdict = Verdict::Invalid;
+      result.reason = fr.reason;
+      return result;
+    case Verdict::Unknown:
+      if (result.verdict == Verdict::Equivalent) {
+        result.verdict = Verdict::Unknown;
+        result.reason = "the finite-field tests agree but " + fr.reason;
+      }
+      break;
+    default:
+      break;
+    }
+  }
+  if (result.verdict != Verdict::Equivalent || !options.numericsCheck)
+    return result;
+
+  result.numericsResult = checkNumerics(reference, candidate,
+                                        options.numericsOptions, options.seed);
+  const NumericsResult &nr = *result.numericsResult;
+  if (nr.verdict == Verdict::Inaccurate) {
+    result.verdict = Verdict::Inaccurate;
+    result.reason = describeNumerics(nr);
+  } else if (nr.verdict == Verdict::Invalid) {
+    result.verdict = Verdict::Invalid;
+    result.reason = nr.reason;
+  }
   return result;
+}
+
+/// Renders a double compactly for the check descriptions.
+static std::string fmtShort(double v) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format("%.3g", v);
+  return s;
+}
+
+std::string mirage::verify::describeChecks(const EquivalenceResult &result,
+                                           const EquivalenceOptions &options) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "field: ";
+  switch (result.fieldVerdict) {
+  case Verdict::Equivalent:
+    os << result.testsRun << " tests agree, P(false equivalent) <= "
+       << formatProbability(result.log10Bound);
+    if (!result.boundIsRigorous)
+      os << ", heuristic bound (exp, sqrt or max-like ops)";
+    if (result.structureOnly)
+      os << ", max/relu/clamp/pow compared by structure only";
+    break;
+  case Verdict::NotEquivalent:
+    os << "differ in test " << result.counterexample->testIndex;
+    break;
+  default:
+    os << stringifyVerdict(result.fieldVerdict);
+    if (result.fieldVerdict == Verdict::Unknown && options.numTests == 0)
+      os << " (tests = 0)";
+    break;
+  }
+  os << "; float: ";
+  if (!result.floatResult) {
+    os << "not run";
+  } else {
+    const FloatCheckResult &fr = *result.floatResult;
+    os << "f64 on ";
+    for (auto [i, d] : llvm::enumerate(fr.run))
+      os << (i ? ", " : "") << stringifyDistribution(d);
+    os << " inputs, tolerance " << fmtShort(options.floatOptions.tolerance)
+       << ": ";
+    if (fr.verdict == Verdict::NotEquivalent) {
+      const FloatCounterexample &c = *fr.counterexample;
+      os << "differ on " << stringifyDistribution(c.distribution)
+         << " inputs at output #" << c.outputIndex << " element "
+         << formatIndex(c.element);
+    } else if (fr.verdict == Verdict::Equivalent) {
+      os << "agree (max relative difference " << fmtShort(fr.maxRelDiff)
+         << ")";
+    } else {
+      os << stringifyVerdict(fr.verdict);
+    }
+    for (const std::string &sk : fr.skipped)
+      os << "; not decisive on " << sk;
+  }
+  os << "; ";
+  if (result.numericsResult)
+    os << describeNumerics(*result.numericsResult);
+  else
+    os << "numerics in the kernels' precision: not run";
+  return s;
 }

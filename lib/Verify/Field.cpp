@@ -134,6 +134,20 @@ FieldTest::FieldTest(uint64_t seed) {
   sqrt2OverPi = randomValue(rng);
   orderSeed = rng.next();
   powKey = rng.next();
+  constantKey = rng.next();
+}
+
+FieldValue FieldTest::constant(double c) const {
+  if (std::optional<FieldValue> exact = exactFieldImage(c))
+    return *exact;
+  if (!std::isfinite(c))
+    return {0, 0};
+  double mag = std::fabs(c);
+  uint64_t bits;
+  std::memcpy(&bits, &mag, sizeof(bits));
+  uint64_t h = mix64(bits ^ constantKey);
+  FieldValue r{mix64(h) % kFieldP, static_cast<uint32_t>(h % kFieldQ)};
+  return c < 0 ? fieldNeg(r) : r;
 }
 
 /// Field image of n / d (d > 0).
@@ -141,43 +155,38 @@ static FieldValue fromRatio(int64_t n, int64_t d) {
   return fieldMul(fieldFromInt(n), fieldInv(fieldFromInt(d)));
 }
 
-FieldValue mirage::verify::fieldFromConstant(double c) {
-  if (c == 0.0 || !std::isfinite(c))
-    return {0, 0};
+std::optional<FieldValue> mirage::verify::exactFieldImage(double c) {
+  if (c == 0.0)
+    return FieldValue{0, 0};
+  if (!std::isfinite(c))
+    return std::nullopt;
   double mag = std::fabs(c);
   // Continued-fraction convergents h/k of |c|, stopping at the first one
   // within a relative 1e-15 (decimal literals such as 1e-6 land on their
-  // intended rational), with both terms kept below 2^53.
-  if (mag < 9.0e15 && mag > 1.0e-15) {
-    double x = mag;
-    double h0 = 1, h1 = 0, k0 = 0, k1 = 1; // h_{-1}, h_{-2}, k_{-1}, k_{-2}
-    for (int iter = 0; iter < 64; ++iter) {
-      double a = std::floor(x);
-      double h = a * h0 + h1, k = a * k0 + k1;
-      if (h > 9.0e15 || k > 9.0e15)
-        break;
-      if (std::fabs(h / k - mag) <= 1e-15 * mag) {
-        FieldValue r =
-            fromRatio(static_cast<int64_t>(h), static_cast<int64_t>(k));
-        return c < 0 ? fieldNeg(r) : r;
-      }
-      h1 = h0;
-      h0 = h;
-      k1 = k0;
-      k0 = k;
-      double frac = x - a;
-      if (frac <= 0)
-        break;
-      x = 1.0 / frac;
+  // intended rational) while both terms stay small.
+  constexpr double kMaxTerm = static_cast<double>(kMaxExactConstantTerm);
+  double x = mag;
+  double h0 = 1, h1 = 0, k0 = 0, k1 = 1; // h_{-1}, h_{-2}, k_{-1}, k_{-2}
+  for (int iter = 0; iter < 64; ++iter) {
+    double a = std::floor(x);
+    double h = a * h0 + h1, k = a * k0 + k1;
+    if (h >= kMaxTerm || k >= kMaxTerm)
+      return std::nullopt;
+    if (std::fabs(h / k - mag) <= 1e-15 * mag) {
+      if (h * k >= static_cast<double>(kMaxExactConstantHeight))
+        return std::nullopt;
+      FieldValue r =
+          fromRatio(static_cast<int64_t>(h), static_cast<int64_t>(k));
+      return c < 0 ? fieldNeg(r) : r;
     }
+    h1 = h0;
+    h0 = h;
+    k1 = k0;
+    k0 = k;
+    double frac = x - a;
+    if (frac <= 0)
+      return std::nullopt;
+    x = 1.0 / frac;
   }
-  // Exact binary value m * 2^e.
-  int e = 0;
-  double m = std::frexp(mag, &e); // mag = m * 2^e, m in [0.5, 1)
-  int64_t mant = static_cast<int64_t>(std::ldexp(m, 53));
-  e -= 53;
-  FieldValue r = fieldFromInt(mant);
-  FieldValue scale{powModP(2, std::abs(e)), powModQ(2, std::abs(e))};
-  r = e >= 0 ? fieldMul(r, scale) : fieldMul(r, fieldInv(scale));
-  return c < 0 ? fieldNeg(r) : r;
+  return std::nullopt;
 }

@@ -38,6 +38,7 @@
 #include <memory>
 #include <mutex>
 #include <sys/mman.h>
+#include <type_traits>
 
 using namespace mlir;
 using namespace mirage;
@@ -55,17 +56,22 @@ struct DomainError {
   std::string message;
 };
 
-/// Real numbers as f64.
-class FloatDomain {
+/// Real numbers as `F`: f64 for the reference numerics, f32 for the kernels'
+/// precision (where the evaluator also rounds stored values to their element
+/// type, see Evaluator::set).
+template <typename F> class RealDomain {
 public:
-  using Elem = double;
+  using Elem = F;
+  /// Values stored to tiles and kernel outputs are rounded to their element
+  /// type (the f32 domain models the generated code).
+  static constexpr bool kRoundsStorage = std::is_same_v<F, float>;
 
   std::optional<DomainError> err;
 
-  Elem zero() const { return 0.0; }
-  Elem constant(double c) const { return c; }
-  Elem recip(int64_t n) const { return 1.0 / static_cast<double>(n); }
-  Elem sqrt2OverPi() const { return std::sqrt(2.0 / M_PI); }
+  Elem zero() const { return 0; }
+  Elem constant(double c) const { return static_cast<F>(c); }
+  Elem recip(int64_t n) const { return F(1) / static_cast<F>(n); }
+  Elem sqrt2OverPi() const { return static_cast<F>(std::sqrt(2.0 / M_PI)); }
   Elem add(Elem a, Elem b) const { return a + b; }
   Elem sub(Elem a, Elem b) const { return a - b; }
   Elem mul(Elem a, Elem b) const { return a * b; }
@@ -75,14 +81,17 @@ public:
   Elem pow(Elem a, Elem b) const { return std::pow(a, b); }
   Elem max(Elem a, Elem b) const { return a >= b ? a : b; }
   Elem min(Elem a, Elem b) const { return a <= b ? a : b; }
+  bool isExactConstant(double) const { return true; }
   /// Division by zero gives an infinity here, as in IEEE arithmetic.
   template <typename V> void invertAll(V &v) {
     for (Elem &x : v)
-      x = 1.0 / x;
+      x = F(1) / x;
   }
+  /// Sequential accumulation over k in `F` (f32 accumulation of the
+  /// generated code in the f32 domain).
   void matmul(const Elem *a, const Elem *b, Elem *c, int64_t m, int64_t k,
               int64_t n) const {
-    std::fill(c, c + m * n, 0.0);
+    std::fill(c, c + m * n, F(0));
     for (int64_t i = 0; i < m; ++i)
       for (int64_t l = 0; l < k; ++l) {
         Elem x = a[i * k + l];
@@ -93,11 +102,14 @@ public:
       }
   }
 };
+using FloatDomain = RealDomain<double>;
+using KernelPrecisionDomain = RealDomain<float>;
 
 /// Pairs (a mod p, b mod q), see Field.h.
 class FieldDomain {
 public:
   using Elem = FieldValue;
+  static constexpr bool kRoundsStorage = false;
 
   explicit FieldDomain(const FieldTest &test) : test(test) {}
 
@@ -110,9 +122,14 @@ public:
     auto it = constants.find(bits);
     if (it != constants.end())
       return it->second;
-    FieldValue v = fieldFromConstant(c);
+    FieldValue v = test.constant(c);
     constants[bits] = v;
     return v;
+  }
+  /// Whether `c` has an exact image; otherwise it is a random element that
+  /// counts as one more variable in the degree bound.
+  bool isExactConstant(double c) const {
+    return exactFieldImage(c).has_value();
   }
   Elem recip(int64_t n) const { return fieldInv(fieldFromInt(n)); }
   Elem sqrt2OverPi() const { return test.getSqrt2OverPi(); }
@@ -334,8 +351,9 @@ public:
     Degree deg;
   };
 
-  Evaluator(Dom &dom, EvalError &error, FieldEvalInfo *info)
-      : dom(dom), error(error), info(info) {}
+  Evaluator(Dom &dom, EvalError &error, FieldEvalInfo *info,
+            RealEvalInfo *realInfo = nullptr)
+      : dom(dom), error(error), info(info), realInfo(realInfo) {}
 
   std::optional<std::vector<T>> run(func::FuncOp func, ArrayRef<T> inputs);
 
@@ -365,7 +383,38 @@ private:
     return success();
   }
   void set(Value v, std::shared_ptr<T> t, Degree d) {
+    if constexpr (Dom::kRoundsStorage)
+      roundStored(v, *t);
+    if constexpr (!std::is_same_v<E, FieldValue>)
+      noteNonFinite(v, *t);
     env[v] = Val{std::move(t), d};
+  }
+  /// In the kernels' precision: a value the generated code stores to a tile
+  /// or a kernel output is rounded to its element type. Values inside thread
+  /// graphs live in f32 registers, accumulators in f32 buffers.
+  void roundStored(Value v, T &t) {
+    if (isa<BlockArgument>(v) || isa<AccumulatorOpInterface>(v.getDefiningOp()))
+      return;
+    if (isa_and_nonnull<mt::ThreadGraphOp>(
+            v.getParentRegion()->getParentOp()))
+      return;
+    Type elem = cast<RankedTensorType>(v.getType()).getElementType();
+    if (!elem.isF16() && !elem.isBF16())
+      return;
+    for (E &x : t.data)
+      x = roundToElementType(x, elem);
+  }
+  /// Records the first op whose result holds a NaN or an infinity.
+  void noteNonFinite(Value v, const T &t) {
+    if (!realInfo || realInfo->firstNonFinite)
+      return;
+    for (E x : t.data) {
+      if (std::isfinite(x))
+        continue;
+      realInfo->firstNonFinite = v.getDefiningOp();
+      realInfo->firstNonFiniteIsNaN = std::isnan(x);
+      return;
+    }
   }
 
   LogicalResult evalBlockOps(Block &block);
@@ -396,6 +445,12 @@ private:
   /// Sums `x` over its last dim folded into `groups` entries.
   std::shared_ptr<T> sumLast(const T &x, int64_t groups, bool squares);
 
+  /// A constant with an exact image has degree 0; one with a random image
+  /// is one more variable (degree 1) in the Schwartz-Zippel bound.
+  Degree constantDeg(double c) const {
+    return dom.isExactConstant(c) ? constDeg() : freshDeg();
+  }
+
   void noteExp(Degree arg) {
     if (info) {
       info->usesExp = true;
@@ -407,6 +462,7 @@ private:
   Dom &dom;
   EvalError &error;
   FieldEvalInfo *info;
+  RealEvalInfo *realInfo;
   llvm::DenseMap<Value, Val> env;
   /// Index of the thread block and loop iteration being evaluated.
   std::array<int64_t, 3> blockIdx = {0, 0, 0};
@@ -553,13 +609,16 @@ Evaluator<Dom>::unary(ElementwiseKind kind, ArrayRef<double> params, const T &x,
     map([&](E v) { return dom.neg(v); });
     break;
   case ElementwiseKind::MulScalar: {
-    E c = dom.constant(params.empty() ? 1.0 : params[0]);
+    double value = params.empty() ? 1.0 : params[0];
+    E c = dom.constant(value);
+    dr = mulDeg(dx, constantDeg(value));
     map([&](E v) { return dom.mul(v, c); });
     break;
   }
   case ElementwiseKind::AddScalar: {
-    E c = dom.constant(params.empty() ? 0.0 : params[0]);
-    dr = addDeg(dx, constDeg());
+    double value = params.empty() ? 0.0 : params[0];
+    E c = dom.constant(value);
+    dr = addDeg(dx, constantDeg(value));
     map([&](E v) { return dom.add(v, c); });
     break;
   }
@@ -1225,6 +1284,24 @@ Evaluator<Dom>::run(func::FuncOp func, ArrayRef<T> inputs) {
 // Public API
 //===----------------------------------------------------------------------===//
 
+float mirage::verify::roundToElementType(float x, Type elem) {
+  if (elem.isF16())
+    return static_cast<float>(static_cast<_Float16>(x));
+  if (elem.isBF16()) {
+    // Round to nearest even on the upper 16 bits (no compiler-rt needed).
+    if (std::isnan(x))
+      return x;
+    uint32_t bits;
+    std::memcpy(&bits, &x, sizeof(bits));
+    bits += 0x7FFFu + ((bits >> 16) & 1u);
+    bits &= 0xFFFF0000u;
+    float r;
+    std::memcpy(&r, &bits, sizeof(r));
+    return r;
+  }
+  return x;
+}
+
 std::optional<std::string> mirage::verify::checkSignature(func::FuncOp func) {
   auto check = [](Type t, StringRef what,
                   unsigned i) -> std::optional<std::string> {
@@ -1293,10 +1370,42 @@ std::optional<std::string> mirage::verify::checkSignature(func::FuncOp func) {
 
 std::optional<std::vector<FloatTensor>>
 mirage::verify::evaluateFloat(func::FuncOp func, ArrayRef<FloatTensor> inputs,
-                              EvalError &error) {
+                              EvalError &error, RealEvalInfo *info) {
   FloatDomain dom;
-  Evaluator<FloatDomain> ev(dom, error, nullptr);
+  Evaluator<FloatDomain> ev(dom, error, nullptr, info);
   return ev.run(func, inputs);
+}
+
+std::optional<std::vector<FloatTensor>>
+mirage::verify::evaluateKernelPrecision(func::FuncOp func,
+                                        ArrayRef<FloatTensor> inputs,
+                                        EvalError &error, RealEvalInfo *info) {
+  using F32Tensor = Tensor<float>;
+  std::vector<F32Tensor> in;
+  ArrayRef<Type> argTypes = func.getFunctionType().getInputs();
+  for (auto [i, x] : llvm::enumerate(inputs)) {
+    F32Tensor t(x.shape);
+    Type elem = i < argTypes.size()
+                    ? cast<RankedTensorType>(argTypes[i]).getElementType()
+                    : Type();
+    for (auto [dst, src] : llvm::zip_equal(t.data, x.data))
+      dst = elem ? roundToElementType(static_cast<float>(src), elem)
+                 : static_cast<float>(src);
+    in.push_back(std::move(t));
+  }
+  KernelPrecisionDomain dom;
+  Evaluator<KernelPrecisionDomain> ev(dom, error, nullptr, info);
+  auto out = ev.run(func, in);
+  if (!out)
+    return std::nullopt;
+  std::vector<FloatTensor> results;
+  for (const F32Tensor &t : *out) {
+    FloatTensor r(t.shape);
+    for (auto [dst, src] : llvm::zip_equal(r.data, t.data))
+      dst = src;
+    results.push_back(std::move(r));
+  }
+  return results;
 }
 
 std::optional<std::vector<FieldTensor>>
@@ -1382,8 +1491,9 @@ static uint64_t argSeed(uint64_t seed, unsigned i) {
   return mix64(seed * 0x9E3779B97F4A7C15ULL + i + 1);
 }
 
-std::vector<FloatTensor> mirage::verify::randomFloatInputs(func::FuncOp func,
-                                                           uint64_t seed) {
+std::vector<FloatTensor> mirage::verify::sampledFloatInputs(
+    func::FuncOp func, uint64_t seed,
+    llvm::function_ref<double(SplitMix64 &)> draw) {
   std::vector<FloatTensor> inputs;
   for (auto [i, t] : llvm::enumerate(func.getFunctionType().getInputs())) {
     auto rt = dyn_cast<RankedTensorType>(t);
@@ -1392,10 +1502,16 @@ std::vector<FloatTensor> mirage::verify::randomFloatInputs(func::FuncOp func,
     SplitMix64 rng(argSeed(seed, i));
     FloatTensor x(rt.getShape());
     for (double &v : x.data)
-      v = rng.uniform(-1.0, 1.0);
+      v = draw(rng);
     inputs.push_back(std::move(x));
   }
   return inputs;
+}
+
+std::vector<FloatTensor> mirage::verify::randomFloatInputs(func::FuncOp func,
+                                                           uint64_t seed) {
+  return sampledFloatInputs(
+      func, seed, [](SplitMix64 &rng) { return rng.uniform(-1.0, 1.0); });
 }
 
 std::vector<FieldTensor>

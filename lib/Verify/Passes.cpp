@@ -53,6 +53,13 @@ struct CheckEquivalencePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (!(floatTolerance >= 0) || !(numericsFactor >= 0) ||
+        !(numericsFloor >= 0)) {
+      module.emitError() << "--mirage-check-equivalence: float-tolerance, "
+                            "numerics-factor and numerics-floor must be "
+                            "non-negative";
+      return signalPassFailure();
+    }
     bool failedAny = false;
     module.walk([&](func::FuncOp func) {
       Attribute attr = func->getAttr(mk::MKDialect::kReferenceAttrName);
@@ -83,15 +90,23 @@ struct CheckEquivalencePass
     EquivalenceOptions options;
     options.numTests = numTests;
     options.seed = seed;
+    options.floatCheck = floatCheck;
+    options.floatOptions.tolerance = floatTolerance;
+    options.numericsCheck = numerics;
+    options.numericsOptions.factor = numericsFactor;
+    options.numericsOptions.floor = numericsFloor;
     EquivalenceResult result = checkEquivalence(ref, func, options);
-    // Repeating with further seeds must give the same verdict; otherwise the
-    // outcome depends on the seed and cannot be trusted.
+    // Repeating the field tests with further seeds must give the same
+    // verdict; otherwise the outcome depends on the seed and cannot be
+    // trusted.
     unsigned totalTests = result.testsRun;
     for (unsigned r = 1; r < repeat; ++r) {
-      options.seed = seed + r;
-      options.floatCheck = false;
-      EquivalenceResult again = checkEquivalence(ref, func, options);
-      if (again.verdict != result.verdict) {
+      EquivalenceOptions more = options;
+      more.seed = seed + r;
+      more.floatCheck = false;
+      more.numericsCheck = false;
+      EquivalenceResult again = checkEquivalence(ref, func, more);
+      if (again.fieldVerdict != result.fieldVerdict) {
         func.emitError() << "flaky verdict against @" << ref.getSymName()
                          << ": seed " << seed << " and seed " << seed + r
                          << " disagree";
@@ -102,50 +117,63 @@ struct CheckEquivalencePass
     }
     // The repeated runs are independent tests too: the bound counts them all
     // (the per-test bound is the same for every seed).
-    if (result.verdict == Verdict::Equivalent && repeat > 1 &&
-        result.perTestBound > 0)
+    if (result.fieldVerdict == Verdict::Equivalent && repeat > 1 &&
+        result.perTestBound > 0) {
       result.log10Bound = totalTests * std::log10(result.perTestBound);
-    else
-      totalTests = result.testsRun;
+      result.testsRun = totalTests;
+    }
 
     StringRef refName = ref.getSymName();
+    std::string checks = "; checks: " + describeChecks(result, options);
     switch (result.verdict) {
     case Verdict::Equivalent: {
       InFlightDiagnostic diag = mlir::emitRemark(func.getLoc());
-      diag << "equivalent to @" << refName << " (" << totalTests
+      diag << "equivalent to @" << refName << " (" << result.testsRun
            << " tests, P(false equivalent) <= "
-           << formatProbability(result.log10Bound) << ")";
-      if (!result.boundIsRigorous)
-        diag << "; heuristic bound (exp, sqrt or max-like ops)";
-      if (result.structureOnly)
-        diag << "; max/relu/clamp/pow compared by structure only";
-      if (result.floatMaxRelDiff)
-        diag << "; float max relative difference "
-             << fmt(*result.floatMaxRelDiff);
+           << formatProbability(result.log10Bound) << ")" << checks;
       ++numEquivalent;
       return success();
     }
     case Verdict::NotEquivalent: {
-      const Counterexample &cex = *result.counterexample;
       InFlightDiagnostic diag = mlir::emitError(func.getLoc());
-      diag << "not equivalent to @" << refName << ": output #"
-           << cex.outputIndex << " element " << formatIndex(cex.element)
-           << ": reference " << cex.referenceValue.str() << " vs candidate "
-           << cex.candidateValue.str() << " (field test " << cex.testIndex
-           << ")";
-      if (cex.referenceFloat && cex.candidateFloat)
-        diag << "; in float: reference " << fmt(*cex.referenceFloat)
-             << " vs candidate " << fmt(*cex.candidateFloat);
+      diag << "not equivalent to @" << refName << ": ";
+      if (result.counterexample) {
+        const Counterexample &cex = *result.counterexample;
+        diag << "output #" << cex.outputIndex << " element "
+             << formatIndex(cex.element) << ": reference "
+             << cex.referenceValue.str() << " vs candidate "
+             << cex.candidateValue.str() << " (field test " << cex.testIndex
+             << ")";
+        if (cex.referenceFloat && cex.candidateFloat)
+          diag << "; in float: reference " << fmt(*cex.referenceFloat)
+               << " vs candidate " << fmt(*cex.candidateFloat);
+      } else {
+        const FloatCounterexample &cex = *result.floatResult->counterexample;
+        diag << "in f64 on " << stringifyDistribution(cex.distribution)
+             << " inputs (seed " << cex.seed << "): output #"
+             << cex.outputIndex << " element " << formatIndex(cex.element)
+             << ": reference " << fmt(cex.referenceValue) << " vs candidate "
+             << fmt(cex.candidateValue);
+        if (result.fieldVerdict == Verdict::Equivalent)
+          diag << " (the finite field cannot see this difference)";
+      }
+      diag << checks;
       ++numNotEquivalent;
+      return failure();
+    }
+    case Verdict::Inaccurate: {
+      InFlightDiagnostic diag = mlir::emitError(func.getLoc());
+      diag << "numerically inaccurate against @" << refName
+           << " (equivalent over the reals): " << result.reason << checks;
+      ++numInaccurate;
       return failure();
     }
     case Verdict::Unknown: {
       InFlightDiagnostic diag = mlir::emitWarning(func.getLoc());
-      diag << "equivalence to @" << refName << " unknown: " << result.reason
-           << "; fall back to float tests";
-      if (result.floatMaxRelDiff)
-        diag << " (float max relative difference "
-             << fmt(*result.floatMaxRelDiff) << ")";
+      diag << "equivalence to @" << refName << " unknown: " << result.reason;
+      if (result.fieldVerdict == Verdict::Unknown)
+        diag << "; fall back to float tests";
+      diag << checks;
       noteFailingOp(diag, result.failingOp, func);
       ++numUnknown;
       return success();

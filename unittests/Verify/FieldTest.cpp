@@ -8,6 +8,8 @@
 
 #include "Mirage/Verify/Field.h"
 
+#include <cmath>
+
 #include "gtest/gtest.h"
 
 using namespace mirage::verify;
@@ -157,22 +159,44 @@ TEST(Field, SqrtIsMultiplicative) {
   }
 }
 
-TEST(Field, ConstantsAreExact) {
+TEST(Field, SmallConstantsAreExact) {
+  auto exact = [](double c) {
+    std::optional<FieldValue> v = exactFieldImage(c);
+    EXPECT_TRUE(v.has_value()) << c;
+    return v.value_or(FieldValue{});
+  };
   // 1e-6 is exactly 1 / 10^6 in the field, not its binary approximation.
-  FieldValue eps = fieldFromConstant(1e-6);
-  EXPECT_EQ(fieldFromInt(1), fieldMul(eps, fieldFromInt(1000000)));
-  EXPECT_EQ(fieldFromInt(8943),
-            fieldMul(fieldFromConstant(0.044715), fieldFromInt(200000)));
-  EXPECT_EQ(fieldFromInt(1), fieldMul(fieldFromConstant(0.5), fieldFromInt(2)));
-  EXPECT_EQ(fieldFromInt(-3), fieldFromConstant(-3.0));
-  EXPECT_EQ(fieldFromInt(1),
-            fieldMul(fieldFromConstant(1.0 / 3.0), fieldFromInt(3)));
-  EXPECT_EQ(fieldFromInt(0), fieldFromConstant(0.0));
+  EXPECT_EQ(fieldFromInt(1), fieldMul(exact(1e-6), fieldFromInt(1000000)));
+  EXPECT_EQ(fieldFromInt(1), fieldMul(exact(0.5), fieldFromInt(2)));
+  EXPECT_EQ(fieldFromInt(-3), exact(-3.0));
+  EXPECT_EQ(fieldFromInt(1), fieldMul(exact(1.0 / 3.0), fieldFromInt(3)));
+  EXPECT_EQ(fieldFromInt(0), exact(0.0));
   // 1 / 4096 (a mean over a row) is exact as well.
-  EXPECT_EQ(fieldFromInt(1),
-            fieldMul(fieldFromConstant(1.0 / 4096), fieldFromInt(4096)));
+  EXPECT_EQ(fieldFromInt(1), fieldMul(exact(1.0 / 4096), fieldFromInt(4096)));
+  EXPECT_EQ(fieldFromInt(-7), fieldMul(exact(-7.0 / 1000), fieldFromInt(1000)));
   // Negative integers map to p - n.
   EXPECT_EQ(kFieldP - 5, fieldFromInt(-5).p);
+}
+
+TEST(Field, LargeConstantsGetRandomImages) {
+  // Terms of 2^24 and more, or a product n * d of 2^30 and more, have no
+  // exact image: they could alias a different constant mod q or p.
+  EXPECT_FALSE(exactFieldImage(2147483660.0).has_value()); // 1 + q
+  EXPECT_FALSE(exactFieldImage(double(1 << 24)).has_value());
+  EXPECT_FALSE(exactFieldImage(0.044715).has_value()); // 8943 / 200000
+  EXPECT_FALSE(exactFieldImage(std::sqrt(2.0)).has_value());
+  EXPECT_FALSE(exactFieldImage(1e-12).has_value());
+  EXPECT_TRUE(exactFieldImage(double((1 << 24) - 1)).has_value());
+  FieldTest a(1), b(2);
+  // Fixed within a test, fresh across tests, odd under negation.
+  EXPECT_EQ(a.constant(2147483660.0), a.constant(2147483660.0));
+  EXPECT_NE(a.constant(2147483660.0), b.constant(2147483660.0));
+  EXPECT_EQ(fieldNeg(a.constant(2147483660.0)), a.constant(-2147483660.0));
+  EXPECT_NE(a.constant(2147483660.0), a.constant(2147483661.0));
+  // 1 and 1 + q are the same residue mod q; their images must differ there.
+  EXPECT_NE(a.constant(1.0).q, a.constant(2147483660.0).q);
+  // Small constants keep their exact image.
+  EXPECT_EQ(*exactFieldImage(0.25), a.constant(0.25));
 }
 
 TEST(Field, UniformSampling) {

@@ -76,9 +76,9 @@ struct EquivalenceResult {
   /// log10 of the bound, which does not underflow.
   double log10Bound = 0.0;
   /// The bound is a proven Schwartz-Zippel bound only for programs of
-  /// + - * / and constants of small height; with exp, sqrt, the random
-  /// stand-ins (max, relu, clamp, pow) or large constants it is the
-  /// heuristic of docs/verification.md.
+  /// + - * / and constants (a constant without an exact image counts as one
+  /// more random variable); with exp, sqrt or the random stand-ins (max,
+  /// relu, clamp, pow) it is the heuristic of docs/verification.md.
   bool boundIsRigorous = true;
   /// Structure-only comparison: the programs use max/relu/clamp/pow.
   bool structureOnly = false;

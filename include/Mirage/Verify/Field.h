@@ -15,6 +15,7 @@
 #define MIRAGE_VERIFY_FIELD_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -207,6 +208,11 @@ public:
   uint64_t orderKey(FieldValue x) const { return mix64(x.p ^ orderSeed); }
   /// Key of the random function that stands in for pow.
   uint64_t getPowKey() const { return powKey; }
+  /// The field image of the real constant `c` in this test: its exact image
+  /// when it has small height (exactFieldImage), otherwise a random element
+  /// fixed for this test and keyed by |c|, negated for negative c (so -c and
+  /// neg(c) agree). Such a constant acts as one more random variable.
+  FieldValue constant(double c) const;
 
 private:
   uint64_t omega;
@@ -214,14 +220,25 @@ private:
   FieldValue sqrt2OverPi;
   uint64_t orderSeed;
   uint64_t powKey;
+  uint64_t constantKey;
 };
 
-/// Maps a real constant to its exact field image: the rational n/d it equals
-/// (found by continued fractions with a relative error below 1e-15, so
-/// 1e-6 -> 1/10^6 and 0.044715 -> 8943/200000), or else the exact binary value
-/// of the double. Both programs of a comparison see the same image for the
-/// same constant.
-FieldValue fieldFromConstant(double c);
+/// Largest numerator and denominator of a constant with an exact image, and
+/// the largest product of the two: two such constants c = n1/d1 and
+/// c' = n2/d2 differ by (n1*d2 - n2*d1)/(d1*d2), whose numerator is below
+/// 2^31 < q < p in magnitude, so distinct small constants cannot alias in
+/// either component (e.g. exp(x + c) against exp(x + c') with c - c' a
+/// multiple of q).
+constexpr int64_t kMaxExactConstantTerm = int64_t(1) << 24;
+constexpr int64_t kMaxExactConstantHeight = int64_t(1) << 30;
+
+/// The exact field image of a real constant of small height: the rational
+/// n/d it equals within a relative 1e-15 (continued fractions: 1e-6 ->
+/// 1/10^6, 0.125 -> 1/8, 0.3333333333333333 -> 1/3) when |n| and d are below
+/// kMaxExactConstantTerm and |n|*d below kMaxExactConstantHeight; nothing
+/// otherwise (large integers, long decimals, irrational values), which
+/// FieldTest::constant maps to a random element.
+std::optional<FieldValue> exactFieldImage(double c);
 
 } // namespace mirage::verify
 

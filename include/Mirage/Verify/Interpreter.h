@@ -15,6 +15,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <string>
@@ -115,11 +116,37 @@ struct FieldEvalInfo {
   bool usesExp = false, usesSqrt = false, usesOpaque = false;
 };
 
+/// Rounds `x` to the nearest value of the element type `elem` (f16 or bf16,
+/// round to nearest even; f32 and others keep `x` as an f32 value), as a
+/// store to a tile or a kernel output does in the generated code.
+float roundToElementType(float x, mlir::Type elem);
+
+/// Facts about a real-valued evaluation that the float checks need.
+struct RealEvalInfo {
+  /// The first op whose result held a NaN or an infinity (null if none),
+  /// and whether that value was a NaN (an undefined operation such as the
+  /// sqrt of a negative number) or an infinity (an overflow or a division by
+  /// zero).
+  mlir::Operation *firstNonFinite = nullptr;
+  bool firstNonFiniteIsNaN = false;
+};
+
 /// Evaluates `func` on `inputs` in the f64 domain. On failure returns
 /// `std::nullopt` and fills `error`.
 std::optional<std::vector<FloatTensor>>
 evaluateFloat(mlir::func::FuncOp func, llvm::ArrayRef<FloatTensor> inputs,
-              EvalError &error);
+              EvalError &error, RealEvalInfo *info = nullptr);
+
+/// Evaluates `func` as the generated code computes: inputs, tiles and kernel
+/// outputs rounded to their element type (f16, bf16), every operation,
+/// reduction and accumulator in f32 (sequential accumulation, for-loop
+/// iterations in order), values inside thread graphs and accumulators kept
+/// in f32. `inputs` are rounded to the argument element types first; the
+/// outputs are returned as f64.
+std::optional<std::vector<FloatTensor>>
+evaluateKernelPrecision(mlir::func::FuncOp func,
+                        llvm::ArrayRef<FloatTensor> inputs, EvalError &error,
+                        RealEvalInfo *info = nullptr);
 
 /// Evaluates `func` on `inputs` in the finite field, with the random choices
 /// of `test`. On failure returns `std::nullopt` and fills `error`.
@@ -132,6 +159,11 @@ evaluateField(mlir::func::FuncOp func, llvm::ArrayRef<FieldTensor> inputs,
 /// the interpreter accepts; returns an error message otherwise.
 std::optional<std::string> checkSignature(mlir::func::FuncOp func);
 
+/// Random inputs for the arguments of `func`: one SplitMix64 stream per
+/// argument derived from `seed`, each element drawn by `draw`.
+std::vector<FloatTensor>
+sampledFloatInputs(mlir::func::FuncOp func, uint64_t seed,
+                   llvm::function_ref<double(SplitMix64 &)> draw);
 /// Uniform random inputs in [-1, 1) for the arguments of `func`, one stream
 /// per argument derived from `seed`.
 std::vector<FloatTensor> randomFloatInputs(mlir::func::FuncOp func,

@@ -12,7 +12,8 @@ include "mlir/Pass/PassBase.td"
 def MirageCheckEquivalence
     : Pass<"mirage-check-equivalence", "::mlir::ModuleOp"> {
   let summary = "check functions against their reference by random "
-                "finite-field evaluation";
+                "finite-field evaluation, f64 runs and (optionally) the "
+                "numerics in the kernels' precision";
   let description = [{
     For every `func.func` carrying the dialect attribute
     `mk.reference = @ref`, evaluates the function and `@ref` on the same
@@ -49,11 +50,26 @@ def MirageCheckEquivalence
     Option<"repeat", "repeat", "unsigned", /*default=*/"1",
            "run the check with this many consecutive seeds and report an "
            "error if the verdicts differ">,
+    Option<"floatCheck", "float-check", "bool", /*default=*/"true",
+           "run the f64 check (part of the verdict)">,
+    Option<"floatTolerance", "float-tolerance", "double", /*default=*/"1e-6",
+           "largest accepted relative difference of the f64 check">,
+    Option<"numerics", "numerics", "bool", /*default=*/"false",
+           "also check the numerics in the kernels' precision (f16/bf16 "
+           "storage, f32 arithmetic)">,
+    Option<"numericsFactor", "numerics-factor", "double", /*default=*/"8.0",
+           "reject when the candidate's error exceeds factor times the "
+           "reference's error plus the floor">,
+    Option<"numericsFloor", "numerics-floor", "double", /*default=*/"1e-2",
+           "the floor of the numerics check">,
   ];
   let statistics = [
     Statistic<"numEquivalent", "equivalent", "functions found equivalent">,
     Statistic<"numNotEquivalent", "not-equivalent",
               "functions found not equivalent">,
+    Statistic<"numInaccurate", "inaccurate",
+              "functions equivalent over the reals but inaccurate in the "
+              "kernels' precision">,
     Statistic<"numUnknown", "unknown",
               "functions outside the verifiable fragment">,
     Statistic<"numInvalid", "invalid", "functions with bad input">,
