@@ -5,6 +5,9 @@
 //    both programs, element-by-element comparison; thread CPU and wall time),
 //    of one field evaluation of each program on prepared inputs and of one
 //    f64 evaluation of each program (thread CPU time), best of --reps;
+//  - `--final-check`: the wall time of the check the search runs on its
+//    result (one field test, the f64 check on every distribution, and with
+//    `--numerics` the check in the kernels' precision), and its verdict;
 //  - `--seeds=N`: runs the equivalence check with seeds 0..N-1 and reports
 //    pairs whose verdict changes with the seed (flaky) or differs from the
 //    expected one (files under a `not-equivalent` directory must be rejected,
@@ -44,6 +47,16 @@ static llvm::cl::opt<unsigned>
           llvm::cl::desc("check verdicts over this many seeds instead of "
                          "timing"),
           llvm::cl::init(0));
+static llvm::cl::opt<bool>
+    finalCheck("final-check",
+               llvm::cl::desc("time the search's final check (one field "
+                              "test and the f64 check) instead"),
+               llvm::cl::init(false));
+static llvm::cl::opt<bool>
+    withNumerics("numerics",
+                 llvm::cl::desc("with --final-check: also the check in the "
+                                "kernels' precision"),
+                 llvm::cl::init(false));
 static llvm::cl::opt<unsigned>
     testsPerSeed("tests", llvm::cl::desc("field tests per check with --seeds"),
                  llvm::cl::init(4));
@@ -76,19 +89,6 @@ template <typename F> Timing timeIt(F f) {
   return best;
 }
 
-const char *verdictName(Verdict v) {
-  switch (v) {
-  case Verdict::Equivalent:
-    return "equivalent";
-  case Verdict::NotEquivalent:
-    return "not-equivalent";
-  case Verdict::Unknown:
-    return "unknown";
-  case Verdict::Invalid:
-    return "invalid";
-  }
-  return "?";
-}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -102,7 +102,10 @@ int main(int argc, char **argv) {
 
   llvm::raw_ostream &os = llvm::outs();
   unsigned bad = 0, pairs = 0;
-  if (!seeds)
+  if (finalCheck)
+    os << llvm::format("%-28s %-22s %9s  %s\n", "file", "candidate",
+                       "wall", "verdict");
+  else if (!seeds)
     os << llvm::format("%-28s %-22s %11s %11s %9s %9s %9s %9s\n", "file",
                        "candidate", "ff-test", "ff-test", "ff-ref", "ff-cand",
                        "float-ref", "float-cand")
@@ -152,7 +155,21 @@ int main(int argc, char **argv) {
         if (flaky || first != want)
           ++bad;
         os << status << " " << base << " @" << cand.getSymName() << ": "
-           << verdictName(first) << " over " << seeds << " seeds\n";
+           << stringifyVerdict(first) << " over " << seeds << " seeds\n";
+        continue;
+      }
+      if (finalCheck) {
+        EquivalenceOptions options;
+        options.numTests = 1;
+        options.numericsCheck = withNumerics;
+        Verdict verdict = Verdict::Unknown;
+        Timing t = timeIt([&](unsigned r) {
+          options.seed = r;
+          verdict = checkEquivalence(ref, cand, options).verdict;
+        });
+        os << llvm::format("%-28s %-22s %8.3fs  ", base.c_str(),
+                           cand.getSymName().str().c_str(), t.wall)
+           << stringifyVerdict(verdict) << "\n";
         continue;
       }
       EquivalenceOptions options;

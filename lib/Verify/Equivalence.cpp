@@ -129,10 +129,18 @@ static void runFieldTests(func::FuncOp reference, func::FuncOp candidate,
       result.failingOp = err.op;
       result.testsRun = t;
     };
-    auto refOut = evaluateField(reference, inputs, test, refErr, &refInfo);
+    std::optional<std::vector<FieldTensor>> refOut, candOut;
+    runBoth(
+        [&] {
+          refOut = evaluateField(reference, inputs, test, refErr, &refInfo);
+        },
+        [&] {
+          candOut =
+              evaluateField(candidate, inputs, test, candErr, &candInfo);
+        },
+        options.parallel);
     if (!refOut)
       return stopped(refErr, reference);
-    auto candOut = evaluateField(candidate, inputs, test, candErr, &candInfo);
     if (!candOut)
       return stopped(candErr, candidate);
     for (size_t o = 0; o < refOut->size(); ++o) {
@@ -219,8 +227,9 @@ mirage::verify::checkEquivalence(func::FuncOp reference, func::FuncOp candidate,
   // or unknown field verdict when it finds a difference, and an equivalent
   // field verdict needs at least one decisive f64 run.
   if (options.floatCheck) {
-    result.floatResult = checkFloat(reference, candidate, options.floatOptions,
-                                    options.seed);
+    FloatCheckOptions fo = options.floatOptions;
+    fo.parallel = options.parallel;
+    result.floatResult = checkFloat(reference, candidate, fo, options.seed);
     const FloatCheckResult &fr = *result.floatResult;
     if (!fr.decisive.empty())
       result.floatMaxRelDiff = fr.maxRelDiff;
@@ -246,8 +255,10 @@ mirage::verify::checkEquivalence(func::FuncOp reference, func::FuncOp candidate,
   if (result.verdict != Verdict::Equivalent || !options.numericsCheck)
     return result;
 
-  result.numericsResult = checkNumerics(reference, candidate,
-                                        options.numericsOptions, options.seed);
+  NumericsOptions no = options.numericsOptions;
+  no.parallel = options.parallel;
+  result.numericsResult =
+      checkNumerics(reference, candidate, no, options.seed);
   const NumericsResult &nr = *result.numericsResult;
   if (nr.verdict == Verdict::Inaccurate) {
     result.verdict = Verdict::Inaccurate;

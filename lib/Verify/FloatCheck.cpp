@@ -45,8 +45,12 @@ std::vector<FloatTensor> mirage::verify::floatInputs(func::FuncOp func,
         func, s, [](SplitMix64 &rng) { return rng.uniform(-1.0, 1.0); });
   case FloatDistribution::Wide:
     return sampledFloatInputs(func, s, [](SplitMix64 &rng) {
-      double mag = std::pow(10.0, rng.uniform(-3.0, 2.0));
-      return (rng.next() & 1) ? -mag : mag;
+      // A decade 10^k, k in [-3, 1], then a uniform mantissa in [1, 10): no
+      // transcendental per element (weights have 10^7 of them).
+      static constexpr double kDecades[] = {1e-3, 1e-2, 1e-1, 1.0, 10.0};
+      uint64_t r = rng.next();
+      double mag = kDecades[(r >> 1) % 5] * rng.uniform(1.0, 10.0);
+      return (r & 1) ? -mag : mag;
     });
   case FloatDistribution::Positive:
     return sampledFloatInputs(
@@ -83,14 +87,17 @@ struct DistributionOutcome {
 static DistributionOutcome compareOn(func::FuncOp reference,
                                      func::FuncOp candidate,
                                      FloatDistribution dist, uint64_t seed,
-                                     double tolerance,
+                                     const FloatCheckOptions &options,
                                      std::optional<std::string> &invalid) {
+  double tolerance = options.tolerance;
   DistributionOutcome out;
   std::vector<FloatTensor> inputs = floatInputs(reference, dist, seed);
   EvalError refErr, candErr;
   RealEvalInfo refInfo, candInfo;
-  auto ref = evaluateFloat(reference, inputs, refErr, &refInfo);
-  auto cand = evaluateFloat(candidate, inputs, candErr, &candInfo);
+  std::optional<std::vector<FloatTensor>> ref, cand;
+  runBoth([&] { ref = evaluateFloat(reference, inputs, refErr, &refInfo); },
+          [&] { cand = evaluateFloat(candidate, inputs, candErr, &candInfo); },
+          options.parallel);
   if (!ref || !cand) {
     const EvalError &e = ref ? candErr : refErr;
     invalid = ("f64 evaluation of @" +
@@ -176,8 +183,8 @@ FloatCheckResult mirage::verify::checkFloat(func::FuncOp reference,
   FloatCheckResult result;
   for (FloatDistribution dist : options.distributions) {
     std::optional<std::string> invalid;
-    DistributionOutcome o = compareOn(reference, candidate, dist, seed,
-                                      options.tolerance, invalid);
+    DistributionOutcome o =
+        compareOn(reference, candidate, dist, seed, options, invalid);
     if (invalid) {
       result.verdict = Verdict::Invalid;
       result.reason = *invalid;

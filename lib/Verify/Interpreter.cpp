@@ -34,10 +34,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
+#include <tuple>
 #include <memory>
 #include <mutex>
 #include <sys/mman.h>
+#include <thread>
 #include <type_traits>
 
 using namespace mlir;
@@ -467,6 +470,39 @@ private:
   /// Index of the thread block and loop iteration being evaluated.
   std::array<int64_t, 3> blockIdx = {0, 0, 0};
   int64_t iteration = 0;
+
+  //===--------------------------------------------------------------------===//
+  // Reuse of block-invariant values. A value of a block graph depends only
+  // on the block indices of the grid dims its input iterators partition
+  // (imap) and on the iteration; blocks that agree on those dims compute the
+  // same tile. Such values are computed by the first of those blocks and
+  // reused by the others (e.g. a candidate that recomputes exp(X.A) in every
+  // block along another grid dim). Values equal by construction: the
+  // semantics, and so every verdict, are unchanged.
+  //===--------------------------------------------------------------------===//
+
+  /// Per op of the current kernel's block graph: the grid dims (bit g) its
+  /// results depend on.
+  llvm::DenseMap<Operation *, unsigned> gridDeps;
+  /// The grid dims of size > 1 of the current kernel.
+  unsigned kernelGridMask = 0;
+  using ReuseKey = std::tuple<Operation *, int64_t, int64_t, int64_t, int64_t>;
+  std::map<ReuseKey, SmallVector<Val, 1>> reused;
+  int64_t reusedElements = 0;
+  /// Bound on the elements held for reuse in one kernel.
+  static constexpr int64_t kMaxReusedElements = int64_t(1) << 25;
+
+  void computeGridDeps(Block &body, ArrayRef<int64_t> grid);
+  /// Whether `op`'s results can be taken from (or saved for) another block.
+  bool isReusable(Operation &op) const;
+  ReuseKey reuseKey(Operation &op, int64_t iter) const;
+  /// Sets `op`'s results from an earlier block; false if there is none.
+  bool takeReused(Operation &op, int64_t iter);
+  void saveReused(Operation &op, int64_t iter);
+  /// Evaluates `op` of a block graph (loop body when `iter >= 0`), reusing
+  /// its results from an earlier block when they are block-invariant.
+  LogicalResult evalBlockGraphOp(Operation &op, int64_t iter,
+                                 int64_t forloop);
   GraphKernelOpInterface currentKernel;
 };
 
@@ -957,14 +993,9 @@ LogicalResult Evaluator<Dom>::evalLoop(mb::ForLoopOp loop, int64_t forloop) {
 
   for (iteration = 0; iteration < forloop; ++iteration) {
     for (Operation &op : body.without_terminator()) {
-      if (auto it = dyn_cast<mb::InputIterOp>(op)) {
-        if (failed(evalInputIter(it, forloop)))
-          return failure();
-        continue;
-      }
       auto accOp = dyn_cast<AccumulatorOpInterface>(op);
       if (!accOp) {
-        if (failed(evalOp(op)))
+        if (failed(evalBlockGraphOp(op, iteration, forloop)))
           return failure();
         continue;
       }
@@ -1100,6 +1131,108 @@ LogicalResult Evaluator<Dom>::evalLoop(mb::ForLoopOp loop, int64_t forloop) {
 }
 
 template <typename Dom>
+void Evaluator<Dom>::computeGridDeps(Block &body, ArrayRef<int64_t> grid) {
+  gridDeps.clear();
+  reused.clear();
+  reusedElements = 0;
+  kernelGridMask = 0;
+  for (int g = 0; g < 3; ++g)
+    if (grid[g] > 1)
+      kernelGridMask |= 1u << g;
+  auto depsOf = [&](Value v) -> unsigned {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return 0; // a kernel argument: the whole tensor, the same everywhere
+    auto it = gridDeps.find(def);
+    return it == gridDeps.end() ? kernelGridMask : it->second;
+  };
+  // Ops in program order (loop body before the loop's results are used);
+  // thread graphs count as one op.
+  std::function<void(Block &)> visit = [&](Block &block) {
+    for (Operation &op : block) {
+      unsigned deps = 0;
+      if (auto it = dyn_cast<mb::InputIterOp>(op)) {
+        ArrayRef<int64_t> imap = it.getImap();
+        for (int g = 0; g < 3 && g < static_cast<int>(imap.size()); ++g)
+          if (imap[g] >= 0)
+            deps |= 1u << g;
+        deps &= kernelGridMask;
+      } else if (auto loop = dyn_cast<mb::ForLoopOp>(op)) {
+        visit(loop.getBody().front());
+        auto yield = cast<mb::YieldOp>(loop.getBody().front().getTerminator());
+        for (Value v : yield.getValues())
+          deps |= depsOf(v);
+      } else {
+        for (Value v : op.getOperands())
+          deps |= depsOf(v);
+      }
+      gridDeps[&op] = deps;
+    }
+  };
+  visit(body);
+}
+
+template <typename Dom>
+bool Evaluator<Dom>::isReusable(Operation &op) const {
+  if (isa<AccumulatorOpInterface, mb::OutputSaverOp, mb::ForLoopOp,
+          mb::YieldOp, mb::ReturnOp>(op))
+    return false;
+  auto it = gridDeps.find(&op);
+  return it != gridDeps.end() && it->second != kernelGridMask;
+}
+
+template <typename Dom>
+typename Evaluator<Dom>::ReuseKey
+Evaluator<Dom>::reuseKey(Operation &op, int64_t iter) const {
+  unsigned deps = gridDeps.lookup(&op);
+  auto coord = [&](int g) { return (deps >> g) & 1 ? blockIdx[g] : 0; };
+  return {&op, coord(0), coord(1), coord(2), iter};
+}
+
+template <typename Dom>
+bool Evaluator<Dom>::takeReused(Operation &op, int64_t iter) {
+  auto it = reused.find(reuseKey(op, iter));
+  if (it == reused.end())
+    return false;
+  for (auto [res, val] : llvm::zip_equal(op.getResults(), it->second))
+    env[res] = val;
+  return true;
+}
+
+template <typename Dom>
+void Evaluator<Dom>::saveReused(Operation &op, int64_t iter) {
+  SmallVector<Val, 1> vals;
+  int64_t elements = 0;
+  for (Value res : op.getResults()) {
+    const Val *v = lookup(res);
+    if (!v)
+      return;
+    vals.push_back(*v);
+    elements += v->t->numElements();
+  }
+  if (reusedElements + elements > kMaxReusedElements)
+    return;
+  reusedElements += elements;
+  reused.emplace(reuseKey(op, iter), std::move(vals));
+}
+
+template <typename Dom>
+LogicalResult Evaluator<Dom>::evalBlockGraphOp(Operation &op, int64_t iter,
+                                               int64_t forloop) {
+  bool reusable = isReusable(op);
+  if (reusable && takeReused(op, iter))
+    return success();
+  LogicalResult r = success();
+  if (auto it = dyn_cast<mb::InputIterOp>(op))
+    r = evalInputIter(it, forloop);
+  else
+    r = evalOp(op);
+  if (succeeded(r) && reusable)
+    saveReused(op, iter);
+  return r;
+}
+
+template <typename Dom>
 LogicalResult Evaluator<Dom>::evalKernel(GraphKernelOpInterface kernel) {
   Operation *kop = kernel;
   if (kop->getNumRegions() != 1 || kop->getRegion(0).empty())
@@ -1136,6 +1269,16 @@ LogicalResult Evaluator<Dom>::evalKernel(GraphKernelOpInterface kernel) {
 
   GraphKernelOpInterface savedKernel = currentKernel;
   currentKernel = kernel;
+  computeGridDeps(body, grid);
+  // Frees the values held for reuse when the kernel is done (or fails).
+  struct ReuseScope {
+    Evaluator &ev;
+    ~ReuseScope() {
+      ev.reused.clear();
+      ev.reusedElements = 0;
+      ev.gridDeps.clear();
+    }
+  } reuseScope{*this};
   for (int64_t bz = 0; bz < grid[2]; ++bz)
     for (int64_t by = 0; by < grid[1]; ++by)
       for (int64_t bx = 0; bx < grid[0]; ++bx) {
@@ -1148,7 +1291,7 @@ LogicalResult Evaluator<Dom>::evalKernel(GraphKernelOpInterface kernel) {
           }
           auto saver = dyn_cast<mb::OutputSaverOp>(op);
           if (!saver) {
-            if (failed(evalOp(op)))
+            if (failed(evalBlockGraphOp(op, /*iter=*/-1, forloop)))
               return failure();
             continue;
           }
@@ -1529,6 +1672,19 @@ mirage::verify::randomFieldInputs(func::FuncOp func, const FieldTest &test,
     inputs.push_back(std::move(x));
   }
   return inputs;
+}
+
+void mirage::verify::runBoth(llvm::function_ref<void()> first,
+                             llvm::function_ref<void()> second,
+                             bool parallel) {
+  if (!parallel || std::thread::hardware_concurrency() < 2) {
+    first();
+    second();
+    return;
+  }
+  std::thread other([&] { second(); });
+  first();
+  other.join();
 }
 
 std::string mirage::verify::formatIndex(ArrayRef<int64_t> index) {

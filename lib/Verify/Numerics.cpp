@@ -131,9 +131,14 @@ NumericsResult mirage::verify::checkNumerics(func::FuncOp reference,
         v = roundToElementType(static_cast<float>(v), elem);
     }
     EvalError e0, e1, e2;
-    auto exact = evaluateFloat(reference, inputs, e0);
-    auto ref = evaluateKernelPrecision(reference, inputs, e1);
-    auto cand = evaluateKernelPrecision(candidate, inputs, e2);
+    std::optional<std::vector<FloatTensor>> exact, ref, cand;
+    runBoth(
+        [&] {
+          exact = evaluateFloat(reference, inputs, e0);
+          ref = evaluateKernelPrecision(reference, inputs, e1);
+        },
+        [&] { cand = evaluateKernelPrecision(candidate, inputs, e2); },
+        options.parallel);
     if (!exact || !ref || !cand) {
       const EvalError &e = !exact ? e0 : !ref ? e1 : e2;
       func::FuncOp f = exact && ref ? candidate : reference;

@@ -40,6 +40,8 @@ struct EquivalenceOptions {
   /// arithmetic); its rejection makes the verdict Inaccurate.
   bool numericsCheck = false;
   NumericsOptions numericsOptions;
+  /// Evaluate the reference and the candidate on two threads at once.
+  bool parallel = true;
 };
 
 /// A differing output element in the finite field.

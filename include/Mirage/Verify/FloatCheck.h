@@ -22,7 +22,8 @@ namespace mirage::verify {
 enum class FloatDistribution {
   /// Uniform in [-1, 1).
   Mixed,
-  /// Random sign, magnitude 10^u with u uniform in [-3, 2).
+  /// Random sign, magnitude m * 10^k: k uniform in {-3, ..., 1}, m uniform
+  /// in [1, 10) (so from 0.001 to 100).
   Wide,
   /// Uniform in [0.1, 2).
   Positive,
@@ -45,6 +46,8 @@ struct FloatCheckOptions {
   llvm::SmallVector<FloatDistribution, 3> distributions = {
       FloatDistribution::Mixed, FloatDistribution::Wide,
       FloatDistribution::Positive};
+  /// Evaluate both programs on two threads at once.
+  bool parallel = true;
 };
 
 /// A differing output element of an f64 run.

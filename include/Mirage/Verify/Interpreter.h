@@ -173,6 +173,12 @@ std::vector<FieldTensor> randomFieldInputs(mlir::func::FuncOp func,
                                            const FieldTest &test,
                                            uint64_t seed);
 
+/// Runs `first` on the calling thread and `second` on another one and waits
+/// for both: the two programs of a comparison are evaluated at once (the
+/// evaluator only reads the IR). With `parallel` false both run in order.
+void runBoth(llvm::function_ref<void()> first,
+             llvm::function_ref<void()> second, bool parallel = true);
+
 /// Renders a multi-dimensional index as "[i, j, ...]".
 std::string formatIndex(llvm::ArrayRef<int64_t> index);
 /// The multi-dimensional index of linear index `linear` in `shape`.

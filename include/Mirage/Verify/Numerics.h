@@ -50,6 +50,8 @@ struct NumericsOptions {
   llvm::SmallVector<NumericsDistribution, 4> distributions = {
       NumericsDistribution::Activations, NumericsDistribution::Outliers,
       NumericsDistribution::Logits, NumericsDistribution::LargeLogits};
+  /// Evaluate the two programs on two threads at once.
+  bool parallel = true;
 };
 
 /// The error of one program on one distribution and output.
