@@ -16,7 +16,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [os.path.join(config.mirage_obj_root, "bin"), config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["mirage-opt", "mlir-opt", "mlir-runner"],
+llvm_config.add_tool_substitutions(["mirage-opt", "mirage-run", "mlir-opt", "mlir-runner"],
                                    tool_dirs)
 config.substitutions.append(("%mirage_src_root", config.mirage_src_root))
 config.substitutions.append(
@@ -38,3 +38,12 @@ for omp in ["/usr/lib/llvm-22/lib/libomp.so", "/usr/lib/x86_64-linux-gnu/libomp.
         config.available_features.add("libomp")
         config.substitutions.append(("%libomp", omp))
         break
+
+# The Mirage CUDA runtime (runtime/) is built only where CMake found the CUDA
+# toolkit.
+cuda_runtime = os.path.join(config.mirage_obj_root, "lib", "libMirageCudaRuntime.so")
+if os.path.exists(cuda_runtime):
+    config.available_features.add("cuda-runtime")
+    config.substitutions.append(("%cuda_runtime", cuda_runtime))
+if os.path.exists("/dev/nvidia0"):
+    config.available_features.add("cuda-gpu")
