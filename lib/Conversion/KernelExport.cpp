@@ -44,6 +44,7 @@ struct WriteKernelManifestPass
     bool ok = true;
     getOperation().walk([&](func::FuncOp fn) {
       llvm::json::Array launches;
+      llvm::DenseMap<Value, int64_t> temporaries;
       fn.walk([&](gpu::LaunchFuncOp launch) {
         llvm::json::Object entry;
         entry["kernel"] = (launch.getKernelModuleName().getValue() +
@@ -88,8 +89,14 @@ struct WriteKernelManifestPass
           if (auto ba = dyn_cast<BlockArgument>(v);
               ba && ba.getOwner()->getParentOp() == fn.getOperation())
             arg["host_argument"] = ba.getArgNumber();
-          else
+          else {
+            // One id per buffer of the host function, so that a runner passes
+            // the same temporary to the launch that writes it and to the
+            // launches that read it.
             arg["host_argument"] = "temporary";
+            arg["temporary_id"] =
+                temporaries.try_emplace(v, temporaries.size()).first->second;
+          }
           args.push_back(std::move(arg));
         }
         entry["arguments"] = std::move(args);
