@@ -93,9 +93,8 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
   ScopedContext scoped;
   if (smem > 48 * 1024)
     // Dynamic shared memory beyond 48 KiB must be opted into per kernel.
-    CHECK(cuFuncSetAttribute(function,
-                             CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                             smem));
+    CHECK(cuFuncSetAttribute(
+        function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
   CHECK(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
                        smem, stream, params, extra));
 }
@@ -132,8 +131,7 @@ void mgpuEventRecord(CUevent event, CUstream stream) {
   CHECK(cuEventRecord(event, stream));
 }
 
-void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
-                   bool isHostShared) {
+void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/, bool isHostShared) {
   ScopedContext scoped;
   if (sizeBytes == 0)
     return nullptr;

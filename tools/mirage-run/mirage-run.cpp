@@ -40,37 +40,34 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFilename(cl::Positional,
-                                          cl::desc("<input file>"),
-                                          cl::init("-"));
 static cl::opt<std::string>
-    funcName("func", cl::desc("Function to run (default: the only function "
-                              "with a body, or the first one)"),
+    inputFilename(cl::Positional, cl::desc("<input file>"), cl::init("-"));
+static cl::opt<std::string>
+    funcName("func",
+             cl::desc("Function to run (default: the only function "
+                      "with a body, or the first one)"),
              cl::init(""));
-static cl::opt<std::string> device("device",
-                                   cl::desc("cpu (OpenMP) or gpu (CUDA)"),
-                                   cl::init("cpu"));
+static cl::opt<std::string>
+    device("device", cl::desc("cpu (OpenMP) or gpu (CUDA)"), cl::init("cpu"));
 static cl::opt<unsigned> threads("omp-threads",
                                  cl::desc("OpenMP threads per thread block "
                                           "(mirage-to-cpu threads=N)"),
                                  cl::init(2));
-static cl::opt<uint64_t> seed("input-seed", cl::desc("Seed of the random inputs"),
-                              cl::init(1));
-static cl::opt<unsigned> repeat("runs",
-                                cl::desc("Timed runs after the first one"),
-                                cl::init(1));
+static cl::opt<uint64_t>
+    seed("input-seed", cl::desc("Seed of the random inputs"), cl::init(1));
+static cl::opt<unsigned>
+    repeat("runs", cl::desc("Timed runs after the first one"), cl::init(1));
 static cl::opt<double> inputScale(
     "input-scale",
     cl::desc("Multiplies the uniform [-1, 1) inputs (programs whose f16 "
              "intermediates overflow at scale 1, e.g. exp of a long dot "
              "product)"),
     cl::init(1.0));
-static cl::opt<double> tolScale("tol-scale",
-                                cl::desc("Multiplies the tolerances"),
-                                cl::init(1.0));
-static cl::opt<std::string>
-    ompLib("omp-lib", cl::desc("OpenMP runtime library to load"),
-           cl::init(MIRAGE_RUN_DEFAULT_OMP));
+static cl::opt<double>
+    tolScale("tol-scale", cl::desc("Multiplies the tolerances"), cl::init(1.0));
+static cl::opt<std::string> ompLib("omp-lib",
+                                   cl::desc("OpenMP runtime library to load"),
+                                   cl::init(MIRAGE_RUN_DEFAULT_OMP));
 static cl::opt<std::string>
     gpuRuntimeLib("gpu-runtime-lib",
                   cl::desc("Mirage CUDA runtime library (--device=gpu)"),
@@ -92,8 +89,8 @@ struct Buffer {
 };
 
 uint16_t toHalfBits(float x, Type elem) {
-  const llvm::fltSemantics &sem = elem.isF16() ? llvm::APFloat::IEEEhalf()
-                                               : llvm::APFloat::BFloat();
+  const llvm::fltSemantics &sem =
+      elem.isF16() ? llvm::APFloat::IEEEhalf() : llvm::APFloat::BFloat();
   llvm::APFloat f(x);
   bool lost;
   f.convert(sem, llvm::APFloat::rmNearestTiesToEven, &lost);
@@ -105,8 +102,8 @@ float fromHalfBits(uint16_t bits, Type elem) {
   static std::vector<float> f16Table, bf16Table;
   std::vector<float> &table = elem.isF16() ? f16Table : bf16Table;
   if (table.empty()) {
-    const llvm::fltSemantics &sem = elem.isF16() ? llvm::APFloat::IEEEhalf()
-                                                 : llvm::APFloat::BFloat();
+    const llvm::fltSemantics &sem =
+        elem.isF16() ? llvm::APFloat::IEEEhalf() : llvm::APFloat::BFloat();
     table.resize(65536);
     for (unsigned i = 0; i < 65536; ++i)
       table[i] = llvm::APFloat(sem, llvm::APInt(16, i)).convertToFloat();
@@ -254,8 +251,8 @@ int main(int argc, char **argv) {
   for (auto [i, t] : llvm::enumerate(func.getArgumentTypes())) {
     Type elem = cast<RankedTensorType>(t).getElementType();
     for (double &v : inputs[i].data)
-      v = mirage::verify::roundToElementType(
-          static_cast<float>(v * inputScale), elem);
+      v = mirage::verify::roundToElementType(static_cast<float>(v * inputScale),
+                                             elem);
     argBufs.push_back(makeBuffer(inputs[i], elem));
   }
 
@@ -268,8 +265,8 @@ int main(int argc, char **argv) {
   if (!reference) {
     if (evalError.op)
       evalError.op->emitError() << "interpreter: " << evalError.message;
-    return fail("@" + name + ": the interpreter cannot evaluate it: " +
-                evalError.message);
+    return fail("@" + name +
+                ": the interpreter cannot evaluate it: " + evalError.message);
   }
 
   std::vector<Buffer> outBufs;
@@ -352,9 +349,9 @@ int main(int argc, char **argv) {
   auto t2 = std::chrono::steady_clock::now();
   double firstMs = std::chrono::duration<double, std::milli>(t1 - t0).count();
   double perRunMs =
-      repeat ? std::chrono::duration<double, std::milli>(t2 - t1).count() /
-                   repeat
-             : firstMs;
+      repeat
+          ? std::chrono::duration<double, std::milli>(t2 - t1).count() / repeat
+          : firstMs;
 
   // Compare the outputs of the last run.
   bool ok = true;
@@ -391,17 +388,17 @@ int main(int argc, char **argv) {
                  << llvm::format("%.3e", outAbs) << ", max rel err "
                  << llvm::format("%.3e", outRel) << " (tolerance rel "
                  << llvm::format("%g", tol.rel * tolScale) << ", abs "
-                 << llvm::format("%g", tol.abs * tolScale) << " x rms " << llvm::format("%.3e", scale) << ")\n";
+                 << llvm::format("%g", tol.abs * tolScale) << " x rms "
+                 << llvm::format("%.3e", scale) << ")\n";
     if (bad) {
       ok = false;
-      llvm::outs() << "MISMATCH output " << o << " element " << firstBad
-                   << " "
+      llvm::outs() << "MISMATCH output " << o << " element " << firstBad << " "
                    << mirage::verify::formatIndex(
                           mirage::verify::delinearize(firstBad, ref.shape))
                    << ": got " << llvm::format("%.6g", readElement(b, firstBad))
-                   << ", expected "
-                   << llvm::format("%.6g", ref.data[firstBad]) << " (" << bad
-                   << " of " << ref.numElements() << " elements out of "
+                   << ", expected " << llvm::format("%.6g", ref.data[firstBad])
+                   << " (" << bad << " of " << ref.numElements()
+                   << " elements out of "
                    << "tolerance)\n";
     }
     maxAbs = std::max(maxAbs, outAbs);
@@ -410,8 +407,8 @@ int main(int argc, char **argv) {
   llvm::outs() << "@" << name << " on cpu (threads=" << threads
                << "): max abs err " << llvm::format("%.3e", maxAbs)
                << ", max rel err " << llvm::format("%.3e", maxRel)
-               << ", time per run " << llvm::format("%.3f", perRunMs)
-               << " ms (" << repeat << " timed runs, first run "
+               << ", time per run " << llvm::format("%.3f", perRunMs) << " ms ("
+               << repeat << " timed runs, first run "
                << llvm::format("%.3f", firstMs) << " ms), interpreter "
                << llvm::format("%.1f", interpMs) << " ms\n";
   llvm::outs() << (ok ? "PASS" : "FAIL") << "\n";
