@@ -57,8 +57,10 @@ struct SuperoptimizePass
       return bad("max-block-threads must be a power of two in [32, 1024]");
     if (threads < 1 || threads > 256)
       return bad("threads must be in [1, 256]");
-    if (!(timeBudget > 0))
-      return bad("time-budget must be > 0 seconds");
+    if (!(timeBudget > 0) || timeBudget > 1e6)
+      return bad("time-budget must be in (0, 1e6] seconds");
+    if (!(verifyBudget >= 0) || verifyBudget > 1e6)
+      return bad("verify-budget must be in [0, 1e6] seconds");
     if (rank != "kernels" && rank != "time")
       return bad("rank must be 'kernels' or 'time', got '" + rank + "'");
     if (!(deepenFactor >= 0) || deepenFactor > 1e6)
@@ -87,6 +89,7 @@ struct SuperoptimizePass
     o.seed = seed;
     o.threads = threads;
     o.timeBudget = timeBudget;
+    o.verifyBudget = verifyBudget;
     o.finalTests = finalTests;
     o.auditFingerprints = auditFingerprints;
     o.deepenFactor = deepenFactor;
@@ -138,8 +141,13 @@ struct SuperoptimizePass
          << llvm::format("%.2f", s.verifySeconds) << " s verification";
       if (s.deepened)
         os << ", deepened " << s.deepened << "x";
-      if (s.timedOut)
-        os << ", time budget reached";
+      if (s.budgetStop == BudgetStop::Enumeration)
+        os << ", time budget reached in enumeration";
+      else if (s.budgetStop == BudgetStop::Verification)
+        os << ", time budget reached in verification (" << s.unchecked
+           << " candidate(s) not checked)";
+      if (s.budgetStop != BudgetStop::None)
+        os << (r->program.empty() ? "" : ": best verified so far");
       if (s.pruningDisabled)
         os << ", pruning off (saturation incomplete)";
       if (auditFingerprints)

@@ -256,6 +256,11 @@ struct Target {
   bool allowed[kNumKinds] = {};
   DeviceModel device{};
   int64_t smemLimit = 98304;
+  /// Some result of the target is one of its arguments.
+  bool argOutputs = false;
+  /// The term of every argument and of every output in `expr`, for class
+  /// lookups in the oracle.
+  RecExpr expr;
 };
 
 //===----------------------------------------------------------------------===//
@@ -1642,7 +1647,10 @@ LogicalResult importTarget(func::FuncOp func,
   // Axis labels (and the oracle, which saturates the target once).
   AxisSpace axes;
   if (options.pruning) {
+    // Saturation spends at most its share of the time budget.
     SaturationLimits limits;
+    limits.maxSeconds =
+        std::min(limits.maxSeconds, options.timeBudget * kSaturationShare);
     FailureOr<std::unique_ptr<PruningOracle>> oracle =
         PruningOracle::create(func, limits);
     if (failed(oracle)) {
@@ -1663,7 +1671,7 @@ LogicalResult importTarget(func::FuncOp func,
   }
   t.numInputs = func.getNumArguments();
   // Import the body into the search IR with the same rules as candidates.
-  RecExpr expr;
+  RecExpr &expr = t.expr;
   TermBuilder tb(expr);
   DenseMap<Value, int> ids;
   for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
@@ -1715,11 +1723,10 @@ LogicalResult importTarget(func::FuncOp func,
     t.ref.ops.push_back(SKernelOp{false, sop, -1});
   }
   for (Value v : body.getTerminator()->getOperands()) {
+    // A result that is an argument is only supported when every result is
+    // one, or equals one (the trivial program, see trivialCandidates).
     int id = ids.lookup(v);
-    if (id < static_cast<int>(t.numInputs)) {
-      error = "a result is a function argument";
-      return failure();
-    }
+    t.argOutputs |= id < static_cast<int>(t.numInputs);
     t.refOutputs.push_back(id);
   }
   // The classes of the outputs (what complete candidates must reach).
@@ -1899,16 +1906,27 @@ void auditFingerprints(func::FuncOp func, const Target &target,
 
 /// Verifies `candidates` (sorted, best first) until one passes both the
 /// reduced-shape fingerprint and the full check; fills `result` with it.
+/// No check starts after `deadline`: the candidates left are counted in
+/// `stats.unchecked` (a check already running is not interrupted).
 void verifyInOrder(func::FuncOp func, const Target &target,
                    const SuperoptimizeOptions &options,
-                   ArrayRef<Candidate> candidates,
+                   ArrayRef<Candidate> candidates, Clock::time_point deadline,
                    SuperoptimizeResult &result) {
   SuperoptimizeStats &stats = result.stats;
   const std::string *previous = nullptr;
-  for (const Candidate &c : candidates) {
+  for (auto [i, c] : llvm::enumerate(candidates)) {
     if (previous && *previous == c.text)
       continue;
     previous = &c.text;
+    if (Clock::now() >= deadline) {
+      for (size_t j = i; j < candidates.size(); ++j)
+        stats.unchecked +=
+            j == i || candidates[j].text != candidates[j - 1].text;
+      stats.timedOut = true;
+      if (stats.budgetStop == BudgetStop::None)
+        stats.budgetStop = BudgetStop::Verification;
+      return;
+    }
     ++stats.fingerprinted;
     if (!passesFingerprint(func.getContext(), target, c, options.seed)) {
       ++stats.fingerprintRejected;
@@ -1924,11 +1942,58 @@ void verifyInOrder(func::FuncOp func, const Target &target,
     result.program = inModule(c.text, target.smemLimit);
     result.kernels = c.kernels;
     result.modelledMicros = c.micros;
-    result.summary = summarize(c.prog);
+    result.summary = c.prog.ops.empty() ? "the identity (no ops)"
+                                        : summarize(c.prog);
     result.floatMaxRelDiff = r->floatMaxRelDiff.value_or(0.0);
     result.log10Bound = r->log10Bound;
     return;
   }
+}
+
+/// The trivial programs for `target`: every output returned as an argument
+/// of the same type. An output that is an argument keeps it; any other
+/// output may be an argument the oracle puts in its e-class (x * 0.5 * 2.0
+/// is x), or, without a complete oracle, any argument of its type. Empty if
+/// some output has no such argument; at most `limit` programs.
+std::vector<Candidate> trivialCandidates(const Target &target,
+                                         unsigned limit) {
+  unsigned n = target.numInputs;
+  auto shapeOf = [&](int v) { return kernelShape(target.ref.vals[v], target.extent); };
+  SmallVector<SmallVector<int, 2>, 2> choices;
+  for (int o : target.refOutputs) {
+    SmallVector<int, 2> args;
+    if (o < static_cast<int>(n)) {
+      args.push_back(o);
+    } else {
+      std::optional<ClassId> out;
+      if (target.prune)
+        out = target.oracle->classOf(target.expr, target.ref.vals[o].term);
+      for (unsigned i = 0; i < n; ++i) {
+        if (shapeOf(i) != shapeOf(o))
+          continue;
+        if (target.prune &&
+            target.oracle->classOf(target.expr, target.ref.vals[i].term) != out)
+          continue;
+        args.push_back(i);
+      }
+    }
+    if (args.empty())
+      return {};
+    choices.push_back(std::move(args));
+  }
+  std::vector<Candidate> result;
+  SmallVector<unsigned, 2> pos(choices.size(), 0);
+  do {
+    Candidate c;
+    c.prog.vals.assign(target.ref.vals.begin(), target.ref.vals.begin() + n);
+    for (auto [k, p] : llvm::enumerate(pos))
+      c.outputs.push_back(choices[k][p]);
+    c.text = printProgram(c.prog, c.outputs, n, target.extent,
+                          target.elementType, "superoptimized");
+    result.push_back(std::move(c));
+  } while (result.size() < limit &&
+           nextCombination(pos, [&](size_t k) { return choices[k].size(); }));
+  return result;
 }
 
 } // namespace
@@ -1941,6 +2006,14 @@ FailureOr<SuperoptimizeResult>
 mirage::search::superoptimize(func::FuncOp func,
                               const SuperoptimizeOptions &options,
                               std::string &error) {
+  // The budget counts from here: saturation, enumeration and verification.
+  auto searchStart = Clock::now();
+  auto at = [&](double seconds) {
+    return searchStart + std::chrono::duration_cast<Clock::duration>(
+                             std::chrono::duration<double>(seconds));
+  };
+  Clock::time_point enumDeadline = at(options.timeBudget * kEnumerationShare);
+  Clock::time_point deadline = at(options.timeBudget);
   SuperoptimizeResult result;
   SuperoptimizeStats &stats = result.stats;
   Target target;
@@ -1981,16 +2054,50 @@ mirage::search::superoptimize(func::FuncOp func,
     stats.pruningDisabled = !target.prune;
   }
 
+  // Degenerate targets: when every output is (or may equal) an argument,
+  // the trivial program that returns the arguments is verified first.
+  double verifySpent = 0;
+  auto verifyPool = [&](std::vector<Candidate> &pool) {
+    auto verifyStart = Clock::now();
+    if (options.auditFingerprints)
+      auditFingerprints(func, target, options, pool, stats);
+    Clock::time_point until = deadline;
+    if (options.verifyBudget > 0)
+      until = std::min(
+          until, verifyStart + std::chrono::duration_cast<Clock::duration>(
+                                   std::chrono::duration<double>(
+                                       options.verifyBudget - verifySpent)));
+    verifyInOrder(func, target, options, pool, until, result);
+    pool.clear();
+    double spent =
+        std::chrono::duration<double>(Clock::now() - verifyStart).count();
+    verifySpent += spent;
+    stats.verifySeconds += spent;
+  };
+  {
+    std::vector<Candidate> trivial = trivialCandidates(target, 16);
+    if (!trivial.empty()) {
+      verifyPool(trivial);
+      if (!result.program.empty()) {
+        stats.trivial = true;
+        return result;
+      }
+    }
+    if (target.argOutputs) {
+      if (stats.budgetStop != BudgetStop::None)
+        return result;
+      error = "a result is a function argument and the others are not all "
+              "arguments";
+      return failure();
+    }
+  }
+
   // Deepening over the number of kernel-level ops. A search with one more
   // op costs far more, so it runs only when nothing was found yet or, when
   // ranking by modelled time, when a lower bound on such programs (the
   // launches and the compulsory traffic at full bandwidth), times
   // `deepenFactor`, beats the best candidate so far.
   // Candidates of all depths are then verified together in cost order.
-  auto searchStart = Clock::now();
-  auto deadline =
-      searchStart + std::chrono::duration_cast<Clock::duration>(
-                        std::chrono::duration<double>(options.timeBudget));
   const Scale &full = target.extent;
   double minBytes = 0;
   for (auto types : {func.getFunctionType().getInputs(),
@@ -1998,23 +2105,14 @@ mirage::search::superoptimize(func::FuncOp func,
     for (Type t : types)
       minBytes += static_cast<double>(
           cast<RankedTensorType>(t).getNumElements() * target.elementBytes);
-  auto verifyPool = [&](std::vector<Candidate> &pool) {
-    auto verifyStart = Clock::now();
-    if (options.auditFingerprints)
-      auditFingerprints(func, target, options, pool, stats);
-    verifyInOrder(func, target, options, pool, result);
-    pool.clear();
-    Clock::duration verifying = Clock::now() - verifyStart;
-    stats.verifySeconds += std::chrono::duration<double>(verifying).count();
-    // The budget is for enumeration: verification does not spend it.
-    deadline += verifying;
-  };
   std::vector<Candidate> pool;
   for (unsigned numOps = 1; numOps <= options.maxKernelOps && !stats.timedOut;
        ++numOps) {
     auto enumStart = Clock::now();
     std::vector<Candidate> found =
-        enumerate(target, options, numOps, deadline, stats);
+        enumerate(target, options, numOps, enumDeadline, stats);
+    if (stats.timedOut && stats.budgetStop == BudgetStop::None)
+      stats.budgetStop = BudgetStop::Enumeration;
     for (Candidate &c : found) {
       c.text = printProgram(c.prog, c.outputs, target.numInputs, full,
                             target.elementType, "superoptimized");

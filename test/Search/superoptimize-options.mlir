@@ -5,6 +5,8 @@
 // RUN: not mirage-opt --mirage-superoptimize="max-kernel-ops=0" %s 2>&1 | FileCheck %s --check-prefix=KERNELOPS
 // RUN: not mirage-opt --mirage-superoptimize="threads=0" %s 2>&1 | FileCheck %s --check-prefix=THREADS
 // RUN: not mirage-opt --mirage-superoptimize="time-budget=-1" %s 2>&1 | FileCheck %s --check-prefix=BUDGET
+// RUN: not mirage-opt --mirage-superoptimize="time-budget=1e9" %s 2>&1 | FileCheck %s --check-prefix=BUDGET
+// RUN: not mirage-opt --mirage-superoptimize="verify-budget=-1" %s 2>&1 | FileCheck %s --check-prefix=VBUDGET
 // RUN: not mirage-opt --mirage-superoptimize="chip=sm_70" %s 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not mirage-opt --mirage-superoptimize="max-block-threads=2048" %s 2>&1 | FileCheck %s --check-prefix=THREADSPB
 // RUN: not mirage-opt --mirage-superoptimize="max-blocks=0" %s 2>&1 | FileCheck %s --check-prefix=BLOCKS
@@ -18,7 +20,8 @@
 // BLOCKOPS: error: mirage-superoptimize: max-block-ops must be in [1, 16]
 // KERNELOPS: error: mirage-superoptimize: max-kernel-ops must be in [1, 8]
 // THREADS: error: mirage-superoptimize: threads must be in [1, 256]
-// BUDGET: error: mirage-superoptimize: time-budget must be > 0 seconds
+// BUDGET: error: mirage-superoptimize: time-budget must be in (0, 1e6] seconds
+// VBUDGET: error: mirage-superoptimize: verify-budget must be in [0, 1e6] seconds
 // CHIP: error: mirage-superoptimize: unknown chip 'sm_70' (expected sm_80 or sm_90)
 // THREADSPB: error: mirage-superoptimize: max-block-threads must be a power of two in [32, 1024]
 // BLOCKS: error: mirage-superoptimize: max-blocks must be >= 1

@@ -1,20 +1,27 @@
 //===- mirage-opt.cpp - Mirage optimizer driver -----------------*- C++ -*-===//
 //
 // mlir-opt with every upstream dialect, extension and pass, plus the Mirage
-// dialects and passes.
+// dialects and passes. The input is screened for result numbers the upstream
+// parser aborts on (InputGuard.h) before it is parsed.
 //
 //===----------------------------------------------------------------------===//
 
+#include "InputGuard.h"
 #include "Mirage/InitMirage.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
   mlir::registerAllPasses();
   mirage::registerAllMiragePasses();
   mlir::DialectRegistry registry;
@@ -23,6 +30,38 @@ int main(int argc, char **argv) {
   // gpu-module-to-binary translates kernels to LLVM IR to produce PTX.
   mlir::registerAllToLLVMIRTranslations(registry);
   mirage::registerAllMirageDialects(registry);
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "Mirage multi-level superoptimizer driver\n", registry));
+  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
+      argc, argv, "Mirage multi-level superoptimizer driver\n", registry);
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects())
+    return mlir::asMainReturnCode(mlir::MlirOptMain(
+        argc, argv, inputFilename, outputFilename, registry));
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      mlir::openInputFile(inputFilename, &errorMessage);
+  if (!file) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+  if (std::optional<mirage::AbsurdResultNumber> bad =
+          mirage::findAbsurdResultNumber(file->getBuffer())) {
+    llvm::SourceMgr sm;
+    const char *at = file->getBufferStart() + bad->offset;
+    sm.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+    sm.PrintMessage(llvm::SMLoc::getFromPointer(at), llvm::SourceMgr::DK_Error,
+                    bad->message);
+    return 1;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+  if (mlir::failed(
+          mlir::MlirOptMain(output->os(), std::move(file), registry, config)))
+    return 1;
+  output->keep();
+  return 0;
 }

@@ -29,7 +29,11 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     modelled time and the search statistics; a function the search does not
     support (ops it does not know, dynamic shapes, a graph-defined kernel
     already present) gets a remark saying why and is left unchanged, as is a
-    function for which nothing was verified within `time-budget`.
+    function for which nothing was verified within `time-budget`. The budget
+    bounds the whole search of a function; when it runs out the best program
+    verified so far is used and the remark says where the budget ran out.
+    A function whose results are (or equal) its arguments becomes the
+    trivial program that returns them.
 
     ```mlir
     func.func @f(%x: tensor<2x4096xf16>, %w: tensor<4096x6144xf16>)
@@ -72,7 +76,12 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     Option<"threads", "threads", "unsigned", /*default=*/"1",
            "worker threads of the enumeration">,
     Option<"timeBudget", "time-budget", "double", /*default=*/"60.0",
-           "seconds of enumeration per function">,
+           "seconds of search per function: saturation (at most 20 %), "
+           "enumeration (until 60 %) and verification (the rest); a check "
+           "already started is not interrupted">,
+    Option<"verifyBudget", "verify-budget", "double", /*default=*/"0",
+           "if > 0, seconds of verification per function as well (within "
+           "time-budget)">,
     Option<"finalTests", "final-tests", "unsigned", /*default=*/"1",
            "finite-field tests of the final check at the real shapes">,
     Option<"rank", "rank", "std::string", /*default=*/"\"kernels\"",

@@ -55,9 +55,15 @@ struct SuperoptimizeOptions {
   uint64_t seed = 0;
   /// Worker threads of the enumeration (the result does not depend on it).
   unsigned threads = 1;
-  /// Wall-clock budget of the enumeration in seconds; when it runs out the
-  /// best candidate found so far is verified and returned.
+  /// Wall-clock budget of the whole search of one function in seconds:
+  /// saturation (at most kSaturationShare of it), enumeration (until
+  /// kEnumerationShare of it has passed) and verification (the rest). When
+  /// it runs out, the best candidate verified so far is returned, or none;
+  /// a check already started is not interrupted (docs/search.md).
   double timeBudget = 60.0;
+  /// If > 0, verification (fingerprints and checks at the real shapes) of
+  /// one function stops after this many seconds as well, within timeBudget.
+  double verifyBudget = 0;
   /// Finite-field tests of the final check at the real shapes (the
   /// reduced-shape fingerprint is a further independent test).
   unsigned finalTests = 1;
@@ -76,6 +82,15 @@ struct SuperoptimizeOptions {
   /// check on this many candidates and count disagreements (for tests).
   unsigned auditFingerprints = 0;
 };
+
+/// Shares of `timeBudget`: saturation of the target's e-graph may use at
+/// most kSaturationShare of it, the enumeration runs until kEnumerationShare
+/// of it has passed since the search began, verification until all of it.
+constexpr double kSaturationShare = 0.2;
+constexpr double kEnumerationShare = 0.6;
+
+/// Where a search stopped because the time budget ran out.
+enum class BudgetStop { None, Enumeration, Verification };
 
 /// Counters of one search.
 struct SuperoptimizeStats {
@@ -101,8 +116,14 @@ struct SuperoptimizeStats {
   /// Saturation of the target's e-graph.
   uint64_t egraphNodes = 0, egraphClasses = 0;
   double saturationSeconds = 0, searchSeconds = 0, verifySeconds = 0;
-  /// The enumeration stopped at the time budget.
+  /// The enumeration or the verification stopped at the time budget.
   bool timedOut = false;
+  /// The first stage the budget stopped, and how many distinct candidates
+  /// were then left unchecked by the verification.
+  BudgetStop budgetStop = BudgetStop::None;
+  uint64_t unchecked = 0;
+  /// The result is the trivial program (every output is an input).
+  bool trivial = false;
   /// Searches with more kernel-level ops run after a verified program,
   /// because the lower bound promised a gain (see deepenFactor).
   unsigned deepened = 0;
