@@ -57,6 +57,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cmath>
 #include <map>
 
 using namespace mlir;
@@ -110,8 +111,13 @@ enum class Outcome {
   AcceptFloatUnknown,
   RejectFloatUnknown,
   FieldUnknown, // field unknown or invalid
+  // Field accepts, f64 finds the candidate undefined (NaN without an
+  // overflow) where the reference is defined, e.g. the sqrt of a negative
+  // real: a blind spot of the field (its sqrt is total) that the f64 part
+  // of the verdict covers, so the reported verdict rejects it.
+  FieldBlindSpot,
 };
-constexpr unsigned kNumOutcomes = 7;
+constexpr unsigned kNumOutcomes = 8;
 
 struct Row {
   std::string file, function;
@@ -342,6 +348,10 @@ int main(int argc, char **argv) {
           row.outcome = Outcome::AgreeAccept;
           row.note =
               "f64 max relative difference " + formatDouble(flt.maxRelDiff);
+        } else if (fEq && xNe && flt.counterexample &&
+                   std::isinf(flt.counterexample->relDiff)) {
+          row.outcome = Outcome::FieldBlindSpot;
+          row.note = "f64 " + describeFloat(flt);
         } else if (fEq && xNe) {
           row.outcome = Outcome::Defect;
           row.note = "f64 " + describeFloat(flt);
@@ -374,7 +384,7 @@ int main(int argc, char **argv) {
   // Table.
   static const char *outcomeNames[kNumOutcomes] = {
       "both-reject", "both-accept", "DEFECT",       "false-reject",
-      "acc/f64-unk", "rej/f64-unk", "field-unknown"};
+      "acc/f64-unk", "rej/f64-unk", "field-unknown", "blind-spot"};
   os << llvm::format("%-8s %9s %7s %6s", "kind", "generated", "invalid",
                      "valid");
   for (const char *n : outcomeNames)
@@ -430,6 +440,9 @@ int main(int argc, char **argv) {
        "field equivalent, f64 not decisive (unconfirmed)");
   list(Outcome::RejectFloatUnknown, "field not equivalent, f64 not decisive");
   list(Outcome::FieldUnknown, "field unknown or invalid");
+  list(Outcome::FieldBlindSpot,
+       "field blind spots (field equivalent, f64 undefined in the candidate "
+       "only; rejected by the combined verdict)");
 
   if (!jsonFile.empty()) {
     llvm::json::Array kinds, mutants;

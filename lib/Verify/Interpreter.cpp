@@ -185,11 +185,12 @@ public:
     U64 ap(m * k), bp(n * k);
     U32 aq(m * k), bq(n * k);
     std::vector<char> rowUndef(m, 0), colUndef(n, 0);
-    for (int64_t i = 0; i < m * k; ++i) {
-      ap[i] = a[i].p;
-      aq[i] = a[i].hasQ() ? a[i].q : 0;
-      rowUndef[i / k] |= !a[i].hasQ();
-    }
+    for (int64_t r = 0; r < m; ++r)
+      for (int64_t i = r * k, e = i + k; i < e; ++i) {
+        ap[i] = a[i].p;
+        aq[i] = a[i].hasQ() ? a[i].q : 0;
+        rowUndef[r] |= !a[i].hasQ();
+      }
     // Transpose B in 32x32 blocks so that reads and writes stay in cache.
     constexpr int64_t kBlock = 32;
     for (int64_t l0 = 0; l0 < k; l0 += kBlock)
@@ -482,10 +483,12 @@ private:
   //===--------------------------------------------------------------------===//
 
   /// Per op of the current kernel's block graph: the grid dims (bit g) its
-  /// results depend on.
+  /// results depend on, and whether they depend on the loop iteration
+  /// (kIterationDep).
   llvm::DenseMap<Operation *, unsigned> gridDeps;
   /// The grid dims of size > 1 of the current kernel.
   unsigned kernelGridMask = 0;
+  static constexpr unsigned kIterationDep = 1u << 3;
   using ReuseKey = std::tuple<Operation *, int64_t, int64_t, int64_t, int64_t>;
   std::map<ReuseKey, SmallVector<Val, 1>> reused;
   int64_t reusedElements = 0;
@@ -1144,7 +1147,7 @@ void Evaluator<Dom>::computeGridDeps(Block &body, ArrayRef<int64_t> grid) {
     if (!def)
       return 0; // a kernel argument: the whole tensor, the same everywhere
     auto it = gridDeps.find(def);
-    return it == gridDeps.end() ? kernelGridMask : it->second;
+    return it == gridDeps.end() ? kernelGridMask | kIterationDep : it->second;
   };
   // Ops in program order (loop body before the loop's results are used);
   // thread graphs count as one op.
@@ -1157,11 +1160,14 @@ void Evaluator<Dom>::computeGridDeps(Block &body, ArrayRef<int64_t> grid) {
           if (imap[g] >= 0)
             deps |= 1u << g;
         deps &= kernelGridMask;
+        if (it.getFmap() >= 0)
+          deps |= kIterationDep;
       } else if (auto loop = dyn_cast<mb::ForLoopOp>(op)) {
         visit(loop.getBody().front());
         auto yield = cast<mb::YieldOp>(loop.getBody().front().getTerminator());
         for (Value v : yield.getValues())
           deps |= depsOf(v);
+        deps &= ~kIterationDep; // accumulated over all iterations
       } else {
         for (Value v : op.getOperands())
           deps |= depsOf(v);
@@ -1178,7 +1184,8 @@ bool Evaluator<Dom>::isReusable(Operation &op) const {
           mb::YieldOp, mb::ReturnOp>(op))
     return false;
   auto it = gridDeps.find(&op);
-  return it != gridDeps.end() && it->second != kernelGridMask;
+  return it != gridDeps.end() &&
+         (it->second & ~kIterationDep) != kernelGridMask;
 }
 
 template <typename Dom>
@@ -1186,7 +1193,9 @@ typename Evaluator<Dom>::ReuseKey
 Evaluator<Dom>::reuseKey(Operation &op, int64_t iter) const {
   unsigned deps = gridDeps.lookup(&op);
   auto coord = [&](int g) { return (deps >> g) & 1 ? blockIdx[g] : 0; };
-  return {&op, coord(0), coord(1), coord(2), iter};
+  // A value that does not depend on the iteration is kept once, not once
+  // per iteration.
+  return {&op, coord(0), coord(1), coord(2), deps & kIterationDep ? iter : -1};
 }
 
 template <typename Dom>
@@ -1638,6 +1647,7 @@ std::vector<FloatTensor> mirage::verify::sampledFloatInputs(
     func::FuncOp func, uint64_t seed,
     llvm::function_ref<double(SplitMix64 &)> draw) {
   std::vector<FloatTensor> inputs;
+  inputs.reserve(func.getFunctionType().getNumInputs());
   for (auto [i, t] : llvm::enumerate(func.getFunctionType().getInputs())) {
     auto rt = dyn_cast<RankedTensorType>(t);
     if (!rt || !rt.hasStaticShape())
@@ -1661,6 +1671,9 @@ std::vector<FieldTensor>
 mirage::verify::randomFieldInputs(func::FuncOp func, const FieldTest &test,
                                   uint64_t seed) {
   std::vector<FieldTensor> inputs;
+  // Tensor's move is not noexcept (SmallVector): growing the vector would
+  // copy the storage.
+  inputs.reserve(func.getFunctionType().getNumInputs());
   for (auto [i, t] : llvm::enumerate(func.getFunctionType().getInputs())) {
     auto rt = dyn_cast<RankedTensorType>(t);
     if (!rt || !rt.hasStaticShape())

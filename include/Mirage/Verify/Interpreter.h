@@ -60,6 +60,17 @@ template <typename E> struct Tensor {
   Tensor() = default;
   explicit Tensor(llvm::ArrayRef<int64_t> shape, E init = E())
       : shape(shape.begin(), shape.end()), data(numElementsOf(shape), init) {}
+  Tensor(const Tensor &) = default;
+  Tensor &operator=(const Tensor &) = default;
+  /// noexcept, so that vectors of tensors move their storage when they grow
+  /// instead of copying it (the shape has at most 4 dims and stays inline).
+  Tensor(Tensor &&o) noexcept
+      : shape(std::move(o.shape)), data(std::move(o.data)) {}
+  Tensor &operator=(Tensor &&o) noexcept {
+    shape = std::move(o.shape);
+    data = std::move(o.data);
+    return *this;
+  }
   int64_t numElements() const { return static_cast<int64_t>(data.size()); }
   static int64_t numElementsOf(llvm::ArrayRef<int64_t> shape) {
     int64_t n = 1;
