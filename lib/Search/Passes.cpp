@@ -2,12 +2,14 @@
 //
 // --mirage-superoptimize: runs the search of Superoptimizer.h on every
 // function of pre-defined mk ops and rewrites it in place with the result.
+// --mirage-cost-report: the cost model's breakdown of every kernel.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Search/Passes.h"
 
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
+#include "Mirage/Search/KernelCost.h"
 #include "Mirage/Search/Superoptimizer.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -15,10 +17,15 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <tuple>
 
 namespace mirage::search {
 #define GEN_PASS_DEF_MIRAGESUPEROPTIMIZE
+#define GEN_PASS_DEF_MIRAGECOSTREPORT
 #include "Mirage/Search/Passes.h.inc"
 } // namespace mirage::search
 
@@ -27,6 +34,56 @@ using namespace mirage;
 using namespace mirage::search;
 
 namespace {
+
+/// Reads a measured-times file (docs/cost-model.md): one entry a line,
+/// `<function> <microseconds> <program summary>`, `#` comments and blank
+/// lines ignored; `*` as the function matches every function. Fails with
+/// `error` naming the file and line.
+LogicalResult
+readMeasuredTimes(StringRef path,
+                  std::vector<std::tuple<std::string, std::string, double>> &out,
+                  std::string &error) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!file) {
+    error = "cannot read measured-times file '" + path.str() +
+            "': " + file.getError().message();
+    return failure();
+  }
+  SmallVector<StringRef> lines;
+  (*file)->getBuffer().split(lines, '\n');
+  for (auto [i, raw] : llvm::enumerate(lines)) {
+    StringRef line = raw.trim();
+    if (line.empty() || line.starts_with("#"))
+      continue;
+    auto where = [&, i = i] {
+      return "measured-times file '" + path.str() + "' line " +
+             std::to_string(i + 1) + ": ";
+    };
+    auto [func, rest] = line.split(' ');
+    rest = rest.ltrim();
+    auto [number, summary] = rest.split(' ');
+    summary = summary.trim();
+    if (func.empty() || number.empty() || summary.empty()) {
+      error = where() + "expected '<function> <microseconds> <program "
+                        "summary>'";
+      return failure();
+    }
+    double micros = 0;
+    if (number.getAsDouble(micros) || !(micros > 0) || !std::isfinite(micros)) {
+      error = where() + "'" + number.str() +
+              "' is not a positive finite number of microseconds";
+      return failure();
+    }
+    for (const auto &[f, s, m] : out)
+      if (f == func && s == summary && m != micros) {
+        error = where() + "a second, different time for the same program";
+        return failure();
+      }
+    out.emplace_back(func.str(), summary.str(), micros);
+  }
+  return success();
+}
 
 struct SuperoptimizePass
     : mirage::search::impl::MirageSuperoptimizeBase<SuperoptimizePass> {
@@ -67,8 +124,14 @@ struct SuperoptimizePass
       return bad("deepen-factor must be in [0, 1e6]");
     if (finalTests < 1)
       return bad("final-tests must be >= 1");
-    if (chip != "sm_80" && chip != "sm_90")
-      return bad("unknown chip '" + chip + "' (expected sm_80 or sm_90)");
+    if (!getDeviceModel(chip))
+      return bad("unknown chip '" + chip + "' (expected " +
+                 getDeviceModelNames() + ")");
+    if (!measuredTimes.empty()) {
+      std::string error;
+      if (failed(readMeasuredTimes(measuredTimes, measured, error)))
+        return bad(error);
+    }
     return success();
   }
 
@@ -116,6 +179,10 @@ struct SuperoptimizePass
           o.smemLimit = limit.getInt();
           break;
         }
+      o.measuredMicros.clear();
+      for (const auto &[f, summary, micros] : measured)
+        if (f == "*" || f == func.getName())
+          o.measuredMicros.emplace_back(summary, micros);
       std::string error;
       FailureOr<SuperoptimizeResult> r = superoptimize(func, o, error);
       if (failed(r)) {
@@ -180,8 +247,82 @@ struct SuperoptimizePass
       llvm::raw_string_ostream(micros)
           << llvm::format("%.1f", r->modelledMicros);
       emitRemark(func.getLoc(), "superoptimized: ")
-          << r->summary << "; " << r->kernels << " kernel(s), modelled "
-          << micros << " us on " << chip << "; " << statsLine;
+          << r->summary << "; " << r->kernels << " kernel(s), "
+          << (r->measured ? "measured " : "modelled ") << micros << " us on "
+          << chip << "; " << statsLine;
+    }
+  }
+
+  /// The entries of the measured-times file: function, summary, time.
+  std::vector<std::tuple<std::string, std::string, double>> measured;
+};
+
+struct CostReportPass
+    : mirage::search::impl::MirageCostReportBase<CostReportPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::optional<DeviceModel> device = getDeviceModel(chip);
+    if (!device) {
+      emitError(module.getLoc(), "mirage-cost-report: unknown chip '")
+          << chip << "' (expected " << getDeviceModelNames() << ")";
+      return signalPassFailure();
+    }
+    auto fmt = [](double v, const char *spec = "%.1f") {
+      std::string s;
+      llvm::raw_string_ostream(s) << llvm::format(spec, v);
+      return s;
+    };
+    auto mega = [&](double v) { return fmt(v / 1e6, "%.3f"); };
+    for (func::FuncOp func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      std::string error;
+      FailureOr<ProgramCost> p = analyzeProgram(func, *device, error);
+      if (failed(p)) {
+        emitRemark(func.getLoc(), "cost: not modelled: ") << error;
+        continue;
+      }
+      for (auto [i, k] : llvm::enumerate(p->kernels)) {
+        const KernelTime &t = k.time;
+        const KernelWork &w = k.work;
+        std::string line;
+        llvm::raw_string_ostream os(line);
+        auto term = [&](const char *name, double v) {
+          os << name << " " << fmt(v)
+             << (StringRef(t.bound) == name ? " (bound)" : "");
+        };
+        os << "cost on " << device->name << ": kernel " << i << " "
+           << k.op->getName().getStringRef() << ": " << fmt(t.total)
+           << " us = launch " << fmt(t.launch) << " + max(";
+        term("memory", t.memory);
+        os << ", ";
+        term("compute", t.compute);
+        os << ", ";
+        term("latency", t.latency);
+        os << "); DRAM " << mega(w.bytes) << " MB, L2 " << mega(w.l2Bytes)
+           << " MB; tensor " << mega(w.tensorFlops) << " MFLOP, CUDA "
+           << mega(w.cudaOps) << " Mop, SFU " << mega(w.sfuOps) << " Mop; ";
+        if (w.fullyParallel)
+          os << "pre-defined op (fills the device)";
+        else
+          os << w.blocks << " blocks x " << w.threads << " threads, forloop "
+             << w.loopIterations << ", smem " << fmt(w.smemBytes, "%.0f")
+             << " B, " << fmt(t.residentBlocks, "%.0f") << " blocks/SM, "
+             << fmt(t.waves, "%.0f") << " wave(s), SM share "
+             << fmt(t.share, "%.2f");
+        emitRemark(k.op->getLoc(), line);
+      }
+      const RooflineFloor &f = p->floor;
+      emitRemark(func.getLoc(), "cost on ")
+          << device->name << ": @" << func.getName() << ": "
+          << p->kernels.size() << " kernel(s), modelled " << fmt(p->totalMicros)
+          << " us; roofline floor " << fmt(f.floor, "%.2f") << " us (memory "
+          << mega(f.bytes) << " MB in " << fmt(f.memory, "%.2f")
+          << " us, compute " << fmt(f.compute, "%.2f") << " us), floor/modelled "
+          << fmt(p->totalMicros > 0 ? 100.0 * f.floor / p->totalMicros : 100.0)
+          << " %";
     }
   }
 };

@@ -29,12 +29,12 @@
 
 #include "Mirage/Search/Superoptimizer.h"
 
-#include "Mirage/Search/CostModel.h"
 #include "Mirage/Dialect/Block/IR/Block.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Dialect/Thread/IR/Thread.h"
 #include "Mirage/Interfaces/MirageInterfaces.h"
 #include "Mirage/Search/AbstractExpr.h"
+#include "Mirage/Search/KernelCost.h"
 #include "Mirage/Verify/Equivalence.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -186,6 +186,8 @@ struct Candidate {
   /// Ops of all levels (kernel ops and block ops).
   unsigned numOps = 0;
   std::string text;
+  /// `micros` is a measured time (SuperoptimizeOptions::measuredMicros).
+  bool measured = false;
 };
 
 /// Total order of candidates: kernel count then modelled time (`byKernels`)
@@ -436,41 +438,60 @@ std::optional<SValue> applyOp(TermBuilder &tb, Kind kind, const Params &p,
   return std::nullopt;
 }
 
-/// Whether one element of `kind` costs a special-function evaluation.
-bool isTranscendental(Kind kind) {
-  switch (kind) {
-  case Kind::Exp:
-  case Kind::Sqrt:
-  case Kind::Rsqrt:
-  case Kind::Silu:
-  case Kind::Gelu:
-  case Kind::Sigmoid:
-  case Kind::Pow:
-    return true;
-  default:
-    return false;
-  }
-}
-
-/// Adds the arithmetic of one op on values of the given sizes to `w`,
-/// scaled by `times` (blocks, loop iterations).
-void addOpWork(KernelWork &w, Kind kind, ArrayRef<int64_t> resultShape,
-               ArrayRef<ArrayRef<int64_t>> argShapes, double times) {
-  auto numel = [](ArrayRef<int64_t> s) {
-    double n = 1;
-    for (int64_t d : s)
-      n *= static_cast<double>(d);
-    return n;
-  };
-  if (kind == Kind::Matmul) {
-    w.tensorFlops += times * 2.0 * numel(resultShape) *
-                     static_cast<double>(argShapes[0].back());
-    return;
-  }
-  double n = numel(resultShape);
+/// The cost model's view of a search op on values of the given shapes.
+CostOp costOpOf(Kind kind, ArrayRef<int64_t> resultShape,
+                ArrayRef<ArrayRef<int64_t>> argShapes, bool inLoop) {
+  static const ElementwiseKind elementwise[] = {
+      ElementwiseKind::Exp,       ElementwiseKind::Square,
+      ElementwiseKind::Sqrt,      ElementwiseKind::Rsqrt,
+      ElementwiseKind::Silu,      ElementwiseKind::Gelu,
+      ElementwiseKind::Relu,      ElementwiseKind::Sigmoid,
+      ElementwiseKind::Neg,       ElementwiseKind::MulScalar,
+      ElementwiseKind::AddScalar, ElementwiseKind::Clamp,
+      ElementwiseKind::Add,       ElementwiseKind::Sub,
+      ElementwiseKind::Mul,       ElementwiseKind::Div,
+      ElementwiseKind::Pow};
+  static_assert(static_cast<unsigned>(Kind::Pow) == 16 &&
+                    static_cast<unsigned>(Kind::AccMax) -
+                            static_cast<unsigned>(Kind::AccSum) ==
+                        4,
+                "the tables follow the order of Kind");
+  CostOp c;
+  c.inLoop = inLoop;
+  c.result.assign(resultShape.begin(), resultShape.end());
   for (ArrayRef<int64_t> a : argShapes)
-    n = std::max(n, numel(a));
-  w.vectorFlops += times * n * (isTranscendental(kind) ? kTranscendentalCost : 1.0);
+    c.args.emplace_back(a.begin(), a.end());
+  switch (kind) {
+  case Kind::Matmul:
+    c.cls = CostOp::Class::Matmul;
+    break;
+  case Kind::ReduceSum:
+  case Kind::ReduceMax:
+    c.cls = CostOp::Class::Reduce;
+    break;
+  case Kind::RmsNorm:
+    c.cls = CostOp::Class::RmsNorm;
+    break;
+  case Kind::AccSum:
+  case Kind::AccSumLast:
+  case Kind::AccMeanLast:
+  case Kind::AccRmsLast:
+  case Kind::AccMax: {
+    static const AccumulatorKind acc[] = {
+        AccumulatorKind::Sum, AccumulatorKind::SumLast,
+        AccumulatorKind::MeanLast, AccumulatorKind::RmsLast,
+        AccumulatorKind::Max};
+    c.cls = CostOp::Class::Accumulate;
+    c.accumulator = acc[static_cast<unsigned>(kind) -
+                        static_cast<unsigned>(Kind::AccSum)];
+    break;
+  }
+  default:
+    c.cls = CostOp::Class::Elementwise;
+    c.elementwise = elementwise[static_cast<unsigned>(kind)];
+    break;
+  }
+  return c;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1382,20 +1403,22 @@ private:
       ++kernels;
       if (!kop.isKernel) {
         const SOp &op = kop.op;
-        KernelWork w;
-        w.fullyParallel = true;
+        KernelDesc d;
+        d.predefined = true;
         SmallVector<SmallVector<int64_t, 4>> argShapes;
         SmallVector<ArrayRef<int64_t>> argRefs;
         for (int a : op.args) {
           argShapes.push_back(kernelShape(c.prog.vals[a], full));
-          w.bytes += bytesOf(argShapes.back());
+          double b = bytesOf(argShapes.back());
+          d.inputs.push_back({b, b, false});
         }
         for (auto &s : argShapes)
           argRefs.push_back(s);
         SmallVector<int64_t, 4> rs = kernelShape(c.prog.vals[op.result], full);
-        w.bytes += bytesOf(rs);
-        addOpWork(w, op.kind, rs, argRefs, 1.0);
-        total += modelledMicros(target.device, w);
+        d.outputBytes.push_back(bytesOf(rs));
+        d.ops.push_back(costOpOf(op.kind, rs, argRefs, /*inLoop=*/false));
+        total += modelledMicros(target.device,
+                                analyzeKernel(target.device, d));
         continue;
       }
       SKernel &k = c.prog.kernels[kop.kernel];
@@ -1481,27 +1504,24 @@ private:
            static_cast<double>(threads) < largestTile)
       threads *= 2;
     k.threads = threads;
-    KernelWork w;
-    w.blocks = blocks;
-    w.loopIterations = k.forloop;
-    for (auto [i, in] : llvm::enumerate(k.inputs)) {
-      double loads = bytesOf(shapes[i]) * static_cast<double>(blocks) *
-                     (k.vals[i].variant ? static_cast<double>(k.forloop) : 1.0);
-      addInputLoads(target.device, w, bytesOf(kernelShape(p.vals[in], full)),
-                    loads);
-    }
+    KernelDesc d;
+    d.blocks = blocks;
+    d.threads = threads;
+    d.forloop = k.forloop;
+    d.smemBytes = smem;
+    for (auto [i, in] : llvm::enumerate(k.inputs))
+      d.inputs.push_back({bytesOf(kernelShape(p.vals[in], full)),
+                          bytesOf(shapes[i]), k.vals[i].variant});
     for (int r : k.results)
-      w.bytes += bytesOf(kernelShape(p.vals[r], full));
+      d.outputBytes.push_back(bytesOf(kernelShape(p.vals[r], full)));
     for (auto [j, op] : llvm::enumerate(k.ops)) {
       SmallVector<ArrayRef<int64_t>> args;
       for (int a : op.args)
         args.push_back(shapes[a]);
-      double times = static_cast<double>(blocks);
-      if (j < k.numBody + k.numAcc)
-        times *= static_cast<double>(k.forloop);
-      addOpWork(w, op.kind, shapes[op.result], args, times);
+      d.ops.push_back(costOpOf(op.kind, shapes[op.result], args,
+                               j < k.numBody + k.numAcc));
     }
-    k.micros = modelledMicros(target.device, w);
+    k.micros = modelledMicros(target.device, analyzeKernel(target.device, d));
     return true;
   }
 };
@@ -1590,7 +1610,8 @@ LogicalResult importTarget(func::FuncOp func,
   }
   std::optional<DeviceModel> device = getDeviceModel(options.chip);
   if (!device) {
-    error = "unknown chip '" + options.chip + "' (expected sm_80 or sm_90)";
+    error = "unknown chip '" + options.chip + "' (expected " +
+            getDeviceModelNames() + ")";
     return failure();
   }
   t.device = *device;
@@ -1942,6 +1963,7 @@ void verifyInOrder(func::FuncOp func, const Target &target,
     result.program = inModule(c.text, target.smemLimit);
     result.kernels = c.kernels;
     result.modelledMicros = c.micros;
+    result.measured = c.measured;
     result.summary = c.prog.ops.empty() ? "the identity (no ops)"
                                         : summarize(c.prog);
     result.floatMaxRelDiff = r->floatMaxRelDiff.value_or(0.0);
@@ -2116,6 +2138,16 @@ mirage::search::superoptimize(func::FuncOp func,
     for (Candidate &c : found) {
       c.text = printProgram(c.prog, c.outputs, target.numInputs, full,
                             target.elementType, "superoptimized");
+      // A candidate a GPU has timed ranks by its measured time.
+      if (!options.measuredMicros.empty()) {
+        std::string summary = summarize(c.prog);
+        for (const auto &[key, micros] : options.measuredMicros)
+          if (key == summary) {
+            c.micros = micros;
+            c.measured = true;
+            break;
+          }
+      }
       pool.push_back(std::move(c));
     }
     bool byKernels = options.rankByKernels;
@@ -2142,97 +2174,4 @@ mirage::search::superoptimize(func::FuncOp func,
   if (result.program.empty() && !pool.empty())
     verifyPool(pool);
   return result;
-}
-
-FailureOr<std::pair<unsigned, double>>
-mirage::search::estimateProgramCost(func::FuncOp func, StringRef chip) {
-  std::optional<DeviceModel> device = getDeviceModel(chip);
-  if (!device || func.isExternal())
-    return failure();
-  auto numel = [](Type t) {
-    auto rt = dyn_cast<RankedTensorType>(t);
-    return rt ? static_cast<double>(rt.getNumElements()) : 1.0;
-  };
-  auto bytes = [&](Type t) {
-    auto rt = cast<RankedTensorType>(t);
-    return numel(t) * (rt.getElementType().isF32() ? 4.0 : 2.0);
-  };
-  // Arithmetic of one op, as the search counts it.
-  auto addWork = [&](KernelWork &w, Operation *op, double times) {
-    Kind kind = Kind::Add;
-    Params p;
-    if (isa<mk::MatmulOp, mb::MatmulOp>(op))
-      kind = Kind::Matmul;
-    else if (std::optional<Kind> k = kindOf(op, p))
-      kind = *k;
-    auto shapeOf = [](Value v) {
-      return cast<RankedTensorType>(v.getType()).getShape();
-    };
-    SmallVector<ArrayRef<int64_t>> args;
-    for (Value v : op->getOperands())
-      args.push_back(shapeOf(v));
-    addOpWork(w, kind, shapeOf(op->getResult(0)), args, times);
-  };
-  unsigned kernels = 0;
-  double total = 0;
-  for (Operation &op : func.getBody().front().without_terminator()) {
-    ++kernels;
-    KernelWork w;
-    auto kernel = dyn_cast<mk::GraphKernelOp>(op);
-    if (!kernel) {
-      w.fullyParallel = true;
-      for (Value v : op.getOperands())
-        w.bytes += bytes(v.getType());
-      for (Type t : op.getResultTypes())
-        w.bytes += bytes(t);
-      addWork(w, &op, 1.0);
-      total += modelledMicros(*device, w);
-      continue;
-    }
-    int64_t blocks = 1;
-    for (int64_t g : kernel.getGrid())
-      blocks *= g;
-    double f = static_cast<double>(kernel.getForloop());
-    w.blocks = blocks;
-    w.loopIterations = kernel.getForloop();
-    bool bad = false;
-    kernel.getBody().walk([&](Operation *inner) {
-      if (isa<mb::ForLoopOp>(inner) ||
-          inner->hasTrait<OpTrait::IsTerminator>() ||
-          inner->getParentOfType<mt::ThreadGraphOp>())
-        return;
-      bool inLoop = inner->getParentOfType<mb::ForLoopOp>() != nullptr;
-      double times = static_cast<double>(blocks) * (inLoop ? f : 1.0);
-      if (auto tg = dyn_cast<mt::ThreadGraphOp>(inner)) {
-        // Each scalar op of the region once per element of the result.
-        double n = numel(inner->getResult(0).getType());
-        for (Operation &s : tg.getBody().front().without_terminator()) {
-          Params unused;
-          std::optional<Kind> k = kindOf(&s, unused);
-          bool sfu = k && isTranscendental(*k);
-          w.vectorFlops += times * n * (sfu ? kTranscendentalCost : 1.0);
-        }
-        return;
-      }
-      if (auto it = dyn_cast<mb::InputIterOp>(inner)) {
-        addInputLoads(*device, w, bytes(it.getInput().getType()),
-                      bytes(it.getType()) * static_cast<double>(blocks) *
-                          (it.getFmap() >= 0 ? f : 1.0));
-        return;
-      }
-      if (isa<mb::OutputSaverOp>(inner)) {
-        w.bytes += bytes(inner->getResult(0).getType());
-        return;
-      }
-      if (inner->getNumResults() != 1) {
-        bad = true;
-        return;
-      }
-      addWork(w, inner, times);
-    });
-    if (bad)
-      return failure();
-    total += modelledMicros(*device, w);
-  }
-  return std::make_pair(kernels, total);
 }

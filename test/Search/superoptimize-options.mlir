@@ -22,7 +22,7 @@
 // THREADS: error: mirage-superoptimize: threads must be in [1, 256]
 // BUDGET: error: mirage-superoptimize: time-budget must be in (0, 1e6] seconds
 // VBUDGET: error: mirage-superoptimize: verify-budget must be in [0, 1e6] seconds
-// CHIP: error: mirage-superoptimize: unknown chip 'sm_70' (expected sm_80 or sm_90)
+// CHIP: error: mirage-superoptimize: unknown chip 'sm_70' (expected a100-40gb, a100-80gb, h100-sxm, h200, sm_80 (a100-80gb) or sm_90 (h100-sxm))
 // THREADSPB: error: mirage-superoptimize: max-block-threads must be a power of two in [32, 1024]
 // BLOCKS: error: mirage-superoptimize: max-blocks must be >= 1
 // TESTS: error: mirage-superoptimize: final-tests must be >= 1

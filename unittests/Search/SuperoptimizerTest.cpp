@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Search/CostModel.h"
+#include "Mirage/Search/KernelCost.h"
 #include "Mirage/Search/Superoptimizer.h"
 
 #include "Mirage/Dialect/Block/IR/Block.h"
@@ -179,33 +180,35 @@ TEST(CostModelTest, Basics) {
   std::optional<DeviceModel> h100 = getDeviceModel("sm_90");
   std::optional<DeviceModel> a100 = getDeviceModel("sm_80");
   ASSERT_TRUE(h100 && a100);
+  EXPECT_STREQ(h100->name, "h100-sxm");
+  EXPECT_STREQ(a100->name, "a100-80gb");
+  ASSERT_TRUE(getDeviceModel("h200") && getDeviceModel("a100-40gb"));
   KernelWork w;
-  w.blocks = 1024;
+  w.blocks = 1056; // 132 SMs x 8 resident blocks of 128 threads: one wave
   w.bytes = 100e6;
-  // Launch overhead plus bytes over bandwidth.
+  // Launch overhead plus bytes over bandwidth: 3 + 100e6 / 3.35e12 s.
   EXPECT_NEAR(modelledMicros(*h100, w),
               h100->launchMicros + 100e6 / h100->bytesPerSecond * 1e6, 1e-6);
   EXPECT_GT(modelledMicros(*a100, w), modelledMicros(*h100, w));
-  // Fewer blocks than SMs get a share of the bandwidth.
+  // Fewer blocks than SMs get a share of the bandwidth: 33 of 132 SMs.
   KernelWork few = w;
   few.blocks = 33;
   EXPECT_NEAR(modelledMicros(*h100, few) - h100->launchMicros,
               4.0 * (modelledMicros(*h100, w) - h100->launchMicros), 1e-6);
-  // Compute-bound work: matmul FLOPs on tensor cores are cheaper than the
-  // same count of element-wise FLOPs.
+  // Matmul FLOPs on tensor cores are cheaper than the same count of
+  // CUDA-core operations.
   KernelWork tensor, vector;
-  tensor.blocks = vector.blocks = 1024;
-  tensor.tensorFlops = vector.vectorFlops = 1e12;
+  tensor.blocks = vector.blocks = 1056;
+  tensor.tensorFlops = vector.cudaOps = 1e12;
   EXPECT_LT(modelledMicros(*h100, tensor), modelledMicros(*h100, vector));
-  // Re-reads of a tensor that fits in L2 come from L2.
-  KernelWork l2;
-  addInputLoads(*h100, l2, 1e6, 64e6);
+  // Re-reads of an input that fits in L2 come from L2: a 1 MB input whose
+  // 1 MB tile 64 blocks load.
+  KernelDesc d;
+  d.blocks = 64;
+  d.inputs.push_back({1e6, 1e6, false});
+  KernelWork l2 = analyzeKernel(*h100, d);
   EXPECT_EQ(l2.bytes, 1e6);
   EXPECT_EQ(l2.l2Bytes, 63e6);
-  KernelWork dram;
-  addInputLoads(*h100, dram, 200e6, 400e6);
-  EXPECT_EQ(dram.bytes, 400e6);
-  EXPECT_EQ(dram.l2Bytes, 0);
 }
 
 TEST_F(SuperoptimizerTest, EstimatesExistingPrograms) {

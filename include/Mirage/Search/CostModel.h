@@ -1,81 +1,148 @@
-//===- CostModel.h - The search's cost proxy --------------------*- C++ -*-===//
+//===- CostModel.h - Analytical GPU cost model ------------------*- C++ -*-===//
 //
-// A deliberately simple analytical proxy (docs/search.md, "Cost proxy"):
-// programs compare by the sum over their kernels of a roofline time
-// (device-memory plus L2 time against tensor-core plus CUDA-core time, and a
-// latency floor per loop iteration and wave of blocks) in which a grid with
-// fewer blocks than the device has SMs only gets its share of the bandwidths
-// and of the arithmetic rates.
+// The targets table and the time of one kernel (docs/cost-model.md). What a
+// kernel does (bytes by level of the memory hierarchy, arithmetic by unit,
+// grid, block, shared memory, loop) is a `KernelWork`; KernelCost.h derives
+// it from mk ops or from the search's description of a kernel. The time is
+//
+//   launch + max(memory, compute, latency)
+//
+// with memory = (DRAM bytes / HBM BW + L2 bytes / L2 BW) / share,
+// compute = (tensor FLOPs / tensor peak + CUDA ops / CUDA rate + SFU ops /
+// SFU rate) / share, share = min(1, blocks / SMs), and latency = waves x
+// (first tile load + F x the unhidden part of one loop iteration), where
+// waves = ceil(blocks / (SMs x resident blocks per SM)) and the resident
+// blocks follow from the threads, the shared memory and the registers of a
+// block.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MIRAGE_SEARCH_COSTMODEL_H
 #define MIRAGE_SEARCH_COSTMODEL_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace mirage::search {
 
-/// Figures of one GPU.
+/// Figures of one GPU part (docs/cost-model.md gives the source of each).
 struct DeviceModel {
+  /// Part name accepted by the target options ("h100-sxm") and its
+  /// architecture ("sm_90").
   const char *name;
+  const char *arch;
   double sms;
+  /// Boost clock (Hz); the CUDA-core and SFU rates below follow from it.
+  double clockHz;
+  /// HBM bandwidth (bytes/s).
   double bytesPerSecond;
-  /// L2 capacity and bandwidth: re-reads of a tensor that fits in L2 are
-  /// served from it.
+  /// L2 capacity (bytes) and bandwidth (bytes/s).
   double l2Bytes;
   double l2BytesPerSecond;
-  /// Dense fp16 tensor-core rate (matmuls).
+  /// Shared memory per SM and the most one block may use (bytes).
+  double smemPerSM;
+  double smemPerBlock;
+  /// 32-bit registers per SM, resident threads and blocks per SM.
+  double registersPerSM;
+  double maxThreadsPerSM;
+  double maxBlocksPerSM;
+  /// Dense fp16/bf16 tensor-core peak (FLOP/s, an FMA counts 2).
   double tensorFlopsPerSecond;
-  /// Rate of element-wise and reduction arithmetic on the CUDA cores.
-  double vectorFlopsPerSecond;
+  /// FP32 CUDA-core instruction rate (ops/s: FP32 lanes x clock; the peak
+  /// in FLOP/s, counting an FMA as 2, is twice this).
+  double cudaOpsPerSecond;
+  /// Special-function unit rate (ex2, lg2, rcp, rsqrt, tanh: 16 per SM per
+  /// clock on sm_80 and sm_90).
+  double sfuOpsPerSecond;
+  /// Launch overhead of one kernel, back to back without CUDA graphs (us).
   double launchMicros;
+  /// Latency of the first tile load of a block (a dependent DRAM access and
+  /// the barrier, paid once per wave) and the part of every further loop
+  /// iteration that double-buffered loads do not hide (wait, barrier,
+  /// issue), in us.
+  double firstLoadMicros;
+  double iterationMicros;
 };
 
-/// Cost of one element of a transcendental function (exp, sqrt, silu, ...)
-/// in vector operations: the special-function units run at a quarter of the
-/// FMA rate.
-constexpr double kTranscendentalCost = 4.0;
+/// Every part of the targets table, in a fixed order.
+llvm::ArrayRef<DeviceModel> getDeviceModels();
 
-/// The model of `chip` ("sm_80" or "sm_90"), nullopt for another string.
-std::optional<DeviceModel> getDeviceModel(llvm::StringRef chip);
+/// The part named `target`: a part name ("a100-40gb", "a100-80gb",
+/// "h100-sxm", "h200") or an architecture, which selects its default part
+/// ("sm_80" -> a100-80gb, "sm_90" -> h100-sxm). nullopt for another string.
+std::optional<DeviceModel> getDeviceModel(llvm::StringRef target);
 
-/// What the proxy needs to know about one kernel.
+/// The accepted target names, for diagnostics.
+std::string getDeviceModelNames();
+
+/// Registers per thread assumed by the occupancy (the generated code's
+/// actual count is not known before ptxas).
+constexpr double kRegistersPerThread = 64;
+/// Shared memory the CUDA runtime reserves per block on sm_80 and sm_90.
+constexpr double kReservedSmemPerBlock = 1024;
+
+/// What the model needs to know about one kernel.
 struct KernelWork {
-  /// Thread blocks (1 for a pre-defined op: it is modelled as fully
-  /// parallel, see `fullyParallel`).
+  /// Thread blocks and threads per block, shared memory per block (bytes).
   int64_t blocks = 1;
+  int64_t threads = 128;
+  double smemBytes = 0;
+  /// A pre-defined op: modelled as a library kernel that fills the device
+  /// (share 1, one wave, one iteration).
   bool fullyParallel = false;
   /// Device-memory bytes read and written by the whole kernel, and bytes
   /// read again from L2.
   double bytes = 0;
   double l2Bytes = 0;
-  /// Arithmetic of the whole kernel: matmuls on tensor cores, the rest
-  /// (weighted by kTranscendentalCost where it applies) on the CUDA cores.
+  /// Arithmetic of the whole kernel by unit: tensor-core FLOPs (as issued:
+  /// padded to the mma shape), CUDA-core instructions, SFU instructions.
   double tensorFlops = 0;
-  double vectorFlops = 0;
-  /// For-loop iterations of a block: each waits for its tile loads, so a
-  /// wave of blocks takes at least kIterationMicros per iteration.
+  double cudaOps = 0;
+  double sfuOps = 0;
+  /// For-loop iterations of a block.
   int64_t loopIterations = 1;
 };
 
-/// Latency floor of one loop iteration (a dependent device-memory load and a
-/// barrier), in microseconds.
-constexpr double kIterationMicros = 0.5;
-/// Blocks resident per SM assumed by the latency floor.
-constexpr double kResidentBlocksPerSM = 4.0;
+/// The modelled time of one kernel and its parts.
+struct KernelTime {
+  /// Resident blocks per SM, waves of blocks, and the share of the SMs the
+  /// grid occupies.
+  double residentBlocks = 1;
+  double waves = 1;
+  double share = 1;
+  /// Microseconds: launch overhead, memory, compute, loop latency, total.
+  double launch = 0, memory = 0, compute = 0, latency = 0, total = 0;
+  /// The term that sets the time: "memory", "compute" or "latency".
+  const char *bound = "memory";
+};
 
-/// Adds to `work` the loads of an input of `tensorBytes` bytes from which
-/// the blocks load `loadedBytes` in all: the first read of each byte comes
-/// from device memory, re-reads from L2 if the tensor fits there.
-void addInputLoads(const DeviceModel &device, KernelWork &work,
-                   double tensorBytes, double loadedBytes);
+/// Resident blocks per SM of `threads` threads and `smemBytes` bytes of
+/// shared memory each (at least 1).
+double residentBlocksPerSM(const DeviceModel &device, int64_t threads,
+                           double smemBytes);
 
-/// Modelled time of one kernel in microseconds.
+/// The modelled time of one kernel.
+KernelTime modelKernel(const DeviceModel &device, const KernelWork &work);
+
+/// modelKernel(device, work).total, in microseconds.
 double modelledMicros(const DeviceModel &device, const KernelWork &work);
+
+/// The roofline floor of a program: its compulsory bytes (every argument
+/// read and every result written once) over the HBM bandwidth, and its
+/// arithmetic over the peaks of the units.
+struct RooflineFloor {
+  double bytes = 0;
+  double tensorFlops = 0, cudaOps = 0, sfuOps = 0;
+  /// Microseconds: bytes / bandwidth, arithmetic / peaks, their maximum.
+  double memory = 0, compute = 0, floor = 0;
+};
+RooflineFloor rooflineFloor(const DeviceModel &device, double bytes,
+                            double tensorFlops, double cudaOps,
+                            double sfuOps);
 
 } // namespace mirage::search
 

@@ -19,11 +19,12 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     finite-field fingerprint at reduced shapes and then with the full
     equivalence check (and a float comparison) at the real shapes, and
     rewrites the function in place with the best verified program under the
-    cost proxy: kernel count, then modelled time on `chip` (`rank=kernels`),
-    or modelled time alone, launches included (`rank=time`). Programs with
-    more kernel-level ops are searched when none with fewer was verified or,
-    with `rank=time`, when a lower bound promises a large gain
-    (`deepen-factor`).
+    cost model of docs/cost-model.md: modelled time on `chip`, launches
+    included (`rank=time`, the default), or kernel count, then modelled time
+    (`rank=kernels`). `measured-times` replaces the modelled time of the
+    candidates a GPU has timed. Programs with more kernel-level ops are
+    searched when none with fewer was verified or, with `rank=time`, when a
+    lower bound promises a large gain (`deepen-factor`).
 
     Each rewritten function gets a remark with the program summary, its
     modelled time and the search statistics; a function the search does not
@@ -68,7 +69,8 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     Option<"maxBlockThreads", "max-block-threads", "int64_t",
            /*default=*/"128", "threads of one block">,
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
-           "target of the cost proxy: sm_80 or sm_90">,
+           "target of the cost model: a100-40gb, a100-80gb, h100-sxm, h200, "
+           "or sm_80 (= a100-80gb), sm_90 (= h100-sxm)">,
     Option<"pruning", "pruning", "bool", /*default=*/"true",
            "prune with abstract expressions (off: only for small cases)">,
     Option<"seed", "seed", "uint64_t", /*default=*/"0",
@@ -84,9 +86,14 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "time-budget)">,
     Option<"finalTests", "final-tests", "unsigned", /*default=*/"1",
            "finite-field tests of the final check at the real shapes">,
-    Option<"rank", "rank", "std::string", /*default=*/"\"kernels\"",
-           "ranking of programs: kernels (kernel count, then modelled time) "
-           "or time (modelled time, launches included)">,
+    Option<"rank", "rank", "std::string", /*default=*/"\"time\"",
+           "ranking of programs: time (modelled time, launches included) or "
+           "kernels (kernel count, then modelled time)">,
+    Option<"measuredTimes", "measured-times", "std::string",
+           /*default=*/"\"\"",
+           "file of measured kernel times: lines '<function> <microseconds> "
+           "<program summary>' (docs/cost-model.md); a candidate whose "
+           "summary is listed for its function (or '*') ranks by that time">,
     Option<"deepenFactor", "deepen-factor", "double", /*default=*/"4.0",
            "with rank=time: search programs with one more kernel-level op "
            "only if a lower bound on their modelled time, times this factor, "
@@ -109,6 +116,33 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     Statistic<"numVerified", "verified",
               "candidates verified at the real shapes">,
     Statistic<"searchMillis", "search-ms", "milliseconds of search">,
+  ];
+}
+
+def MirageCostReport : Pass<"mirage-cost-report", "::mlir::ModuleOp"> {
+  let summary = "report the modelled time of every kernel and the roofline floor";
+  let description = [{
+    For every `func.func` of `mk` ops (pre-defined ops, each its own kernel,
+    and graph-defined kernels), emits a remark on each kernel with the cost
+    model's breakdown on `chip` (docs/cost-model.md): the modelled time and
+    which term sets it (memory, compute, latency), DRAM and L2 bytes, the
+    arithmetic by unit (tensor-core FLOPs padded to the mma shape, CUDA-core
+    and SFU instructions), blocks, threads, shared memory, resident blocks
+    per SM and waves; and a remark on the function with the total and the
+    roofline floor: its arguments and results moved once over the HBM
+    bandwidth, and its (unpadded) arithmetic over the units' peaks. The IR
+    is not changed.
+
+    ```
+    mirage-opt --mirage-cost-report="chip=h200" f.mlir -o /dev/null
+    remark: cost on h200: kernel 0 mk.graph_kernel: 13.9 us = launch 3.0 +
+      memory 10.9 (bound) | compute 0.2 | latency 2.0; ...
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "target of the cost model: a100-40gb, a100-80gb, h100-sxm, h200, "
+           "or sm_80 (= a100-80gb), sm_90 (= h100-sxm)">,
   ];
 }
 

@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace mlir::func {
 class FuncOp;
@@ -46,7 +48,9 @@ struct SuperoptimizeOptions {
   int64_t maxBlockThreads = 128;
   /// Shared-memory limit in bytes (the `mk.smem_limit` the verifier checks).
   int64_t smemLimit = 98304;
-  /// Target of the cost proxy: "sm_80" (A100) or "sm_90" (H100).
+  /// Target of the cost model (CostModel.h): a part ("a100-40gb",
+  /// "a100-80gb", "h100-sxm", "h200") or "sm_80" / "sm_90" for the default
+  /// part of the architecture.
   std::string chip = "sm_90";
   /// Prune with abstract expressions (off: every shape-legal op is kept;
   /// only for small cases, the search is exponential without it).
@@ -67,10 +71,14 @@ struct SuperoptimizeOptions {
   /// Finite-field tests of the final check at the real shapes (the
   /// reduced-shape fingerprint is a further independent test).
   unsigned finalTests = 1;
-  /// Ranking: kernel count first, then modelled time (the default, the
-  /// proxy the search issue names); or modelled time alone (launches
-  /// included), which lets a faster program with more kernels win.
-  bool rankByKernels = true;
+  /// Ranking: modelled time (launches included; the default), which lets a
+  /// faster program with more kernels win; or kernel count first, then
+  /// modelled time.
+  bool rankByKernels = false;
+  /// Measured times (microseconds) of candidates, by program summary (the
+  /// `summary` of a result): a listed candidate ranks by its measured time
+  /// instead of the modelled one (docs/cost-model.md).
+  std::vector<std::pair<std::string, double>> measuredMicros;
   /// When ranking by modelled time: after a program with K kernel-level
   /// ops is found, programs with K+1
   /// ops are searched only if a lower bound on their modelled time (launches
@@ -141,6 +149,8 @@ struct SuperoptimizeResult {
   /// (which ranks by modelled time).
   unsigned kernels = 0;
   double modelledMicros = 0;
+  /// `modelledMicros` is a measured time from `measuredMicros`.
+  bool measured = false;
   /// One line describing the program (kernels, grids, loop ranges, ops).
   std::string summary;
   /// Largest relative difference of the float check against the input.
@@ -159,8 +169,10 @@ superoptimize(mlir::func::FuncOp func, const SuperoptimizeOptions &options,
               std::string &error);
 
 /// The modelled time (microseconds) and kernel count of an existing program
-/// of mk ops and graph-defined kernels under the cost proxy, for comparing a
-/// search result with a hand-written one. Fails on ops it cannot model.
+/// of mk ops and graph-defined kernels under the cost model (on `chip`, any
+/// name getDeviceModel accepts), for comparing a search result with a
+/// hand-written one. Fails on ops it cannot model. Defined in KernelCost.cpp
+/// (analyzeProgram gives the breakdown).
 mlir::FailureOr<std::pair<unsigned, double>>
 estimateProgramCost(mlir::func::FuncOp func, llvm::StringRef chip);
 

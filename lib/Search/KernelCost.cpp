@@ -1,0 +1,363 @@
+//===- KernelCost.cpp - What one kernel costs -------------------*- C++ -*-===//
+//
+// From a kernel's description to its work (bytes by level, arithmetic by
+// unit), and from mk ops to descriptions; docs/cost-model.md gives the
+// formulas.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Search/KernelCost.h"
+
+#include "Mirage/Dialect/Block/IR/Block.h"
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+#include "Mirage/Dialect/Thread/IR/Thread.h"
+#include "Mirage/Interfaces/MirageInterfaces.h"
+#include "Mirage/Search/Superoptimizer.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::search;
+
+namespace {
+
+double numel(ArrayRef<int64_t> shape) {
+  double n = 1;
+  for (int64_t d : shape)
+    n *= static_cast<double>(d);
+  return n;
+}
+
+double roundUp(double x, double m) { return std::ceil(x / m) * m; }
+
+/// Tensor-core FLOPs of a (batched) matmul with result `result` and
+/// contracted size `k`; padded to the m16n8k16 mma tile unless `unpadded`.
+double matmulFlops(ArrayRef<int64_t> result, int64_t k, bool unpadded) {
+  double m = result.size() >= 2 ? static_cast<double>(result[result.size() - 2])
+                                : 1.0;
+  double n = result.empty() ? 1.0 : static_cast<double>(result.back());
+  double batch = numel(result) / (m * n);
+  double kk = static_cast<double>(k);
+  if (!unpadded) {
+    m = roundUp(m, 16);
+    n = roundUp(n, 8);
+    kk = roundUp(kk, 16);
+  }
+  return 2.0 * batch * m * n * kk;
+}
+
+/// Adds the arithmetic of `op`, run `times` times, to `w`; `perBlock` is
+/// how often the once-per-block finalisation of an accumulator runs.
+void addOpWork(KernelWork &w, const CostOp &op, double times, double perBlock,
+               bool unpadded) {
+  double n = numel(op.result);
+  for (const auto &a : op.args)
+    n = std::max(n, numel(a));
+  switch (op.cls) {
+  case CostOp::Class::Matmul:
+    w.tensorFlops +=
+        times * matmulFlops(op.result, op.args[0].back(), unpadded);
+    return;
+  case CostOp::Class::Elementwise: {
+    UnitCost c = elementwiseUnitCost(op.elementwise);
+    w.cudaOps += times * n * c.cuda;
+    w.sfuOps += times * n * c.sfu;
+    return;
+  }
+  case CostOp::Class::Reduce:
+    w.cudaOps += times * n;
+    return;
+  case CostOp::Class::RmsNorm: {
+    // Per element: the square-and-add (one FMA), the scale, the weight;
+    // per row one rsqrt.
+    double rows = n / static_cast<double>(op.args[0].back());
+    w.cudaOps += times * n * (op.args.size() > 1 ? 3.0 : 2.0);
+    w.sfuOps += times * rows;
+    return;
+  }
+  case CostOp::Class::Accumulate: {
+    double resultElems = numel(op.result);
+    switch (op.accumulator) {
+    case AccumulatorKind::RmsLast:
+      // One FMA per element and iteration; the sqrt once per block.
+      w.cudaOps += times * n + perBlock * resultElems;
+      w.sfuOps += perBlock * resultElems;
+      return;
+    case AccumulatorKind::MeanLast:
+      w.cudaOps += times * n + perBlock * resultElems;
+      return;
+    case AccumulatorKind::RescaledSum:
+      // x * exp(m - max): a subtraction, an ex2 with its scaling, a
+      // multiply-add, and the running maximum.
+      w.cudaOps += times * n * 4.0;
+      w.sfuOps += times * n;
+      return;
+    default:
+      w.cudaOps += times * n;
+      return;
+    }
+  }
+  case CostOp::Class::Move:
+    return;
+  }
+}
+
+FailureOr<CostOp> describeOp(Operation *op, bool inLoop, std::string &error) {
+  CostOp c;
+  c.inLoop = inLoop;
+  auto shapeOf = [](Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t ? SmallVector<int64_t, 4>(t.getShape())
+             : SmallVector<int64_t, 4>();
+  };
+  if (op->getNumResults() != 1) {
+    error = "the cost model cannot read '" +
+            op->getName().getStringRef().str() + "' (not one result)";
+    return failure();
+  }
+  c.result = shapeOf(op->getResult(0));
+  for (Value v : op->getOperands())
+    c.args.push_back(shapeOf(v));
+  if (auto ew = dyn_cast<ElementwiseOpInterface>(op)) {
+    c.cls = CostOp::Class::Elementwise;
+    c.elementwise = ew.getElementwiseKind();
+    return c;
+  }
+  if (auto acc = dyn_cast<AccumulatorOpInterface>(op)) {
+    c.cls = CostOp::Class::Accumulate;
+    c.accumulator = acc.getAccumulatorKind();
+    return c;
+  }
+  std::optional<CostOp::Class> cls =
+      TypeSwitch<Operation *, std::optional<CostOp::Class>>(op)
+          .Case<mk::MatmulOp, mb::MatmulOp>(
+              [](Operation *) { return CostOp::Class::Matmul; })
+          .Case<mk::ReduceSumOp, mk::ReduceMaxOp, mb::ReduceSumOp,
+                mb::ReduceMaxOp>(
+              [](Operation *) { return CostOp::Class::Reduce; })
+          .Case<mk::RmsNormOp, mb::RmsNormOp>(
+              [](Operation *) { return CostOp::Class::RmsNorm; })
+          .Case<mk::ConcatOp, mb::ConcatOp, mk::TransposeOp, mb::TransposeOp>(
+              [](Operation *) { return CostOp::Class::Move; })
+          .Default([](Operation *) { return std::nullopt; });
+  if (!cls) {
+    error = "the cost model cannot read '" +
+            op->getName().getStringRef().str() + "'";
+    return failure();
+  }
+  c.cls = *cls;
+  return c;
+}
+
+double bytesOf(Type t) {
+  auto rt = dyn_cast<RankedTensorType>(t);
+  if (!rt)
+    return 0;
+  return static_cast<double>(rt.getNumElements()) *
+         elementBytesOf(rt.getElementType());
+}
+
+} // namespace
+
+double mirage::search::elementBytesOf(Type type) {
+  if (auto rt = dyn_cast<ShapedType>(type))
+    type = rt.getElementType();
+  if (type.isIntOrFloat())
+    return std::max(1u, type.getIntOrFloatBitWidth() / 8);
+  return 2;
+}
+
+UnitCost mirage::search::elementwiseUnitCost(ElementwiseKind kind) {
+  switch (kind) {
+  case ElementwiseKind::Exp:
+    return {1, 1}; // scale by log2(e), ex2
+  case ElementwiseKind::Sqrt:
+    return {1, 1}; // rsqrt, multiply
+  case ElementwiseKind::Rsqrt:
+    return {0, 1};
+  case ElementwiseKind::Silu:
+    return {3, 2}; // x * rcp(1 + ex2(-x log2 e))
+  case ElementwiseKind::Sigmoid:
+    return {2, 2}; // rcp(1 + ex2(-x log2 e))
+  case ElementwiseKind::Gelu:
+    return {7, 1}; // tanh form: a cubic, tanh.approx, the scaling
+  case ElementwiseKind::Div:
+    return {1, 1}; // rcp, multiply
+  case ElementwiseKind::Pow:
+    return {1, 2}; // ex2(y lg2 x)
+  case ElementwiseKind::Clamp:
+    return {2, 0};
+  case ElementwiseKind::Square:
+  case ElementwiseKind::Relu:
+  case ElementwiseKind::Neg:
+  case ElementwiseKind::MulScalar:
+  case ElementwiseKind::AddScalar:
+  case ElementwiseKind::Add:
+  case ElementwiseKind::Sub:
+  case ElementwiseKind::Mul:
+    return {1, 0};
+  }
+  return {1, 0};
+}
+
+KernelWork mirage::search::analyzeKernel(const DeviceModel &device,
+                                         const KernelDesc &desc,
+                                         bool unpadded) {
+  KernelWork w;
+  w.fullyParallel = desc.predefined;
+  w.blocks = desc.predefined ? 1 : desc.blocks;
+  w.threads = desc.threads;
+  w.smemBytes = desc.smemBytes;
+  w.loopIterations = desc.predefined ? 1 : desc.forloop;
+  double blocks = static_cast<double>(w.blocks);
+  double f = static_cast<double>(w.loopIterations);
+  // Loads: every block loads its tile, every iteration if the loop walks
+  // the input. The first read of each byte comes from DRAM; re-reads
+  // (replication across blocks, or a tile loaded again) come from L2 in the
+  // proportion of the re-read inputs that fit in it together.
+  SmallVector<double, 4> reRead;
+  double workingSet = 0;
+  for (const CostInput &in : desc.inputs) {
+    double loaded = in.tileBytes * blocks * (in.walked ? f : 1.0);
+    w.bytes += std::min(loaded, in.tensorBytes);
+    reRead.push_back(std::max(0.0, loaded - in.tensorBytes));
+    if (reRead.back() > 0)
+      workingSet += in.tensorBytes;
+  }
+  double hit = workingSet > 0 ? std::min(1.0, device.l2Bytes / workingSet) : 1;
+  for (double r : reRead) {
+    w.bytes += r * (1.0 - hit);
+    w.l2Bytes += r * hit;
+  }
+  for (double out : desc.outputBytes)
+    w.bytes += out;
+  for (const CostOp &op : desc.ops)
+    addOpWork(w, op, blocks * (op.inLoop ? f : 1.0), blocks, unpadded);
+  return w;
+}
+
+FailureOr<KernelDesc> mirage::search::describeKernel(Operation *op,
+                                                     std::string &error) {
+  KernelDesc d;
+  auto kernel = dyn_cast<mk::GraphKernelOp>(op);
+  if (!kernel) {
+    d.predefined = true;
+    for (Value v : op->getOperands())
+      d.inputs.push_back({bytesOf(v.getType()), bytesOf(v.getType()), false});
+    for (Type t : op->getResultTypes())
+      d.outputBytes.push_back(bytesOf(t));
+    FailureOr<CostOp> c = describeOp(op, /*inLoop=*/false, error);
+    if (failed(c))
+      return failure();
+    d.ops.push_back(std::move(*c));
+    return d;
+  }
+  d.blocks = 1;
+  for (int64_t g : kernel.getGrid())
+    d.blocks *= g;
+  d.threads = 1;
+  for (int64_t t : kernel.getBlock())
+    d.threads *= t;
+  d.forloop = kernel.getForloop();
+  d.smemBytes = static_cast<double>(kernel.computeSharedMemoryBytes());
+  bool bad = false;
+  kernel.getBody().walk([&](Operation *inner) {
+    if (bad || isa<mb::ForLoopOp>(inner) ||
+        inner->hasTrait<OpTrait::IsTerminator>() ||
+        inner->getParentOfType<mt::ThreadGraphOp>())
+      return;
+    bool inLoop = inner->getParentOfType<mb::ForLoopOp>() != nullptr;
+    if (auto it = dyn_cast<mb::InputIterOp>(inner)) {
+      d.inputs.push_back({bytesOf(it.getInput().getType()),
+                          bytesOf(it.getType()), it.getFmap() >= 0});
+      return;
+    }
+    if (isa<mb::OutputSaverOp>(inner)) {
+      d.outputBytes.push_back(bytesOf(inner->getResult(0).getType()));
+      return;
+    }
+    if (auto tg = dyn_cast<mt::ThreadGraphOp>(inner)) {
+      // Each scalar op of the region once per element of the result.
+      SmallVector<int64_t, 4> shape(
+          cast<RankedTensorType>(inner->getResult(0).getType()).getShape());
+      for (Operation &s : tg.getBody().front().without_terminator()) {
+        auto ew = dyn_cast<ElementwiseOpInterface>(&s);
+        if (!ew) {
+          error = "the cost model cannot read '" +
+                  s.getName().getStringRef().str() + "' in a thread graph";
+          bad = true;
+          return;
+        }
+        CostOp c;
+        c.cls = CostOp::Class::Elementwise;
+        c.elementwise = ew.getElementwiseKind();
+        c.result = shape;
+        c.inLoop = inLoop;
+        d.ops.push_back(std::move(c));
+      }
+      return;
+    }
+    FailureOr<CostOp> c = describeOp(inner, inLoop, error);
+    if (failed(c)) {
+      bad = true;
+      return;
+    }
+    d.ops.push_back(std::move(*c));
+  });
+  if (bad)
+    return failure();
+  return d;
+}
+
+FailureOr<ProgramCost> mirage::search::analyzeProgram(func::FuncOp func,
+                                                      const DeviceModel &device,
+                                                      std::string &error) {
+  if (func.isExternal()) {
+    error = "function has no body";
+    return failure();
+  }
+  ProgramCost p;
+  double bytes = 0, tensor = 0, cuda = 0, sfu = 0;
+  for (Type t : func.getFunctionType().getInputs())
+    bytes += bytesOf(t);
+  for (Type t : func.getFunctionType().getResults())
+    bytes += bytesOf(t);
+  for (Block &block : func.getBody())
+    for (Operation &op : block.without_terminator()) {
+      FailureOr<KernelDesc> d = describeKernel(&op, error);
+      if (failed(d))
+        return failure();
+      KernelCost k;
+      k.op = &op;
+      k.desc = std::move(*d);
+      k.work = analyzeKernel(device, k.desc);
+      k.time = modelKernel(device, k.work);
+      KernelWork exact = analyzeKernel(device, k.desc, /*unpadded=*/true);
+      tensor += exact.tensorFlops;
+      cuda += exact.cudaOps;
+      sfu += exact.sfuOps;
+      p.totalMicros += k.time.total;
+      p.kernels.push_back(std::move(k));
+    }
+  p.floor = rooflineFloor(device, bytes, tensor, cuda, sfu);
+  return p;
+}
+
+FailureOr<std::pair<unsigned, double>>
+mirage::search::estimateProgramCost(func::FuncOp func, StringRef chip) {
+  std::optional<DeviceModel> device = getDeviceModel(chip);
+  if (!device)
+    return failure();
+  std::string error;
+  FailureOr<ProgramCost> p = analyzeProgram(func, *device, error);
+  if (failed(p))
+    return failure();
+  return std::make_pair(static_cast<unsigned>(p->kernels.size()),
+                        p->totalMicros);
+}
