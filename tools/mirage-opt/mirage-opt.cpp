@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "InputGuard.h"
+#include "Mirage/Import/Passes.h"
 #include "Mirage/InitMirage.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -24,6 +25,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   mlir::registerAllPasses();
   mirage::registerAllMiragePasses();
+  mirage::registerMirageImportPasses();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);

@@ -1,0 +1,128 @@
+//===- Composites.cpp - Fuse imported parts into composite mk ops ---------===//
+//
+// Matched forms (x the same value throughout, every intermediate used once):
+//   silu:     mul(x, sigmoid(x))                    (either operand order)
+//   rms_norm: mul(x, rsqrt(add_scalar(m, eps)))     (either operand order)
+//             div(x, sqrt(add_scalar(m, eps)))
+//   with m = mul_scalar(reduce_sum(square(x), last dim), c), c * n == 1 for n
+//   the size of the last dim.
+// Anything else stays as its parts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Import/Composites.h"
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+
+#include "mlir/IR/Builders.h"
+#include <cmath>
+
+using namespace mlir;
+
+namespace mirage {
+namespace {
+
+/// The defining op of `v` when it is an OpTy whose result has one use.
+template <typename OpTy> OpTy singleUse(Value v) {
+  auto op = v.getDefiningOp<OpTy>();
+  return op && op->hasOneUse() ? op : OpTy();
+}
+
+/// Mean of squares over the last dim of `x`: returns the eps-added value's
+/// operand chain root check; `e` is the add_scalar(mean, eps) value.
+std::optional<double> matchMeanSquarePlusEps(Value e, Value x) {
+  auto add = singleUse<mk::AddScalarOp>(e);
+  if (!add)
+    return std::nullopt;
+  auto mean = singleUse<mk::MulScalarOp>(add.getInput());
+  if (!mean)
+    return std::nullopt;
+  auto sum = singleUse<mk::ReduceSumOp>(mean.getInput());
+  auto type = cast<RankedTensorType>(x.getType());
+  if (!sum || (int64_t)sum.getDim() != type.getRank() - 1)
+    return std::nullopt;
+  auto square = singleUse<mk::SquareOp>(sum.getInput());
+  if (!square || square.getInput() != x)
+    return std::nullopt;
+  double n = type.getShape().back();
+  if (std::abs(mean.getScalar().convertToDouble() * n - 1.0) > 1e-6)
+    return std::nullopt;
+  double eps = add.getScalar().convertToDouble();
+  if (eps < 0)
+    return std::nullopt;
+  return eps;
+}
+
+} // namespace
+
+unsigned fuseComposites(func::FuncOp func) {
+  unsigned count = 0;
+  SmallVector<Operation *> ops;
+  func.walk([&](Operation *op) {
+    if (isa<mk::MulOp, mk::DivOp>(op))
+      ops.push_back(op);
+  });
+  OpBuilder b(func.getContext());
+  for (Operation *op : ops) {
+    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+    Type type = op->getResult(0).getType();
+    b.setInsertionPoint(op);
+    if (isa<mk::MulOp>(op)) {
+      // silu
+      for (auto [x, s] : {std::pair(lhs, rhs), std::pair(rhs, lhs)}) {
+        auto sig = singleUse<mk::SigmoidOp>(s);
+        if (!sig || sig.getInput() != x || x.getType() != type)
+          continue;
+        Value silu = mk::SiluOp::create(b, op->getLoc(), TypeRange{type},
+                                        ValueRange{x})
+                         .getResult();
+        op->getResult(0).replaceAllUsesWith(silu);
+        op->erase();
+        sig->erase();
+        ++count;
+        break;
+      }
+      if (!op->getBlock())
+        continue;
+    }
+    // rms_norm
+    for (auto [x, r] : {std::pair(lhs, rhs), std::pair(rhs, lhs)}) {
+      if (isa<mk::DivOp>(op) && x != lhs)
+        break;
+      if (x.getType() != type)
+        continue;
+      Operation *root = nullptr;
+      Value e;
+      if (isa<mk::MulOp>(op)) {
+        if (auto rs = singleUse<mk::RsqrtOp>(r))
+          root = rs, e = rs.getInput();
+      } else if (auto sq = singleUse<mk::SqrtOp>(r)) {
+        root = sq, e = sq.getInput();
+      }
+      if (!root)
+        continue;
+      std::optional<double> eps = matchMeanSquarePlusEps(e, x);
+      if (!eps)
+        continue;
+      // Collect the chain before rewriting: add, mean, sum, square.
+      SmallVector<Operation *> chain;
+      Operation *it = e.getDefiningOp();
+      for (int i = 0; i < 4; ++i) {
+        chain.push_back(it);
+        it = it->getOperand(0).getDefiningOp();
+      }
+      Value norm = mk::RmsNormOp::create(b, op->getLoc(), TypeRange{type}, x,
+                                         Value(), b.getF64FloatAttr(*eps))
+                       .getResult();
+      op->getResult(0).replaceAllUsesWith(norm);
+      op->erase();
+      root->erase();
+      for (Operation *c : chain)
+        c->erase();
+      ++count;
+      break;
+    }
+  }
+  return count;
+}
+
+} // namespace mirage

@@ -1,0 +1,620 @@
+//===- ImportPass.cpp - Import linalg and tosa into mk -------------------===//
+//
+// `--mirage-import` rewrites, in place, the linalg/tosa ops of every function
+// that have an exact mk counterpart: matmul and batch_matmul accumulating into
+// a zero fill, element-wise linalg.generic ops whose body is a DAG of
+// arith/math ops (identity maps, or a literal 0 for a size-1 dim), the
+// element-wise named linalg ops and the element-wise tosa ops. An op that
+// cannot be converted stays untouched and a remark names it and says why.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Import/Passes.h"
+#include "Mirage/Import/Outline.h"
+#include "Mirage/Import/Composites.h"
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+
+namespace mirage {
+namespace {
+
+/// A value type mk accepts: static ranked tensor, rank 1..4, f16/bf16/f32.
+bool isMkTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape() || tensor.getRank() < 1 ||
+      tensor.getRank() > 4)
+    return false;
+  if (llvm::any_of(tensor.getShape(), [](int64_t d) { return d <= 0; }))
+    return false;
+  Type elt = tensor.getElementType();
+  return elt.isF16() || elt.isBF16() || elt.isF32();
+}
+
+/// Why an op could not be imported; empty when it was.
+using Reason = std::string;
+
+/// True when `init` is a tensor of zeros (linalg.fill of 0.0 or a splat 0.0).
+bool isZeroInit(Value init) {
+  if (auto fill = init.getDefiningOp<linalg::FillOp>())
+    return matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
+  return matchPattern(init, m_AnyZeroFloat());
+}
+
+/// Checks the operand and result types of `op` are all mk tensors.
+Reason checkTypes(ValueRange operands, TypeRange results) {
+  for (Value v : operands)
+    if (!isMkTensor(v.getType()))
+      return "operand type is not a static f16/bf16/f32 tensor of rank 1-4";
+  for (Type t : results)
+    if (!isMkTensor(t))
+      return "result type is not a static f16/bf16/f32 tensor of rank 1-4";
+  return {};
+}
+
+Reason checkSameElementType(ValueRange operands, Type result) {
+  Type elt = cast<ShapedType>(result).getElementType();
+  for (Value v : operands)
+    if (cast<ShapedType>(v.getType()).getElementType() != elt)
+      return "mixed element types (a cast) have no mk counterpart";
+  return {};
+}
+
+/// linalg.matmul / linalg.batch_matmul with default maps into a zero init.
+template <typename LinalgOpTy>
+Reason importMatmul(LinalgOpTy op, OpBuilder &b) {
+  if (op.hasUserDefinedMaps())
+    return "user-defined indexing maps (transposed operand) are not imported";
+  if (!op.hasPureTensorSemantics())
+    return "buffer semantics are not imported";
+  Value init = op.getDpsInits()[0];
+  if (Reason r = checkTypes(op.getDpsInputs(), op->getResultTypes()); !r.empty())
+    return r;
+  if (Reason r = checkSameElementType(op.getDpsInputs(), op->getResultTypes()[0]);
+      !r.empty())
+    return r;
+  if (!isZeroInit(init))
+    return "the accumulator is not a zero fill (mk.matmul does not accumulate)";
+  b.setInsertionPoint(op);
+  Value mm = mk::MatmulOp::create(b, op.getLoc(), op->getResultTypes(),
+                                  op.getDpsInputs())
+                 .getResult();
+  op->getResult(0).replaceAllUsesWith(mm);
+  op->erase();
+  return {};
+}
+
+/// Broadcast-compatible input map: result i is d_i, or literal 0 on a size-1
+/// dim of the input. Rank must equal the iteration rank.
+bool isBroadcastMap(AffineMap map, ShapedType type) {
+  if (map.getNumResults() != map.getNumDims() ||
+      (int64_t)map.getNumResults() != type.getRank() || map.getNumSymbols())
+    return false;
+  for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      if (dim.getPosition() != i)
+        return false;
+      continue;
+    }
+    auto c = dyn_cast<AffineConstantExpr>(expr);
+    if (!c || c.getValue() != 0 || type.getDimSize(i) != 1)
+      return false;
+  }
+  return true;
+}
+
+/// Translates the scalar body of an element-wise generic into mk ops.
+class BodyImporter {
+public:
+  BodyImporter(OpBuilder &b, Location loc, RankedTensorType resultType)
+      : b(b), loc(loc), resultType(resultType) {}
+
+  /// Maps block argument `arg` to the tensor `value`.
+  void bind(Value arg, Value value) { values[arg] = value; }
+
+  FailureOr<Value> import(Value scalar, Reason &why) {
+    if (auto it = values.find(scalar); it != values.end())
+      return it->second;
+    Operation *def = scalar.getDefiningOp();
+    if (!def) {
+      why = "the body reads the output (accumulating) block argument";
+      return failure();
+    }
+    FailureOr<Value> result = importOp(def, why);
+    if (succeeded(result))
+      values[scalar] = *result;
+    return result;
+  }
+
+private:
+  static std::optional<double> constantOf(Value v) {
+    FloatAttr attr;
+    if (matchPattern(v, m_Constant(&attr)))
+      return attr.getValueAsDouble();
+    return std::nullopt;
+  }
+
+  /// 1 / (1 + exp(-x)) (either addition order): returns x, else null.
+  static Value matchSigmoid(Operation *def) {
+    auto div = dyn_cast<arith::DivFOp>(def);
+    if (!div || constantOf(div.getLhs()) != 1.0)
+      return {};
+    auto add = div.getRhs().getDefiningOp<arith::AddFOp>();
+    if (!add)
+      return {};
+    Value other;
+    if (constantOf(add.getLhs()) == 1.0)
+      other = add.getRhs();
+    else if (constantOf(add.getRhs()) == 1.0)
+      other = add.getLhs();
+    auto exp = other ? other.getDefiningOp<math::ExpOp>() : nullptr;
+    auto neg = exp ? exp.getOperand().getDefiningOp<arith::NegFOp>() : nullptr;
+    return neg ? neg.getOperand() : Value();
+  }
+
+  RankedTensorType typeOf(Value v) {
+    return cast<RankedTensorType>(v.getType());
+  }
+
+  /// Result type of an element-wise op on `x` (keeps its broadcast shape).
+  template <typename OpTy> Value unary(Value x) {
+    return OpTy::create(b, loc, TypeRange{typeOf(x)}, ValueRange{x}).getResult();
+  }
+  template <typename OpTy> Value scalarOp(Value x, double c) {
+    return OpTy::create(b, loc, typeOf(x), x, b.getF64FloatAttr(c)).getResult();
+  }
+  template <typename OpTy> FailureOr<Value> binary(Value x, Value y) {
+    SmallVector<int64_t> shape;
+    ArrayRef<int64_t> xs = typeOf(x).getShape(), ys = typeOf(y).getShape();
+    for (auto [a, c] : llvm::zip(xs, ys))
+      shape.push_back(std::max(a, c));
+    auto type = RankedTensorType::get(shape, resultType.getElementType());
+    return OpTy::create(b, loc, TypeRange{type}, ValueRange{x, y}).getResult();
+  }
+
+  FailureOr<Value> importOp(Operation *def, Reason &why) {
+    auto operand = [&](unsigned i) { return import(def->getOperand(i), why); };
+    auto fail = [&](StringRef msg) -> FailureOr<Value> {
+      if (why.empty())
+        why = msg.str();
+      return failure();
+    };
+    if (Value x = matchSigmoid(def)) {
+      FailureOr<Value> t = import(x, why);
+      if (failed(t))
+        return failure();
+      return unary<mk::SigmoidOp>(*t);
+    }
+    if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+            math::PowFOp>(def)) {
+      std::optional<double> lc = constantOf(def->getOperand(0));
+      std::optional<double> rc = constantOf(def->getOperand(1));
+      if (lc && rc)
+        return fail("a body op on two constants");
+      if (rc || lc) {
+        FailureOr<Value> x = operand(rc ? 0 : 1);
+        if (failed(x))
+          return failure();
+        double c = rc ? *rc : *lc;
+        if (isa<arith::AddFOp>(def))
+          return scalarOp<mk::AddScalarOp>(*x, c);
+        if (isa<arith::MulFOp>(def))
+          return scalarOp<mk::MulScalarOp>(*x, c);
+        if (isa<arith::SubFOp>(def))
+          return rc ? scalarOp<mk::AddScalarOp>(*x, -c)
+                    : scalarOp<mk::AddScalarOp>(unary<mk::NegOp>(*x), c);
+        if (isa<arith::DivFOp>(def) && rc && c != 0.0)
+          return scalarOp<mk::MulScalarOp>(*x, 1.0 / c);
+        if (isa<math::PowFOp>(def) && rc && c == 2.0)
+          return unary<mk::SquareOp>(*x);
+        if (isa<math::PowFOp>(def) && rc && c == 0.5)
+          return unary<mk::SqrtOp>(*x);
+        return fail("a constant operand in this position has no mk form");
+      }
+      FailureOr<Value> x = operand(0);
+      if (failed(x))
+        return failure();
+      FailureOr<Value> y = operand(1);
+      if (failed(y))
+        return failure();
+      if (isa<arith::AddFOp>(def))
+        return binary<mk::AddOp>(*x, *y);
+      if (isa<arith::SubFOp>(def))
+        return binary<mk::SubOp>(*x, *y);
+      if (isa<arith::MulFOp>(def)) {
+        if (*x == *y)
+          return unary<mk::SquareOp>(*x);
+        return binary<mk::MulOp>(*x, *y);
+      }
+      if (isa<arith::DivFOp>(def))
+        return binary<mk::DivOp>(*x, *y);
+      return binary<mk::PowOp>(*x, *y);
+    }
+    if (auto fpowi = dyn_cast<math::FPowIOp>(def)) {
+      IntegerAttr e;
+      if (!matchPattern(fpowi.getRhs(), m_Constant(&e)) || e.getInt() != 2)
+        return fail("math.fpowi with an exponent other than the constant 2");
+      FailureOr<Value> x = operand(0);
+      if (failed(x))
+        return failure();
+      return unary<mk::SquareOp>(*x);
+    }
+    if (def->getNumOperands() == 1 &&
+        isa<arith::NegFOp, math::ExpOp, math::SqrtOp, math::RsqrtOp>(def)) {
+      FailureOr<Value> x = operand(0);
+      if (failed(x))
+        return failure();
+      if (isa<arith::NegFOp>(def))
+        return unary<mk::NegOp>(*x);
+      if (isa<math::ExpOp>(def))
+        return unary<mk::ExpOp>(*x);
+      if (isa<math::SqrtOp>(def))
+        return unary<mk::SqrtOp>(*x);
+      return unary<mk::RsqrtOp>(*x);
+    }
+    if (constantOf(def->getResult(0)))
+      return fail("a bare constant yielded by the body");
+    return fail(("body op '" + def->getName().getStringRef() +
+                 "' has no mk counterpart")
+                    .str());
+  }
+
+  OpBuilder &b;
+  Location loc;
+  RankedTensorType resultType;
+  DenseMap<Value, Value> values;
+};
+
+/// True when `init` is filled with -inf or the lowest finite value (what
+/// torch-mlir uses as the identity of max).
+bool isMaxIdentityInit(Value init) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  FloatAttr attr;
+  if (!fill || !matchPattern(fill.getInputs()[0], m_Constant(&attr)))
+    return false;
+  APFloat v = attr.getValue();
+  return (v.isInfinity() && v.isNegative()) ||
+         v == APFloat::getLargest(v.getSemantics(), /*Negative=*/true);
+}
+
+/// A generic reducing one dim: `out = out + f(ins)` or `max(out, f(ins))`,
+/// the output map keeping the reduced dim as a literal 0.
+Reason importReductionGeneric(linalg::GenericOp op, OpBuilder &b);
+
+/// An all-parallel linalg.generic with one result and an arith/math body.
+Reason importElementwiseGeneric(linalg::GenericOp op, OpBuilder &b) {
+  if (!op.hasPureTensorSemantics())
+    return "buffer semantics are not imported";
+  if (op.getNumDpsInits() != 1 || op->getNumResults() != 1)
+    return "a generic with several results is not imported";
+  if (op.getNumReductionLoops() != 0)
+    return importReductionGeneric(op, b);
+  if (Reason r = checkTypes(op.getDpsInputs(), op->getResultTypes()); !r.empty())
+    return r;
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (Reason r = checkSameElementType(op.getDpsInputs(), resultType); !r.empty())
+    return r;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!maps.back().isIdentity())
+    return "the output map is not the identity (a transposing write)";
+  for (auto [input, map] : llvm::zip(op.getDpsInputs(), maps))
+    if (!isBroadcastMap(map, cast<ShapedType>(input.getType())))
+      return "an input map is neither the identity nor a size-1 broadcast";
+  Block &body = op.getRegion().front();
+  for (Operation &inner : body.without_terminator())
+    if (inner.getNumRegions() != 0)
+      return "a body op with regions";
+  Value yielded = body.getTerminator()->getOperand(0);
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op);
+  BodyImporter importer(b, op.getLoc(), resultType);
+  for (auto [arg, input] : llvm::zip(body.getArguments(), op.getDpsInputs()))
+    importer.bind(arg, input);
+  // Remember what was inserted, to roll it back on failure.
+  Operation *before = op->getPrevNode();
+  Reason why;
+  FailureOr<Value> result = importer.import(yielded, why);
+  auto rollback = [&] {
+    SmallVector<Operation *> created;
+    for (Operation *it = before ? before->getNextNode()
+                                : &op->getBlock()->front();
+         it != op; it = it->getNextNode())
+      created.push_back(it);
+    for (Operation *c : llvm::reverse(created))
+      c->erase();
+  };
+  if (failed(result)) {
+    rollback();
+    return why;
+  }
+  if (result->getType() != resultType) {
+    rollback();
+    return "the body does not produce a value of the full iteration shape "
+           "(pure copy or broadcast)";
+  }
+  op->getResult(0).replaceAllUsesWith(*result);
+  op->erase();
+  return {};
+}
+
+Reason importReductionGeneric(linalg::GenericOp op, OpBuilder &b) {
+  if (op.getNumReductionLoops() != 1)
+    return "a reduction over several dims is not imported";
+  if (Reason r = checkTypes(op.getDpsInputs(), {}); !r.empty())
+    return r;
+  Type resultType = op->getResult(0).getType();
+  if (Reason r = checkSameElementType(op.getDpsInputs(), resultType);
+      !r.empty())
+    return r;
+  unsigned rank = op.getNumLoops();
+  unsigned reduced = 0;
+  for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (it == utils::IteratorType::reduction)
+      reduced = i;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<int64_t> shape;
+  for (auto [input, map] : llvm::zip(op.getDpsInputs(), maps))
+    if (!isBroadcastMap(map, cast<ShapedType>(input.getType())))
+      return "an input map of the reduction is neither the identity nor a "
+             "size-1 broadcast";
+  if (op.getNumDpsInputs() == 0)
+    return "a reduction without inputs";
+  for (unsigned d = 0; d < rank; ++d) {
+    int64_t size = 1;
+    for (Value input : op.getDpsInputs())
+      size = std::max(size, cast<ShapedType>(input.getType()).getDimSize(d));
+    shape.push_back(size);
+  }
+  AffineMap outMap = maps.back();
+  if (outMap.getNumResults() != rank)
+    return "the reduced dim is dropped from the result (needs a reshape op "
+           "mk does not have)";
+  for (unsigned d = 0; d < rank; ++d) {
+    AffineExpr e = outMap.getResult(d);
+    if (d == reduced) {
+      auto c = dyn_cast<AffineConstantExpr>(e);
+      if (!c || c.getValue() != 0)
+        return "the output map does not keep the reduced dim as 0";
+    } else if (e != getAffineDimExpr(d, op.getContext())) {
+      return "the output map of the reduction is not the identity";
+    }
+  }
+  if (Reason r = checkTypes({}, resultType); !r.empty())
+    return r;
+
+  Block &body = op.getRegion().front();
+  Value outArg = body.getArguments().back();
+  Operation *combine = body.getTerminator()->getOperand(0).getDefiningOp();
+  bool isSum = isa_and_nonnull<arith::AddFOp>(combine);
+  bool isMax = isa_and_nonnull<arith::MaximumFOp, arith::MaxNumFOp>(combine);
+  if (!isSum && !isMax)
+    return "the reduction body does not end in an addf or maximumf with the "
+           "output";
+  Value partial;
+  if (combine->getOperand(0) == outArg)
+    partial = combine->getOperand(1);
+  else if (combine->getOperand(1) == outArg)
+    partial = combine->getOperand(0);
+  else
+    return "the reduction body does not combine with the output argument";
+  if (llvm::any_of(outArg.getUsers(),
+                   [&](Operation *user) { return user != combine; }))
+    return "the output argument is used outside the combining op";
+  Value init = op.getDpsInits()[0];
+  if (isSum && !isZeroInit(init))
+    return "the sum starts from a non-zero init";
+  if (isMax && !isMaxIdentityInit(init))
+    return "the max starts from an init other than -inf or the lowest value";
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op);
+  auto iterType = RankedTensorType::get(
+      shape, cast<ShapedType>(resultType).getElementType());
+  BodyImporter importer(b, op.getLoc(), iterType);
+  for (auto [arg, input] : llvm::zip(body.getArguments(), op.getDpsInputs()))
+    importer.bind(arg, input);
+  Operation *before = op->getPrevNode();
+  Reason why;
+  FailureOr<Value> value = importer.import(partial, why);
+  if (succeeded(value) && cast<ShapedType>(value->getType()).getShape() !=
+                              ArrayRef<int64_t>(shape)) {
+    why = "the reduced value does not have the full iteration shape";
+    value = failure();
+  }
+  if (failed(value)) {
+    SmallVector<Operation *> created;
+    for (Operation *it = before ? before->getNextNode()
+                                : &op->getBlock()->front();
+         it != op; it = it->getNextNode())
+      created.push_back(it);
+    for (Operation *c : llvm::reverse(created))
+      c->erase();
+    return why;
+  }
+  Value result;
+  IntegerAttr dim = b.getI64IntegerAttr(reduced);
+  if (isSum)
+    result = mk::ReduceSumOp::create(b, op.getLoc(), *value, dim).getResult();
+  else
+    result = mk::ReduceMaxOp::create(b, op.getLoc(), *value, dim).getResult();
+  op->getResult(0).replaceAllUsesWith(result);
+  op->erase();
+  return {};
+}
+
+/// Element-wise named linalg ops and element-wise tosa ops.
+template <typename MkOp>
+Reason importSimple(Operation *op, ValueRange inputs, OpBuilder &b) {
+  if (Reason r = checkTypes(inputs, op->getResultTypes()); !r.empty())
+    return r;
+  if (Reason r = checkSameElementType(inputs, op->getResultTypes()[0]);
+      !r.empty())
+    return r;
+  b.setInsertionPoint(op);
+  Value v = MkOp::create(b, op->getLoc(), op->getResultTypes(), inputs)
+                .getResult();
+  op->getResult(0).replaceAllUsesWith(v);
+  op->erase();
+  return {};
+}
+
+/// Tries to import one op; returns why not (empty on success).
+Reason importOpImpl(Operation *op, OpBuilder &b);
+
+/// Imports `op`; on success the producers of its operands go to `maybeDead`.
+Reason importOp(Operation *op, OpBuilder &b,
+                llvm::SetVector<Operation *> &maybeDead) {
+  SmallVector<Operation *> producers;
+  llvm::SetVector<Value> used(op->getOperands().begin(),
+                              op->getOperands().end());
+  getUsedValuesDefinedAbove(op->getRegions(), used);
+  for (Value v : used)
+    if (Operation *def = v.getDefiningOp())
+      producers.push_back(def);
+  Reason why = importOpImpl(op, b);
+  if (why.empty())
+    maybeDead.insert(producers.begin(), producers.end());
+  return why;
+}
+
+Reason importOpImpl(Operation *op, OpBuilder &b) {
+  if (auto mm = dyn_cast<linalg::MatmulOp>(op))
+    return importMatmul(mm, b);
+  if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op))
+    return importMatmul(bmm, b);
+  if (auto generic = dyn_cast<linalg::GenericOp>(op))
+    return importElementwiseGeneric(generic, b);
+  if (auto named = dyn_cast<linalg::LinalgOp>(op)) {
+    if (!named.hasPureTensorSemantics())
+      return "buffer semantics are not imported";
+    SmallVector<Value> ins(named.getDpsInputs());
+    if (isa<linalg::AddOp>(op))
+      return importSimple<mk::AddOp>(op, ins, b);
+    if (isa<linalg::SubOp>(op))
+      return importSimple<mk::SubOp>(op, ins, b);
+    if (isa<linalg::MulOp>(op))
+      return importSimple<mk::MulOp>(op, ins, b);
+    if (isa<linalg::DivOp>(op))
+      return importSimple<mk::DivOp>(op, ins, b);
+    if (isa<linalg::ExpOp>(op))
+      return importSimple<mk::ExpOp>(op, ins, b);
+    if (isa<linalg::SqrtOp>(op))
+      return importSimple<mk::SqrtOp>(op, ins, b);
+    if (isa<linalg::RsqrtOp>(op))
+      return importSimple<mk::RsqrtOp>(op, ins, b);
+    if (isa<linalg::NegFOp>(op))
+      return importSimple<mk::NegOp>(op, ins, b);
+    if (isa<linalg::FillOp>(op))
+      return "linalg.fill is kept (only a zero fill feeding a matmul folds)";
+    return "this linalg op is not imported yet";
+  }
+  if (isa<tosa::AddOp>(op))
+    return importSimple<mk::AddOp>(op, op->getOperands(), b);
+  if (isa<tosa::SubOp>(op))
+    return importSimple<mk::SubOp>(op, op->getOperands(), b);
+  if (isa<tosa::PowOp>(op))
+    return importSimple<mk::PowOp>(op, op->getOperands(), b);
+  if (isa<tosa::ExpOp>(op))
+    return importSimple<mk::ExpOp>(op, op->getOperands(), b);
+  if (isa<tosa::RsqrtOp>(op))
+    return importSimple<mk::RsqrtOp>(op, op->getOperands(), b);
+  if (isa<tosa::SigmoidOp>(op))
+    return importSimple<mk::SigmoidOp>(op, op->getOperands(), b);
+  if (isa<tosa::NegateOp>(op))
+    return "tosa.negate (zero-point operands) is not imported yet";
+  if (op->getDialect() && op->getDialect()->getNamespace() == "tosa")
+    return "this tosa op is not imported yet";
+  return "";
+}
+
+struct MirageImportPass
+    : public PassWrapper<MirageImportPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MirageImportPass)
+
+  StringRef getArgument() const override { return "mirage-import"; }
+  StringRef getDescription() const override {
+    return "Rewrite the linalg/tosa ops with an exact mk counterpart into mk "
+           "ops, in place; remark on every op left outside";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<mk::MKDialect>();
+  }
+
+  MirageImportPass() = default;
+  MirageImportPass(const MirageImportPass &other) : PassWrapper(other) {}
+
+  Option<bool> outline{
+      *this, "outline",
+      llvm::cl::desc("Outline each run of imported mk ops into a private "
+                     "function of mk ops called in its place"),
+      llvm::cl::init(true)};
+
+  void runOnOperation() override {
+    OpBuilder b(&getContext());
+    SmallVector<func::FuncOp> funcs(getOperation().getOps<func::FuncOp>());
+    SymbolTable symbolTable(getOperation());
+    for (func::FuncOp func : funcs) {
+      SmallVector<Operation *> candidates;
+      func.walk([&](Operation *op) {
+        StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
+        if ((ns == "linalg" || ns == "tosa") &&
+            !isa<tosa::ConstOp, tosa::ConstShapeOp>(op) &&
+            op->getParentOfType<linalg::LinalgOp>() == nullptr)
+          candidates.push_back(op);
+      });
+      // Producers before consumers, so a zero fill is still in place when its
+      // matmul is looked at.
+      llvm::SetVector<Operation *> maybeDead;
+      SmallVector<Operation *> fills;
+      for (Operation *op : candidates) {
+        if (isa<linalg::FillOp>(op)) {
+          fills.push_back(op);
+          continue;
+        }
+        Reason why = importOp(op, b, maybeDead);
+        if (!why.empty())
+          op->emitRemark() << "mirage-import: left outside: " << why;
+      }
+      // Fills, empties and constants whose only users were imported go; the
+      // rest of the program (dead code included) is left as it was.
+      while (!maybeDead.empty()) {
+        Operation *op = maybeDead.pop_back_val();
+        if (!isOpTriviallyDead(op))
+          continue;
+        for (Value v : op->getOperands())
+          if (Operation *def = v.getDefiningOp())
+            maybeDead.insert(def);
+        llvm::erase(fills, op);
+        op->erase();
+      }
+      for (Operation *fill : fills)
+        fill->emitRemark()
+            << "mirage-import: left outside: a fill that does not only feed "
+               "imported matmuls";
+      fuseComposites(func);
+      if (outline)
+        outlineMkRuns(func, symbolTable);
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createMirageImportPass() {
+  return std::make_unique<MirageImportPass>();
+}
+
+void registerMirageImportPasses() { PassRegistration<MirageImportPass>(); }
+
+} // namespace mirage
