@@ -519,6 +519,58 @@ Reason importOpImpl(Operation *op, OpBuilder &b) {
       return "linalg.fill is kept (only a zero fill feeding a matmul folds)";
     return "this linalg op is not imported yet";
   }
+  if (auto mm = dyn_cast<tosa::MatMulOp>(op)) {
+    if (!matchPattern(mm.getAZp(), m_AnyZeroFloat()) ||
+        !matchPattern(mm.getBZp(), m_AnyZeroFloat()))
+      return "tosa.matmul with non-zero (or non-float) zero points";
+    return importSimple<mk::MatmulOp>(op, {mm.getA(), mm.getB()}, b);
+  }
+  if (auto mul = dyn_cast<tosa::MulOp>(op)) {
+    if (!matchPattern(mul.getShift(), m_Zero()))
+      return "tosa.mul with a non-zero shift";
+    // x * reciprocal(y) is x / y.
+    for (auto [x, r] : {std::pair(mul.getInput1(), mul.getInput2()),
+                        std::pair(mul.getInput2(), mul.getInput1())})
+      if (auto recip = r.getDefiningOp<tosa::ReciprocalOp>())
+        return importSimple<mk::DivOp>(op, {x, recip.getInput1()}, b);
+    return importSimple<mk::MulOp>(op, {mul.getInput1(), mul.getInput2()}, b);
+  }
+  if (isa<tosa::ReduceSumOp, tosa::ReduceMaxOp>(op)) {
+    uint32_t axis = isa<tosa::ReduceSumOp>(op)
+                        ? cast<tosa::ReduceSumOp>(op).getAxis()
+                        : cast<tosa::ReduceMaxOp>(op).getAxis();
+    if (auto max = dyn_cast<tosa::ReduceMaxOp>(op))
+      if (max.getNanMode() != tosa::NanPropagationMode::PROPAGATE)
+        return "tosa.reduce_max with nan_mode other than PROPAGATE";
+    if (Reason r = checkTypes(op->getOperands(), op->getResultTypes());
+        !r.empty())
+      return r;
+    b.setInsertionPoint(op);
+    IntegerAttr dim = b.getI64IntegerAttr(axis);
+    Value v = isa<tosa::ReduceSumOp>(op)
+                  ? mk::ReduceSumOp::create(b, op->getLoc(), op->getOperand(0),
+                                            dim)
+                        .getResult()
+                  : mk::ReduceMaxOp::create(b, op->getLoc(), op->getOperand(0),
+                                            dim)
+                        .getResult();
+    op->getResult(0).replaceAllUsesWith(v);
+    op->erase();
+    return {};
+  }
+  if (auto tr = dyn_cast<tosa::TransposeOp>(op)) {
+    if (Reason r = checkTypes(op->getOperands(), op->getResultTypes());
+        !r.empty())
+      return r;
+    b.setInsertionPoint(op);
+    SmallVector<int64_t> perm(tr.getPerms().begin(), tr.getPerms().end());
+    Value v = mk::TransposeOp::create(b, op->getLoc(), tr.getInput1(),
+                                      b.getDenseI64ArrayAttr(perm))
+                  .getResult();
+    op->getResult(0).replaceAllUsesWith(v);
+    op->erase();
+    return {};
+  }
   if (isa<tosa::AddOp>(op))
     return importSimple<mk::AddOp>(op, op->getOperands(), b);
   if (isa<tosa::SubOp>(op))
@@ -578,7 +630,12 @@ struct MirageImportPass
       llvm::SetVector<Operation *> maybeDead;
       SmallVector<Operation *> fills;
       for (Operation *op : candidates) {
-        if (isa<linalg::FillOp>(op)) {
+        // Folded into their consumers if those import; else remarked below.
+        bool recipOfMul =
+            isa<tosa::ReciprocalOp>(op) &&
+            llvm::all_of(op->getUsers(),
+                         [](Operation *u) { return isa<tosa::MulOp>(u); });
+        if (isa<linalg::FillOp>(op) || recipOfMul) {
           fills.push_back(op);
           continue;
         }
@@ -600,8 +657,10 @@ struct MirageImportPass
       }
       for (Operation *fill : fills)
         fill->emitRemark()
-            << "mirage-import: left outside: a fill that does not only feed "
-               "imported matmuls";
+            << "mirage-import: left outside: "
+            << (isa<linalg::FillOp>(fill)
+                    ? "a fill that does not only feed imported matmuls"
+                    : "a reciprocal whose muls were not all imported");
       fuseComposites(func);
       if (outline)
         outlineMkRuns(func, symbolTable);

@@ -24,8 +24,10 @@ namespace {
 bool isMkOp(Operation &op) { return isa<mk::MKDialect>(op.getDialect()); }
 
 /// Cuts `run` (consecutive ops of one block) out into a private function.
-void outlineRun(ArrayRef<Operation *> run, func::FuncOp parent,
-                SymbolTable &symbolTable, unsigned index) {
+/// The new function goes right after `after`; returns it.
+Operation *outlineRun(ArrayRef<Operation *> run, func::FuncOp parent,
+                      Operation *after, SymbolTable &symbolTable,
+                      unsigned index) {
   llvm::SmallPtrSet<Operation *, 16> inRun(run.begin(), run.end());
   llvm::SetVector<Value> inputs, outputs;
   for (Operation *op : run) {
@@ -46,7 +48,7 @@ void outlineRun(ArrayRef<Operation *> run, func::FuncOp parent,
     outTypes.push_back(v.getType());
 
   OpBuilder b(ctx);
-  b.setInsertionPointAfter(parent);
+  b.setInsertionPointAfter(after);
   std::string name = (parent.getSymName() + "_mk" + Twine(index)).str();
   auto callee = func::FuncOp::create(b, run.front()->getLoc(), name,
                                      FunctionType::get(ctx, inTypes, outTypes));
@@ -71,6 +73,7 @@ void outlineRun(ArrayRef<Operation *> run, func::FuncOp parent,
     Value(v).replaceAllUsesWith(call.getResult(i));
   for (Operation *op : llvm::reverse(run))
     op->erase();
+  return callee;
 }
 
 } // namespace
@@ -100,8 +103,9 @@ unsigned outlineMkRuns(func::FuncOp func, SymbolTable &symbolTable) {
       runs.push_back(std::move(current));
   });
   unsigned index = 0;
+  Operation *after = func;
   for (ArrayRef<Operation *> run : runs)
-    outlineRun(run, func, symbolTable, index++);
+    after = outlineRun(run, func, after, symbolTable, index++);
   return index;
 }
 

@@ -1,0 +1,103 @@
+// RUN: mirage-opt --mirage-import %s -split-input-file -verify-diagnostics | FileCheck %s
+
+// Ops that cannot be imported stay untouched, each with a remark that says
+// why; the mk runs around them are outlined into private functions.
+
+// CHECK-LABEL: func.func @tanh_outside
+// CHECK: %[[C:.*]] = call @tanh_outside_mk0(%{{.*}}, %{{.*}})
+// CHECK: %[[T:.*]] = tosa.tanh %[[C]] {user.tag = "kept"}
+// CHECK: %[[D:.*]] = call @tanh_outside_mk1(%[[T]])
+// CHECK: return %[[D]]
+// CHECK: func.func private @tanh_outside_mk0
+// CHECK-NEXT: mk.add
+// CHECK-NEXT: mk.exp
+// CHECK: func.func private @tanh_outside_mk1
+// CHECK-NEXT: mk.sigmoid
+func.func @tanh_outside(%a: tensor<2x8xf32>, %b: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %0 = tosa.add %a, %b : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %1 = tosa.exp %0 : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  // expected-remark @below {{mirage-import: left outside: this tosa op is not imported yet}}
+  %2 = tosa.tanh %1 {user.tag = "kept"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %3 = tosa.sigmoid %2 : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %3 : tensor<2x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @dynamic
+// CHECK: tosa.exp
+func.func @dynamic(%a: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  // expected-remark @below {{left outside: operand type is not a static f16/bf16/f32 tensor of rank 1-4}}
+  %0 = tosa.exp %a : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @rank5
+// CHECK: tosa.exp
+func.func @rank5(%a: tensor<1x2x2x2x2xf32>) -> tensor<1x2x2x2x2xf32> {
+  // expected-remark @below {{left outside: operand type is not a static f16/bf16/f32 tensor of rank 1-4}}
+  %0 = tosa.exp %a : (tensor<1x2x2x2x2xf32>) -> tensor<1x2x2x2x2xf32>
+  return %0 : tensor<1x2x2x2x2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @int_mul
+// CHECK: tosa.mul
+func.func @int_mul(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %shift = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-remark @below {{left outside: tosa.mul with a non-zero shift}}
+  %0 = tosa.mul %a, %b, %shift : (tensor<4xi32>, tensor<4xi32>, tensor<1xi8>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// A matmul accumulating into something other than zeros.
+// CHECK-LABEL: func.func @accumulate
+// CHECK: linalg.matmul
+func.func @accumulate(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // expected-remark @below {{left outside: the accumulator is not a zero fill (mk.matmul does not accumulate)}}
+  %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+// A body op without an mk counterpart: the generic stays, nothing half-built.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @erf
+// CHECK-NOT: mk.
+// CHECK: math.erf
+func.func @erf(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  // expected-remark @below {{left outside: body op 'math.erf' has no mk counterpart}}
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = math.exp %in : f32
+    %y = math.erf %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// A reduction whose result drops the reduced dim needs a reshape mk lacks.
+// CHECK-LABEL: func.func @dropped
+// CHECK: linalg.generic
+func.func @dropped(%a: tensor<4x8xf32>) -> tensor<4xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  // expected-remark @below {{left outside: a fill that does not only feed imported matmuls}}
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  // expected-remark @below {{left outside: the reduced dim is dropped from the result}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<4x8xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
