@@ -21,6 +21,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -674,6 +676,18 @@ std::unique_ptr<Pass> createMirageImportPass() {
   return std::make_unique<MirageImportPass>();
 }
 
-void registerMirageImportPasses() { PassRegistration<MirageImportPass>(); }
+void registerMirageImportPasses() {
+  PassRegistration<MirageImportPass>();
+  // linalg/tosa -> mk -> best verified program -> PTX (+ manifest with the
+  // default options of mirage-to-ptx).
+  PassPipelineRegistration<>(
+      "mirage-import-to-ptx",
+      "Import linalg/tosa into mk, superoptimize, lower to PTX",
+      [](OpPassManager &pm) {
+        pm.addPass(createMirageImportPass());
+        if (failed(parsePassPipeline("mirage-superoptimize,mirage-to-ptx", pm)))
+          llvm::errs() << "mirage-import-to-ptx: cannot build the pipeline\n";
+      });
+}
 
 } // namespace mirage

@@ -1,0 +1,16 @@
+// RUN: mirage-opt --mirage-import-to-ptx %s | FileCheck %s
+
+// The named pipeline: tosa -> mk (mirage-import) -> mirage-superoptimize ->
+// mirage-to-ptx. The kernel is PTX for sm_90 (the default chip).
+
+// CHECK-NOT: tosa.
+// CHECK-LABEL: llvm.func @small(
+// CHECK: gpu.launch_func @small_kernel::@small_kernel
+// CHECK: gpu.binary @small_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
+// CHECK-SAME: .target sm_90
+// CHECK-SAME: .visible .entry small_kernel
+func.func @small(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %e = tosa.exp %a : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %0 = tosa.add %e, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
