@@ -502,6 +502,16 @@ private:
   /// Sets `op`'s results from an earlier block; false if there is none.
   bool takeReused(Operation &op, int64_t iter);
   void saveReused(Operation &op, int64_t iter);
+  /// Whether every user of `op` in its block is reusable, so that the users'
+  /// results, not `op`'s, are the ones worth keeping.
+  bool onlyFeedsReusable(Operation &op) const;
+  /// Whether `op` need not be evaluated in this block and iteration: each of
+  /// its users takes its results from an earlier block or is itself not
+  /// needed (an input tile that only feeds a reused matmul).
+  bool isUnneeded(Operation &op, int64_t iter);
+  /// Memo of isUnneeded for the block and iteration in `unneededAt`.
+  llvm::DenseMap<Operation *, bool> unneeded;
+  std::array<int64_t, 4> unneededAt = {-1, -1, -1, -1};
   /// Evaluates `op` of a block graph (loop body when `iter >= 0`), reusing
   /// its results from an earlier block when they are block-invariant.
   LogicalResult evalBlockGraphOp(Operation &op, int64_t iter,
@@ -1138,6 +1148,8 @@ void Evaluator<Dom>::computeGridDeps(Block &body, ArrayRef<int64_t> grid) {
   gridDeps.clear();
   reused.clear();
   reusedElements = 0;
+  unneeded.clear();
+  unneededAt = {-1, -1, -1, -1};
   kernelGridMask = 0;
   for (int g = 0; g < 3; ++g)
     if (grid[g] > 1)
@@ -1226,17 +1238,54 @@ void Evaluator<Dom>::saveReused(Operation &op, int64_t iter) {
 }
 
 template <typename Dom>
+bool Evaluator<Dom>::onlyFeedsReusable(Operation &op) const {
+  Block *block = op.getBlock();
+  for (Operation *user : op.getUsers()) {
+    Operation *u = block->findAncestorOpInBlock(*user);
+    if (!u || !isReusable(*u))
+      return false;
+  }
+  return true;
+}
+
+template <typename Dom>
+bool Evaluator<Dom>::isUnneeded(Operation &op, int64_t iter) {
+  std::array<int64_t, 4> at = {blockIdx[0], blockIdx[1], blockIdx[2], iter};
+  if (at != unneededAt) {
+    unneeded.clear();
+    unneededAt = at;
+  }
+  auto [it, inserted] = unneeded.try_emplace(&op, false);
+  if (!inserted)
+    return it->second;
+  Block *block = op.getBlock();
+  bool result = !op.use_empty();
+  for (Operation *user : op.getUsers()) {
+    Operation *u = block->findAncestorOpInBlock(*user);
+    if (!u || !isReusable(*u) ||
+        (!reused.count(reuseKey(*u, iter)) && !isUnneeded(*u, iter))) {
+      result = false;
+      break;
+    }
+  }
+  unneeded[&op] = result;
+  return result;
+}
+
+template <typename Dom>
 LogicalResult Evaluator<Dom>::evalBlockGraphOp(Operation &op, int64_t iter,
                                                int64_t forloop) {
   bool reusable = isReusable(op);
-  if (reusable && takeReused(op, iter))
+  if (reusable && (takeReused(op, iter) || isUnneeded(op, iter)))
     return success();
   LogicalResult r = success();
   if (auto it = dyn_cast<mb::InputIterOp>(op))
     r = evalInputIter(it, forloop);
   else
     r = evalOp(op);
-  if (succeeded(r) && reusable)
+  // A value whose users are all reused is not needed again once they are
+  // kept, so only the last reusable values on each path are held.
+  if (succeeded(r) && reusable && !onlyFeedsReusable(op))
     saveReused(op, iter);
   return r;
 }
