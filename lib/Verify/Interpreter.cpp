@@ -248,8 +248,8 @@ public:
             }
           }
           for (int r = 0; r < rows; ++r) {
-            outP[r] = addModP(outP[r], static_cast<uint64_t>(sp[r] % kFieldP));
-            outQ[r] = addModQ(outQ[r], static_cast<uint32_t>(sq[r] % kFieldQ));
+            outP[r] = addModP(outP[r], reduceModP(sp[r]));
+            outQ[r] = addModQ(outQ[r], reduceModQ(sq[r]));
           }
         }
         for (int r = 0; r < rows; ++r) {

@@ -80,6 +80,32 @@ TEST(Field, MulModMatchesWideDivision) {
       EXPECT_EQ(exact(a, b), mulModP(a, b)) << a << " * " << b;
 }
 
+TEST(Field, WideReductionMatchesDivision) {
+  // The reductions of dot-product sums: random 128-bit values up to 2^127
+  // (sums of 2^24 products of p residues stay below 2^126), random 64-bit
+  // values, and the extremes.
+  SplitMix64 rng(5);
+  auto check = [](uint128_t a) {
+    ASSERT_EQ(static_cast<uint64_t>(a % kFieldP), reduceModP(a));
+    ASSERT_EQ(static_cast<uint32_t>(a % kFieldQ), reduceModQ(a));
+  };
+  for (int i = 0; i < 200000; ++i) {
+    uint128_t a = (static_cast<uint128_t>(rng.next() >> (i % 64)) << 64) |
+                  rng.next();
+    check(a >> 1);
+    uint64_t b = rng.next() >> (i % 64);
+    ASSERT_EQ(b % kFieldP, reduceModP(b)) << b;
+  }
+  uint128_t all = ~static_cast<uint128_t>(0);
+  for (uint128_t a : {static_cast<uint128_t>(0), static_cast<uint128_t>(1),
+                      static_cast<uint128_t>(kFieldP),
+                      static_cast<uint128_t>(kFieldP - 1),
+                      static_cast<uint128_t>(~uint64_t(0)),
+                      static_cast<uint128_t>(1) << 64, all >> 1,
+                      (all >> 1) - kFieldP})
+    check(a);
+}
+
 TEST(Field, Inverses) {
   SplitMix64 rng(1);
   FieldTest test(1);

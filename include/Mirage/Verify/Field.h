@@ -73,6 +73,27 @@ inline uint64_t mulModP(uint64_t a, uint64_t b) {
   return static_cast<uint64_t>(r);
 }
 inline uint64_t negModP(uint64_t a) { return a == 0 ? 0 : kFieldP - a; }
+/// a mod p for any 64-bit a, with the same quotient estimate as mulModP
+/// (a / p < 2^14, so the estimate is off by at most 1).
+inline uint64_t reduceModP(uint64_t a) {
+  constexpr double kInvP = 1.0 / static_cast<double>(kFieldP);
+  uint64_t quot = static_cast<uint64_t>(static_cast<double>(a) * kInvP);
+  int64_t r = static_cast<int64_t>(a - quot * kFieldP);
+  if (r < 0)
+    r += static_cast<int64_t>(kFieldP);
+  if (r >= static_cast<int64_t>(kFieldP))
+    r -= static_cast<int64_t>(kFieldP);
+  return static_cast<uint64_t>(r);
+}
+/// a mod p for a 128-bit sum of products (what a dot product accumulates),
+/// without a 128-bit division: a = hi * 2^64 + lo.
+inline uint64_t reduceModP(uint128_t a) {
+  constexpr uint64_t k2To64ModP =
+      static_cast<uint64_t>((static_cast<uint128_t>(1) << 64) % kFieldP);
+  uint64_t hi = reduceModP(static_cast<uint64_t>(a >> 64));
+  return addModP(mulModP(hi, k2To64ModP),
+                 reduceModP(static_cast<uint64_t>(a)));
+}
 
 inline uint32_t addModQ(uint32_t a, uint32_t b) {
   uint64_t s = static_cast<uint64_t>(a) + b;
@@ -86,6 +107,14 @@ inline uint32_t mulModQ(uint32_t a, uint32_t b) {
 }
 inline uint32_t negModQ(uint32_t a) {
   return a == 0 ? 0 : static_cast<uint32_t>(kFieldQ - a);
+}
+/// a mod q for a 128-bit sum of products, without a 128-bit division.
+inline uint32_t reduceModQ(uint128_t a) {
+  constexpr uint64_t k2To64ModQ =
+      static_cast<uint64_t>((static_cast<uint128_t>(1) << 64) % kFieldQ);
+  uint64_t hi = static_cast<uint64_t>(a >> 64) % kFieldQ;
+  uint64_t lo = static_cast<uint64_t>(a) % kFieldQ;
+  return static_cast<uint32_t>((hi * k2To64ModQ + lo) % kFieldQ);
 }
 
 /// base^e mod p.
