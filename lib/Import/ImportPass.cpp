@@ -293,6 +293,17 @@ bool isMaxIdentityInit(Value init) {
 /// the output map keeping the reduced dim as a literal 0.
 Reason importReductionGeneric(linalg::GenericOp op, OpBuilder &b);
 
+/// Erases the ops inserted after `before` (null: the block start) up to `op`,
+/// so a body that fails half-way leaves nothing behind.
+void eraseInsertedBetween(Operation *before, Operation *op) {
+  SmallVector<Operation *> created;
+  for (Operation *it = before ? before->getNextNode() : &op->getBlock()->front();
+       it != op; it = it->getNextNode())
+    created.push_back(it);
+  for (Operation *c : llvm::reverse(created))
+    c->erase();
+}
+
 /// An all-parallel linalg.generic with one result and an arith/math body.
 Reason importElementwiseGeneric(linalg::GenericOp op, OpBuilder &b) {
   if (!op.hasPureTensorSemantics())
@@ -327,15 +338,7 @@ Reason importElementwiseGeneric(linalg::GenericOp op, OpBuilder &b) {
   Operation *before = op->getPrevNode();
   Reason why;
   FailureOr<Value> result = importer.import(yielded, why);
-  auto rollback = [&] {
-    SmallVector<Operation *> created;
-    for (Operation *it = before ? before->getNextNode()
-                                : &op->getBlock()->front();
-         it != op; it = it->getNextNode())
-      created.push_back(it);
-    for (Operation *c : llvm::reverse(created))
-      c->erase();
-  };
+  auto rollback = [&] { eraseInsertedBetween(before, op); };
   if (failed(result)) {
     rollback();
     return why;
@@ -435,13 +438,7 @@ Reason importReductionGeneric(linalg::GenericOp op, OpBuilder &b) {
     value = failure();
   }
   if (failed(value)) {
-    SmallVector<Operation *> created;
-    for (Operation *it = before ? before->getNextNode()
-                                : &op->getBlock()->front();
-         it != op; it = it->getNextNode())
-      created.push_back(it);
-    for (Operation *c : llvm::reverse(created))
-      c->erase();
+    eraseInsertedBetween(before, op);
     return why;
   }
   Value result;
@@ -661,7 +658,7 @@ struct MirageImportPass
         fill->emitRemark()
             << "mirage-import: left outside: "
             << (isa<linalg::FillOp>(fill)
-                    ? "a fill that does not only feed imported matmuls"
+                    ? "a fill whose users were not all imported"
                     : "a reciprocal whose muls were not all imported");
       fuseComposites(func);
       if (outline)
