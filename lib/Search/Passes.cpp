@@ -154,6 +154,7 @@ struct SuperoptimizePass
     o.timeBudget = timeBudget;
     o.verifyBudget = verifyBudget;
     o.finalTests = finalTests;
+    o.numerics = numerics;
     o.auditFingerprints = auditFingerprints;
     o.deepenFactor = deepenFactor;
     o.rankByKernels = rank == "kernels";
@@ -203,7 +204,11 @@ struct SuperoptimizePass
       os << "states " << s.states << ", pruned " << s.pruned
          << ", duplicates " << s.duplicates << ", candidates " << s.candidates
          << ", fingerprinted " << s.fingerprinted << " (rejected "
-         << s.fingerprintRejected << "), verified " << s.verified << "; "
+         << s.fingerprintRejected << "), verified " << s.verified;
+      if (s.numericsRejected)
+        os << " (" << s.numericsRejected
+           << " more rejected in the kernels' precision)";
+      os << "; "
          << llvm::format("%.2f", s.searchSeconds) << " s search, "
          << llvm::format("%.2f", s.verifySeconds) << " s verification";
       if (s.deepened)

@@ -36,6 +36,7 @@
 #include "Mirage/Search/AbstractExpr.h"
 #include "Mirage/Search/KernelCost.h"
 #include "Mirage/Verify/Equivalence.h"
+#include "Mirage/Verify/Numerics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -1879,6 +1880,43 @@ bool passesFingerprint(MLIRContext *ctx, const Target &target,
          r.verdict != verify::Verdict::Invalid;
 }
 
+/// The check in the kernels' precision: whether `c` is about as accurate as
+/// the reference when stored in f16/bf16 (docs/verification.md, numerics).
+/// It runs at the reduced shapes of the fingerprint (overflow and
+/// cancellation depend on the values, not on the sizes), or at the real
+/// shapes for targets whose constants may stand for sizes.
+bool passesNumerics(func::FuncOp func, const Target &target,
+                    const Candidate &c, uint64_t seed) {
+  MLIRContext *ctx = func.getContext();
+  OwningOpRef<ModuleOp> refMod, candMod;
+  func::FuncOp ref = func, cand;
+  if (target.mulScalars.empty() && target.addScalars.empty() &&
+      target.clamps.empty()) {
+    Scale reduced = reducedScale(target, c);
+    refMod = parseProgram(
+        ctx,
+        printProgram(target.ref, target.refOutputs, target.numInputs, reduced,
+                     target.elementType, "reference"),
+        target.smemLimit);
+    candMod = parseProgram(ctx,
+                           printProgram(c.prog, c.outputs, target.numInputs,
+                                        reduced, target.elementType, "cand"),
+                           target.smemLimit);
+    if (!refMod || !candMod)
+      return true;
+    ref = firstFunc(*refMod);
+    cand = firstFunc(*candMod);
+  } else {
+    candMod = parseProgram(ctx, c.text, target.smemLimit);
+    if (!candMod)
+      return true;
+    cand = firstFunc(*candMod);
+  }
+  verify::NumericsResult r =
+      verify::checkNumerics(ref, cand, verify::NumericsOptions(), seed);
+  return r.verdict != verify::Verdict::Inaccurate;
+}
+
 /// The check at the real shapes: `tests` finite-field tests and, with
 /// `floatCheck`, an f64 comparison that must agree to 1e-6.
 std::optional<verify::EquivalenceResult>
@@ -1959,6 +1997,11 @@ void verifyInOrder(func::FuncOp func, const Target &target,
                         /*floatCheck=*/true);
     if (!r)
       continue;
+    if (options.numerics &&
+        !passesNumerics(func, target, c, options.seed)) {
+      ++stats.numericsRejected;
+      continue;
+    }
     ++stats.verified;
     result.program = inModule(c.text, target.smemLimit);
     result.kernels = c.kernels;

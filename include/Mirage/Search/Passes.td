@@ -86,6 +86,10 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "time-budget)">,
     Option<"finalTests", "final-tests", "unsigned", /*default=*/"1",
            "finite-field tests of the final check at the real shapes">,
+    Option<"numerics", "numerics", "bool", /*default=*/"true",
+           "check a verified candidate in the kernels' precision (f16/bf16 "
+           "storage, f32 accumulation) before accepting it; inaccurate ones "
+           "are skipped">,
     Option<"rank", "rank", "std::string", /*default=*/"\"time\"",
            "ranking of programs: time (modelled time, launches included) or "
            "kernels (kernel count, then modelled time)">,

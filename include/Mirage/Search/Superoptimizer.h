@@ -71,6 +71,10 @@ struct SuperoptimizeOptions {
   /// Finite-field tests of the final check at the real shapes (the
   /// reduced-shape fingerprint is a further independent test).
   unsigned finalTests = 1;
+  /// Check a verified candidate in the kernels' precision (f16/bf16 storage,
+  /// f32 accumulation) against the reference before accepting it; an
+  /// inaccurate one (e.g. softmax without its max) is skipped.
+  bool numerics = true;
   /// Ranking: modelled time (launches included; the default), which lets a
   /// faster program with more kernels win; or kernel count first, then
   /// modelled time.
@@ -116,6 +120,8 @@ struct SuperoptimizeStats {
   uint64_t fingerprinted = 0, fingerprintRejected = 0;
   /// Candidates checked at the real shapes, and how many passed.
   uint64_t fullChecks = 0, verified = 0;
+  /// Verified candidates rejected by the numerics check.
+  uint64_t numericsRejected = 0;
   /// The fingerprint audit: candidates audited, rejected by the reduced
   /// fingerprint, rejected by the full check, and rejected by the
   /// fingerprint although the full check accepted them (must stay 0).
