@@ -1851,6 +1851,24 @@ std::vector<Candidate> enumerate(const Target &target,
 /// The reduced-shape fingerprint of `c`: false if it proves `c` differs
 /// from the target, true otherwise (including when the reduced instance
 /// cannot be built or evaluated: then only the full check decides).
+/// The target and `c` at the reduced shapes of the fingerprint; false if
+/// either does not parse (a candidate the reduction does not fit).
+bool parseReduced(MLIRContext *ctx, const Target &target, const Candidate &c,
+                  OwningOpRef<ModuleOp> &refMod,
+                  OwningOpRef<ModuleOp> &candMod) {
+  Scale reduced = reducedScale(target, c);
+  refMod = parseProgram(ctx,
+                        printProgram(target.ref, target.refOutputs,
+                                     target.numInputs, reduced,
+                                     target.elementType, "reference"),
+                        target.smemLimit);
+  candMod = parseProgram(ctx,
+                         printProgram(c.prog, c.outputs, target.numInputs,
+                                      reduced, target.elementType, "cand"),
+                         target.smemLimit);
+  return refMod && candMod;
+}
+
 bool passesFingerprint(MLIRContext *ctx, const Target &target,
                        const Candidate &c, uint64_t seed) {
   // A scalar constant of the target may stand for a shape (1/64 as the
@@ -1859,16 +1877,8 @@ bool passesFingerprint(MLIRContext *ctx, const Target &target,
   if (!target.mulScalars.empty() || !target.addScalars.empty() ||
       !target.clamps.empty())
     return true;
-  Scale reduced = reducedScale(target, c);
-  std::string refText =
-      printProgram(target.ref, target.refOutputs, target.numInputs, reduced,
-                   target.elementType, "reference");
-  std::string candText = printProgram(c.prog, c.outputs, target.numInputs,
-                                      reduced, target.elementType, "cand");
-  OwningOpRef<ModuleOp> refMod = parseProgram(ctx, refText, target.smemLimit);
-  OwningOpRef<ModuleOp> candMod =
-      parseProgram(ctx, candText, target.smemLimit);
-  if (!refMod || !candMod)
+  OwningOpRef<ModuleOp> refMod, candMod;
+  if (!parseReduced(ctx, target, c, refMod, candMod))
     return true;
   verify::EquivalenceOptions fp;
   fp.numTests = 1;
@@ -1892,17 +1902,7 @@ bool passesNumerics(func::FuncOp func, const Target &target,
   func::FuncOp ref = func, cand;
   if (target.mulScalars.empty() && target.addScalars.empty() &&
       target.clamps.empty()) {
-    Scale reduced = reducedScale(target, c);
-    refMod = parseProgram(
-        ctx,
-        printProgram(target.ref, target.refOutputs, target.numInputs, reduced,
-                     target.elementType, "reference"),
-        target.smemLimit);
-    candMod = parseProgram(ctx,
-                           printProgram(c.prog, c.outputs, target.numInputs,
-                                        reduced, target.elementType, "cand"),
-                           target.smemLimit);
-    if (!refMod || !candMod)
+    if (!parseReduced(ctx, target, c, refMod, candMod))
       return true;
     ref = firstFunc(*refMod);
     cand = firstFunc(*candMod);
