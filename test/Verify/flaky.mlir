@@ -6,4 +6,4 @@
 
 // CHECK-NOT: FLAKY
 // CHECK-NOT: WRONG
-// CHECK: 88 pairs, 0 flaky or wrong
+// CHECK: 95 pairs, 0 flaky or wrong

@@ -56,3 +56,18 @@ func.func @tiny(%x: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {mk.reference
   %s = mk.mul_scalar %x, 1.000001 : tensor<4x8xf32>
   return %s : tensor<4x8xf32>
 }
+
+// rsqrt(a * b) is rsqrt(a) * rsqrt(b) only for a, b > 0.
+func.func @rsqrt_ref(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %m = mk.mul %a, %b : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  %r = mk.rsqrt %m : tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+// The field's rsqrt is multiplicative too: only the f64 run sees this one.
+// expected-error @below {{not equivalent to @rsqrt_ref: in f64 on mixed inputs (seed 0): output #0 element [}}
+func.func @rsqrt_split(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {mk.reference = @rsqrt_ref} {
+  %x = mk.rsqrt %a : tensor<4x8xf32>
+  %y = mk.rsqrt %b : tensor<4x8xf32>
+  %r = mk.mul %x, %y : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
