@@ -1,0 +1,281 @@
+//===- Domains.h - Value domains of the evaluator ---------------*- C++ -*-===//
+//
+// The value domains the evaluator is templated over: real numbers (f64 for
+// the reference numerics, f32 for the kernels' precision) and the finite
+// field of Field.h, plus the degree bookkeeping of the Schwartz-Zippel bound.
+// Private to lib/Verify.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_LIB_VERIFY_DOMAINS_H
+#define MIRAGE_LIB_VERIFY_DOMAINS_H
+
+#include "Mirage/Verify/Interpreter.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace mirage::verify::detail {
+
+//===----------------------------------------------------------------------===//
+// Value domains
+//===----------------------------------------------------------------------===//
+
+
+/// A failure raised inside a domain operation; the evaluator attaches the op.
+struct DomainError {
+  EvalErrorKind kind;
+  std::string message;
+};
+
+/// Real numbers as `F`: f64 for the reference numerics, f32 for the kernels'
+/// precision (where the evaluator also rounds stored values to their element
+/// type, see Evaluator::set).
+template <typename F> class RealDomain {
+public:
+  using Elem = F;
+  /// Values stored to tiles and kernel outputs are rounded to their element
+  /// type (the f32 domain models the generated code).
+  static constexpr bool kRoundsStorage = std::is_same_v<F, float>;
+
+  std::optional<DomainError> err;
+
+  Elem zero() const { return 0; }
+  Elem constant(double c) const { return static_cast<F>(c); }
+  Elem recip(int64_t n) const { return F(1) / static_cast<F>(n); }
+  Elem sqrt2OverPi() const { return static_cast<F>(std::sqrt(2.0 / M_PI)); }
+  Elem add(Elem a, Elem b) const { return a + b; }
+  Elem sub(Elem a, Elem b) const { return a - b; }
+  Elem mul(Elem a, Elem b) const { return a * b; }
+  Elem neg(Elem a) const { return -a; }
+  Elem exp(Elem a) { return std::exp(a); }
+  Elem sqrt(Elem a) const { return std::sqrt(a); }
+  Elem pow(Elem a, Elem b) const { return std::pow(a, b); }
+  Elem max(Elem a, Elem b) const { return a >= b ? a : b; }
+  Elem min(Elem a, Elem b) const { return a <= b ? a : b; }
+  bool isExactConstant(double) const { return true; }
+  /// Division by zero gives an infinity here, as in IEEE arithmetic.
+  template <typename V> void invertAll(V &v) {
+    for (Elem &x : v)
+      x = F(1) / x;
+  }
+  /// Sequential accumulation over k in `F` (f32 accumulation of the
+  /// generated code in the f32 domain).
+  void matmul(const Elem *a, const Elem *b, Elem *c, int64_t m, int64_t k,
+              int64_t n) const {
+    std::fill(c, c + m * n, F(0));
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t l = 0; l < k; ++l) {
+        Elem x = a[i * k + l];
+        const Elem *row = b + l * n;
+        Elem *out = c + i * n;
+        for (int64_t j = 0; j < n; ++j)
+          out[j] += x * row[j];
+      }
+  }
+};
+using FloatDomain = RealDomain<double>;
+using KernelPrecisionDomain = RealDomain<float>;
+
+/// Pairs (a mod p, b mod q), see Field.h.
+class FieldDomain {
+public:
+  using Elem = FieldValue;
+  static constexpr bool kRoundsStorage = false;
+
+  explicit FieldDomain(const FieldTest &test) : test(test) {}
+
+  std::optional<DomainError> err;
+
+  Elem zero() const { return {0, 0}; }
+  Elem constant(double c) {
+    uint64_t bits;
+    std::memcpy(&bits, &c, sizeof(bits));
+    auto it = constants.find(bits);
+    if (it != constants.end())
+      return it->second;
+    FieldValue v = test.constant(c);
+    constants[bits] = v;
+    return v;
+  }
+  /// Whether `c` has an exact image; otherwise it is a random element that
+  /// counts as one more variable in the degree bound.
+  bool isExactConstant(double c) const {
+    return exactFieldImage(c).has_value();
+  }
+  Elem recip(int64_t n) const { return fieldInv(fieldFromInt(n)); }
+  Elem sqrt2OverPi() const { return test.getSqrt2OverPi(); }
+  Elem add(Elem a, Elem b) const { return fieldAdd(a, b); }
+  Elem sub(Elem a, Elem b) const { return fieldSub(a, b); }
+  Elem mul(Elem a, Elem b) const { return fieldMul(a, b); }
+  Elem neg(Elem a) const { return fieldNeg(a); }
+  Elem exp(Elem a) {
+    if (!a.hasQ()) {
+      if (!err)
+        err = DomainError{EvalErrorKind::OutsideFragment,
+                          "exp of a value whose exponent component is "
+                          "undefined (a second exp on one path): outside the "
+                          "verifiable fragment"};
+      return {1, kUndefinedQ};
+    }
+    return {test.omegaPow(a.q), kUndefinedQ};
+  }
+  Elem sqrt(Elem a) const { return fieldSqrt(a); }
+  /// pow has no field image; it is a fixed random function of both
+  /// arguments, so only identical uses compare equal.
+  Elem pow(Elem a, Elem b) const {
+    uint64_t h = mix64(mix64(a.p ^ test.getPowKey()) + b.p);
+    uint64_t h2 = mix64(h ^ 0x5bd1e995ULL);
+    return {h % kFieldP, static_cast<uint32_t>(h2 % kFieldQ)};
+  }
+  /// max and min under a random total order of the field: commutative,
+  /// associative and idempotent like the real ones, so a maximum taken in
+  /// tiles equals the maximum taken at once.
+  Elem max(Elem a, Elem b) const { return before(a, b) ? b : a; }
+  Elem min(Elem a, Elem b) const { return before(a, b) ? a : b; }
+  template <typename V> void invertAll(V &v) {
+    int64_t bad = fieldInvertAll(v.data(), v.size());
+    if (bad >= 0 && !err)
+      err = DomainError{EvalErrorKind::DivisionByZero,
+                        "division by a value that is zero in the field "
+                        "(element " +
+                            std::to_string(bad) +
+                            " of the divisor): outside the verifiable "
+                            "fragment"};
+  }
+  void matmul(const Elem *a, const Elem *b, Elem *c, int64_t m, int64_t k,
+              int64_t n) const {
+    // Pack A's rows and B's columns into contiguous residue arrays (an
+    // undefined q component counts as 0 and marks its row or column), then
+    // compute dot products of up to 4 rows at once with lazy reduction:
+    // products of p residues are < 2^102, so 2^24 of them fit in 128 bits.
+    using U64 = std::vector<uint64_t, TensorAllocator<uint64_t>>;
+    using U32 = std::vector<uint32_t, TensorAllocator<uint32_t>>;
+    U64 ap(m * k), bp(n * k);
+    U32 aq(m * k), bq(n * k);
+    std::vector<char> rowUndef(m, 0), colUndef(n, 0);
+    for (int64_t r = 0; r < m; ++r)
+      for (int64_t i = r * k, e = i + k; i < e; ++i) {
+        ap[i] = a[i].p;
+        aq[i] = a[i].hasQ() ? a[i].q : 0;
+        rowUndef[r] |= !a[i].hasQ();
+      }
+    // Transpose B in 32x32 blocks so that reads and writes stay in cache.
+    constexpr int64_t kBlock = 32;
+    for (int64_t l0 = 0; l0 < k; l0 += kBlock)
+      for (int64_t j0 = 0; j0 < n; j0 += kBlock) {
+        int64_t l1 = std::min(k, l0 + kBlock), j1 = std::min(n, j0 + kBlock);
+        for (int64_t j = j0; j < j1; ++j)
+          for (int64_t l = l0; l < l1; ++l) {
+            const FieldValue &v = b[l * n + j];
+            bp[j * k + l] = v.p;
+            bq[j * k + l] = v.hasQ() ? v.q : 0;
+            colUndef[j] |= !v.hasQ();
+          }
+      }
+    constexpr int64_t kChunk = int64_t(1) << 24;
+    for (int64_t j = 0; j < n; ++j) {
+      const uint64_t *bpj = bp.data() + j * k;
+      const uint32_t *bqj = bq.data() + j * k;
+      for (int64_t i0 = 0; i0 < m; i0 += 4) {
+        int rows = static_cast<int>(std::min<int64_t>(4, m - i0));
+        uint64_t outP[4] = {0, 0, 0, 0};
+        uint32_t outQ[4] = {0, 0, 0, 0};
+        for (int64_t l0 = 0; l0 < k; l0 += kChunk) {
+          int64_t len = std::min(kChunk, k - l0);
+          uint128_t sp[4] = {0, 0, 0, 0}, sq[4] = {0, 0, 0, 0};
+          const uint64_t *xp = bpj + l0;
+          const uint32_t *xq = bqj + l0;
+          if (rows == 4) {
+            const uint64_t *a0 = ap.data() + i0 * k + l0, *a1 = a0 + k,
+                           *a2 = a1 + k, *a3 = a2 + k;
+            const uint32_t *q0 = aq.data() + i0 * k + l0, *q1 = q0 + k,
+                           *q2 = q1 + k, *q3 = q2 + k;
+            for (int64_t l = 0; l < len; ++l) {
+              uint64_t y = xp[l];
+              uint64_t z = xq[l];
+              sp[0] += static_cast<uint128_t>(a0[l]) * y;
+              sp[1] += static_cast<uint128_t>(a1[l]) * y;
+              sp[2] += static_cast<uint128_t>(a2[l]) * y;
+              sp[3] += static_cast<uint128_t>(a3[l]) * y;
+              sq[0] += q0[l] * z;
+              sq[1] += q1[l] * z;
+              sq[2] += q2[l] * z;
+              sq[3] += q3[l] * z;
+            }
+          } else {
+            for (int r = 0; r < rows; ++r) {
+              const uint64_t *ar = ap.data() + (i0 + r) * k + l0;
+              const uint32_t *qr = aq.data() + (i0 + r) * k + l0;
+              uint128_t s1 = 0, s2 = 0;
+              for (int64_t l = 0; l < len; ++l) {
+                s1 += static_cast<uint128_t>(ar[l]) * xp[l];
+                s2 += static_cast<uint64_t>(qr[l]) * xq[l];
+              }
+              sp[r] = s1;
+              sq[r] = s2;
+            }
+          }
+          for (int r = 0; r < rows; ++r) {
+            outP[r] = addModP(outP[r], reduceModP(sp[r]));
+            outQ[r] = addModQ(outQ[r], reduceModQ(sq[r]));
+          }
+        }
+        for (int r = 0; r < rows; ++r) {
+          FieldValue &out = c[(i0 + r) * n + j];
+          out.p = outP[r];
+          out.q = rowUndef[i0 + r] || colUndef[j] ? kUndefinedQ : outQ[r];
+        }
+      }
+    }
+  }
+
+private:
+  bool before(Elem a, Elem b) const {
+    uint64_t ka = test.orderKey(a), kb = test.orderKey(b);
+    if (ka != kb)
+      return ka < kb;
+    return a.q < b.q;
+  }
+
+  const FieldTest &test;
+  llvm::DenseMap<uint64_t, FieldValue> constants;
+};
+
+//===----------------------------------------------------------------------===//
+// Degree bookkeeping (see Degree in Interpreter.h)
+//===----------------------------------------------------------------------===//
+
+inline Degree constDeg() { return {0, 0}; }
+inline Degree addDeg(Degree a, Degree b) {
+  if (a.den == 0 && b.den == 0)
+    return {std::max(a.num, b.num), 0};
+  return {std::max(a.num + b.den, b.num + a.den), a.den + b.den};
+}
+inline Degree mulDeg(Degree a, Degree b) { return {a.num + b.num, a.den + b.den}; }
+inline Degree divDeg(Degree a, Degree b) { return {a.num + b.den, a.den + b.num}; }
+/// A sum of `count` terms of degree `d` with possibly different denominators.
+inline Degree sumDeg(Degree d, int64_t count) {
+  if (d.den == 0)
+    return d;
+  double c = static_cast<double>(count);
+  return {d.num + (c - 1) * d.den, c * d.den};
+}
+inline Degree sqrtDeg(Degree d) {
+  return {std::ceil(d.num / 2), std::ceil(d.den / 2)};
+}
+inline Degree maxDeg(Degree a, Degree b) {
+  return {std::max(a.num, b.num), std::max(a.den, b.den)};
+}
+inline Degree freshDeg() { return {1, 0}; }
+
+} // namespace mirage::verify::detail
+
+#endif // MIRAGE_LIB_VERIFY_DOMAINS_H

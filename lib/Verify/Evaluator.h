@@ -1,0 +1,300 @@
+//===- Evaluator.h - The evaluator of mk/mb/mt programs ---------*- C++ -*-===//
+//
+// One evaluator, templated over a value domain (Domains.h). Its members are
+// defined by concern: tensor-level ops in EvaluatorOps.cpp, graph-defined
+// kernels (block graphs, loops, thread graphs, reuse across blocks) in
+// EvaluatorKernels.cpp, dispatch and the public entry points in
+// Interpreter.cpp. Each of those files instantiates its members for the
+// domains of MIRAGE_FOR_EACH_DOMAIN. Private to lib/Verify.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_LIB_VERIFY_EVALUATOR_H
+#define MIRAGE_LIB_VERIFY_EVALUATOR_H
+
+#include "Domains.h"
+
+#include "Mirage/Dialect/Block/IR/Block.h"
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+#include "Mirage/Dialect/Thread/IR/Thread.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <array>
+#include <map>
+#include <memory>
+#include <tuple>
+
+namespace mirage::verify::detail {
+
+using namespace mlir;
+
+/// Applies X to every domain the evaluator is instantiated for.
+#define MIRAGE_FOR_EACH_DOMAIN(X)                                              \
+  X(::mirage::verify::detail::FloatDomain)                                     \
+  X(::mirage::verify::detail::KernelPrecisionDomain)                           \
+  X(::mirage::verify::detail::FieldDomain)
+
+//===----------------------------------------------------------------------===//
+// Index helpers (rank <= 4; shapes are padded with leading 1s to rank 4)
+//===----------------------------------------------------------------------===//
+
+using Shape4 = std::array<int64_t, 4>;
+
+inline Shape4 pad4(ArrayRef<int64_t> shape) {
+  Shape4 r = {1, 1, 1, 1};
+  size_t off = 4 - shape.size();
+  for (size_t i = 0; i < shape.size(); ++i)
+    r[off + i] = shape[i];
+  return r;
+}
+
+inline Shape4 stridesOf(const Shape4 &s) {
+  return {s[1] * s[2] * s[3], s[2] * s[3], s[3], 1};
+}
+
+/// Copies the box of extent `ext` at `srcOff` of `src` to `dstOff` of `dst`.
+template <typename E>
+void copyBox(const E *src, ArrayRef<int64_t> srcShape, ArrayRef<int64_t> srcOff,
+             E *dst, ArrayRef<int64_t> dstShape, ArrayRef<int64_t> dstOff,
+             ArrayRef<int64_t> ext) {
+  Shape4 ss = stridesOf(pad4(srcShape)), ds = stridesOf(pad4(dstShape));
+  Shape4 so = {0, 0, 0, 0}, dof = {0, 0, 0, 0}, ex = pad4(ext);
+  size_t off = 4 - srcShape.size();
+  for (size_t i = 0; i < srcShape.size(); ++i) {
+    so[off + i] = srcOff[i];
+    dof[off + i] = dstOff[i];
+  }
+  for (int64_t a = 0; a < ex[0]; ++a)
+    for (int64_t b = 0; b < ex[1]; ++b)
+      for (int64_t c = 0; c < ex[2]; ++c) {
+        const E *s = src + (so[0] + a) * ss[0] + (so[1] + b) * ss[1] +
+                     (so[2] + c) * ss[2] + so[3];
+        E *d = dst + (dof[0] + a) * ds[0] + (dof[1] + b) * ds[1] +
+               (dof[2] + c) * ds[2] + dof[3];
+        std::copy(s, s + ex[3], d);
+      }
+}
+
+//===----------------------------------------------------------------------===//
+// The evaluator
+//===----------------------------------------------------------------------===//
+
+template <typename Dom> class Evaluator {
+public:
+  using E = typename Dom::Elem;
+  using T = Tensor<E>;
+  using TPtr = std::shared_ptr<const T>;
+  struct Val {
+    TPtr t;
+    Degree deg;
+  };
+
+  Evaluator(Dom &dom, EvalError &error, FieldEvalInfo *info,
+            RealEvalInfo *realInfo = nullptr)
+      : dom(dom), error(error), info(info), realInfo(realInfo) {}
+
+  std::optional<std::vector<T>> run(func::FuncOp func, ArrayRef<T> inputs);
+
+private:
+  LogicalResult fail(Operation *op, EvalErrorKind kind, const Twine &msg) {
+    error.kind = kind;
+    error.op = op;
+    error.message = msg.str();
+    return failure();
+  }
+  /// Turns a failure raised inside the domain into an error at `op`.
+  LogicalResult checkDomain(Operation *op) {
+    if (!dom.err)
+      return success();
+    return fail(op, dom.err->kind, dom.err->message);
+  }
+  const Val *lookup(Value v) {
+    auto it = env.find(v);
+    return it == env.end() ? nullptr : &it->second;
+  }
+  LogicalResult get(Operation *op, Value v, Val &out) {
+    const Val *val = lookup(v);
+    if (!val)
+      return fail(op, EvalErrorKind::InvalidInput,
+                  "operand has no value (not defined by an evaluated op)");
+    out = *val;
+    return success();
+  }
+  void set(Value v, std::shared_ptr<T> t, Degree d) {
+    if constexpr (Dom::kRoundsStorage)
+      roundStored(v, *t);
+    if constexpr (!std::is_same_v<E, FieldValue>)
+      noteNonFinite(v, *t);
+    env[v] = Val{std::move(t), d};
+  }
+  /// In the kernels' precision: a value the generated code stores to a tile
+  /// or a kernel output is rounded to its element type. Values inside thread
+  /// graphs live in f32 registers, accumulators in f32 buffers.
+  void roundStored(Value v, T &t) {
+    if (isa<BlockArgument>(v) || isa<AccumulatorOpInterface>(v.getDefiningOp()))
+      return;
+    if (isa_and_nonnull<mt::ThreadGraphOp>(
+            v.getParentRegion()->getParentOp()))
+      return;
+    Type elem = cast<RankedTensorType>(v.getType()).getElementType();
+    if (!elem.isF16() && !elem.isBF16())
+      return;
+    for (E &x : t.data)
+      x = roundToElementType(x, elem);
+  }
+  /// Records the first op whose result holds a NaN or an infinity.
+  void noteNonFinite(Value v, const T &t) {
+    if (!realInfo || realInfo->firstNonFinite)
+      return;
+    for (E x : t.data) {
+      if (std::isfinite(x))
+        continue;
+      realInfo->firstNonFinite = v.getDefiningOp();
+      realInfo->firstNonFiniteIsNaN = std::isnan(x);
+      return;
+    }
+  }
+
+  LogicalResult evalBlockOps(Block &block);
+  LogicalResult evalOp(Operation &op);
+  LogicalResult evalElementwise(Operation &op, ElementwiseOpInterface ew);
+  LogicalResult evalMatmul(Operation &op);
+  LogicalResult evalReduce(Operation &op, int64_t dim, bool isMax);
+  LogicalResult evalRmsNorm(Operation &op, Value input, Value weight,
+                            double eps);
+  LogicalResult evalConcat(Operation &op, int64_t dim);
+  LogicalResult evalTranspose(Operation &op, ArrayRef<int64_t> perm);
+  LogicalResult evalThreadGraph(mt::ThreadGraphOp tg);
+  LogicalResult evalKernel(GraphKernelOpInterface kernel);
+  LogicalResult evalLoop(mb::ForLoopOp loop, int64_t forloop);
+  LogicalResult evalInputIter(mb::InputIterOp it, int64_t forloop);
+
+  std::shared_ptr<T> unary(ElementwiseKind kind, ArrayRef<double> params,
+                           const T &x, Degree dx, Degree &dr);
+  /// Applies `f` element by element with numpy broadcasting, or returns null
+  /// when the shapes do not broadcast.
+  template <typename F>
+  std::shared_ptr<T> broadcast(const T &a, const T &b, F f);
+  std::shared_ptr<T> binary(ElementwiseKind kind, const T &a, const T &b);
+  std::shared_ptr<T> broadcastTo(const T &a, ArrayRef<int64_t> shape) {
+    T shaped(shape, dom.zero());
+    return broadcast(a, shaped, [](E x, E) { return x; });
+  }
+  /// Sums `x` over its last dim folded into `groups` entries.
+  std::shared_ptr<T> sumLast(const T &x, int64_t groups, bool squares);
+
+  /// A constant with an exact image has degree 0; one with a random image
+  /// is one more variable (degree 1) in the Schwartz-Zippel bound.
+  Degree constantDeg(double c) const {
+    return dom.isExactConstant(c) ? constDeg() : freshDeg();
+  }
+
+  void noteExp(Degree arg) {
+    if (info) {
+      info->usesExp = true;
+      info->maxExpArgDegree =
+          std::max(info->maxExpArgDegree, arg.num + arg.den);
+    }
+  }
+
+  Dom &dom;
+  EvalError &error;
+  FieldEvalInfo *info;
+  RealEvalInfo *realInfo;
+  llvm::DenseMap<Value, Val> env;
+  /// Index of the thread block and loop iteration being evaluated.
+  std::array<int64_t, 3> blockIdx = {0, 0, 0};
+  int64_t iteration = 0;
+
+  //===--------------------------------------------------------------------===//
+  // Reuse of block-invariant values. A value of a block graph depends only
+  // on the block indices of the grid dims its input iterators partition
+  // (imap) and on the iteration; blocks that agree on those dims compute the
+  // same tile. Such values are computed by the first of those blocks and
+  // reused by the others (e.g. a candidate that recomputes exp(X.A) in every
+  // block along another grid dim). Values equal by construction: the
+  // semantics, and so every verdict, are unchanged.
+  //===--------------------------------------------------------------------===//
+
+  /// Per op of the current kernel's block graph: the grid dims (bit g) its
+  /// results depend on, and whether they depend on the loop iteration
+  /// (kIterationDep).
+  llvm::DenseMap<Operation *, unsigned> gridDeps;
+  /// The grid dims of size > 1 of the current kernel.
+  unsigned kernelGridMask = 0;
+  static constexpr unsigned kIterationDep = 1u << 3;
+  using ReuseKey = std::tuple<Operation *, int64_t, int64_t, int64_t, int64_t>;
+  std::map<ReuseKey, SmallVector<Val, 1>> reused;
+  int64_t reusedElements = 0;
+  /// Bound on the elements held for reuse in one kernel.
+  static constexpr int64_t kMaxReusedElements = int64_t(1) << 25;
+
+  void computeGridDeps(Block &body, ArrayRef<int64_t> grid);
+  /// Whether `op`'s results can be taken from (or saved for) another block.
+  bool isReusable(Operation &op) const;
+  ReuseKey reuseKey(Operation &op, int64_t iter) const;
+  /// Sets `op`'s results from an earlier block; false if there is none.
+  bool takeReused(Operation &op, int64_t iter);
+  void saveReused(Operation &op, int64_t iter);
+  /// Whether every user of `op` in its block is reusable, so that the users'
+  /// results, not `op`'s, are the ones worth keeping.
+  bool onlyFeedsReusable(Operation &op) const;
+  /// Whether `op` need not be evaluated in this block and iteration: each of
+  /// its users takes its results from an earlier block or is itself not
+  /// needed (an input tile that only feeds a reused matmul).
+  bool isUnneeded(Operation &op, int64_t iter);
+  /// Memo of isUnneeded for the block and iteration in `unneededAt`.
+  llvm::DenseMap<Operation *, bool> unneeded;
+  std::array<int64_t, 4> unneededAt = {-1, -1, -1, -1};
+  /// Evaluates `op` of a block graph (loop body when `iter >= 0`), reusing
+  /// its results from an earlier block when they are block-invariant.
+  LogicalResult evalBlockGraphOp(Operation &op, int64_t iter,
+                                 int64_t forloop);
+  GraphKernelOpInterface currentKernel;
+};
+
+template <typename Dom>
+template <typename F>
+std::shared_ptr<Tensor<typename Dom::Elem>>
+Evaluator<Dom>::broadcast(const T &a, const T &b, F f) {
+  if (a.shape == b.shape) {
+    auto r = std::make_shared<T>(a.shape);
+    for (int64_t i = 0, n = a.numElements(); i < n; ++i)
+      r->data[i] = f(a.data[i], b.data[i]);
+    return r;
+  }
+  if (a.shape.size() != b.shape.size())
+    return nullptr;
+  SmallVector<int64_t, 4> shape;
+  for (auto [x, y] : llvm::zip_equal(a.shape, b.shape)) {
+    if (x != y && x != 1 && y != 1)
+      return nullptr;
+    shape.push_back(std::max(x, y));
+  }
+  auto r = std::make_shared<T>(shape);
+  Shape4 sa = pad4(a.shape), sb = pad4(b.shape), so = pad4(shape);
+  Shape4 ta = stridesOf(sa), tb = stridesOf(sb);
+  for (int d = 0; d < 4; ++d) {
+    if (sa[d] == 1)
+      ta[d] = 0;
+    if (sb[d] == 1)
+      tb[d] = 0;
+  }
+  E *out = r->data.data();
+  for (int64_t i0 = 0; i0 < so[0]; ++i0)
+    for (int64_t i1 = 0; i1 < so[1]; ++i1)
+      for (int64_t i2 = 0; i2 < so[2]; ++i2) {
+        const E *pa = a.data.data() + i0 * ta[0] + i1 * ta[1] + i2 * ta[2];
+        const E *pb = b.data.data() + i0 * tb[0] + i1 * tb[1] + i2 * tb[2];
+        for (int64_t i3 = 0; i3 < so[3]; ++i3)
+          *out++ = f(pa[i3 * ta[3]], pb[i3 * tb[3]]);
+      }
+  return r;
+}
+
+} // namespace mirage::verify::detail
+
+#endif // MIRAGE_LIB_VERIFY_EVALUATOR_H

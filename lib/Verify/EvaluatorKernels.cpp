@@ -1,0 +1,495 @@
+//===- EvaluatorKernels.cpp - Graph-defined kernels in the evaluator ------===//
+//
+// Graph-defined kernels: every thread block of the grid runs the block
+// graph (input iterators, the for-loop with its accumulators, output savers);
+// thread graphs are evaluated one body op at a time over whole tiles. Values
+// that depend only on some grid dims are computed by the first block with
+// those indices and reused by the others.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Evaluator.h"
+
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::verify;
+using namespace mirage::verify::detail;
+
+template <typename Dom>
+LogicalResult Evaluator<Dom>::evalThreadGraph(mt::ThreadGraphOp tg) {
+  Block &body = tg.getBody().front();
+  for (auto [arg, in] : llvm::zip(body.getArguments(), tg.getInputs())) {
+    Val v;
+    if (failed(get(tg, in, v)))
+      return failure();
+    env[arg] = v;
+  }
+  if (failed(evalBlockOps(body)))
+    return failure();
+  auto yield = dyn_cast<mt::YieldOp>(body.getTerminator());
+  if (!yield || yield.getValues().size() != tg.getNumResults())
+    return fail(tg, EvalErrorKind::InvalidInput,
+                "thread graph must end in mt.yield of its results");
+  for (auto [res, v] : llvm::zip(tg.getResults(), yield.getValues())) {
+    Val val;
+    if (failed(get(yield, v, val)))
+      return failure();
+    auto shape = cast<RankedTensorType>(res.getType()).getShape();
+    std::shared_ptr<T> full = broadcastTo(*val.t, shape);
+    if (!full)
+      return fail(tg, EvalErrorKind::InvalidInput,
+                  "thread-graph value does not broadcast to the result shape");
+    set(res, std::move(full), val.deg);
+  }
+  return success();
+}
+
+template <typename Dom>
+LogicalResult Evaluator<Dom>::evalInputIter(mb::InputIterOp it,
+                                            int64_t forloop) {
+  Val in;
+  if (failed(get(it, it.getInput(), in)))
+    return failure();
+  const T &x = *in.t;
+  auto tileShape = it.getTile().getType().getShape();
+  if (tileShape.size() != x.shape.size())
+    return fail(it, EvalErrorKind::InvalidInput, "tile rank mismatch");
+  ArrayRef<int64_t> imap = it.getImap();
+  int64_t fmap = it.getFmap();
+  // Tile origin (DESIGN §3.2): off[imap[g]] = b_g; off[fmap] = off[fmap]*F+i;
+  // off[k] *= tile[k].
+  SmallVector<int64_t, 4> off(x.shape.size(), 0);
+  for (int g = 0; g < 3 && g < static_cast<int>(imap.size()); ++g)
+    if (imap[g] >= 0)
+      off[imap[g]] = blockIdx[g];
+  if (fmap >= 0)
+    off[fmap] = off[fmap] * forloop + iteration;
+  for (size_t k = 0; k < off.size(); ++k) {
+    off[k] *= tileShape[k];
+    if (off[k] + tileShape[k] > x.shape[k])
+      return fail(it, EvalErrorKind::InvalidInput,
+                  "tile lies outside the input tensor");
+  }
+  if (ArrayRef<int64_t>(x.shape) == tileShape) {
+    env[it.getTile()] = in;
+    return success();
+  }
+  auto r = std::make_shared<T>(tileShape);
+  SmallVector<int64_t, 4> zero(off.size(), 0);
+  copyBox(x.data.data(), x.shape, off, r->data.data(), r->shape, zero,
+          tileShape);
+  set(it.getTile(), std::move(r), in.deg);
+  return success();
+}
+
+template <typename Dom>
+LogicalResult Evaluator<Dom>::evalLoop(mb::ForLoopOp loop, int64_t forloop) {
+  Block &body = loop.getBody().front();
+  auto yield = dyn_cast<mb::YieldOp>(body.getTerminator());
+  if (!yield)
+    return fail(loop, EvalErrorKind::InvalidInput,
+                "for-loop body must end in mb.yield");
+  struct AccState {
+    AccumulatorOpInterface op;
+    std::shared_ptr<T> acc, runMax;
+    Degree deg;
+  };
+  SmallVector<AccState> accs;
+  llvm::DenseMap<Operation *, unsigned> accIndex;
+  for (Operation &op : body.without_terminator())
+    if (auto acc = dyn_cast<AccumulatorOpInterface>(op)) {
+      accIndex[&op] = accs.size();
+      accs.push_back({acc, nullptr, nullptr, constDeg()});
+    }
+
+  for (iteration = 0; iteration < forloop; ++iteration) {
+    for (Operation &op : body.without_terminator()) {
+      auto accOp = dyn_cast<AccumulatorOpInterface>(op);
+      if (!accOp) {
+        if (failed(evalBlockGraphOp(op, iteration, forloop)))
+          return failure();
+        continue;
+      }
+      AccState &st = accs[accIndex[&op]];
+      Val x;
+      if (failed(get(&op, accOp.getAccumulated(), x)))
+        return failure();
+      AccumulatorKind kind = accOp.getAccumulatorKind();
+      std::shared_ptr<T> term;
+      Degree d = x.deg;
+      int64_t n = x.t->shape.back();
+      switch (kind) {
+      case AccumulatorKind::Sum:
+        term = std::make_shared<T>(*x.t);
+        d = sumDeg(x.deg, forloop);
+        break;
+      case AccumulatorKind::SumLast:
+      case AccumulatorKind::MeanLast:
+        term = sumLast(*x.t, 1, false);
+        d = sumDeg(x.deg, forloop * n);
+        break;
+      case AccumulatorKind::RmsLast:
+        term = sumLast(*x.t, 1, true);
+        d = sumDeg(mulDeg(x.deg, x.deg), forloop * n);
+        break;
+      case AccumulatorKind::SumTo: {
+        int64_t dimx =
+            cast<RankedTensorType>(op.getResult(0).getType()).getShape().back();
+        if (dimx < 1 || n % dimx != 0)
+          return fail(&op, EvalErrorKind::InvalidInput,
+                      "sum_to width must divide the last dim");
+        term = sumLast(*x.t, dimx, false);
+        d = sumDeg(x.deg, forloop * (n / dimx));
+        break;
+      }
+      case AccumulatorKind::Max:
+        if (info)
+          info->usesOpaque = true;
+        if (!st.acc) {
+          st.acc = std::make_shared<T>(*x.t);
+        } else {
+          for (int64_t i = 0, e = x.t->numElements(); i < e; ++i)
+            st.acc->data[i] = dom.max(st.acc->data[i], x.t->data[i]);
+        }
+        st.deg = maxDeg(st.deg, x.deg);
+        continue;
+      case AccumulatorKind::RescaledSum: {
+        // acc' = acc * exp(M - M') + x * exp(m - M'), M' = max(M, m).
+        Val m;
+        if (op.getNumOperands() < 2 || failed(get(&op, op.getOperand(1), m)))
+          return fail(&op, EvalErrorKind::InvalidInput,
+                      "rescaled_sum needs the maximum operand");
+        if (info)
+          info->usesOpaque = true;
+        if (!st.acc) {
+          st.acc = std::make_shared<T>(x.t->shape, dom.zero());
+          st.runMax = std::make_shared<T>(*m.t);
+        }
+        auto newMax = broadcast(*st.runMax, *m.t,
+                                [&](E u, E v) { return dom.max(u, v); });
+        auto oldScale = broadcast(*st.runMax, *newMax, [&](E u, E v) {
+          return dom.exp(dom.sub(u, v));
+        });
+        auto newScale = broadcast(
+            *m.t, *newMax, [&](E u, E v) { return dom.exp(dom.sub(u, v)); });
+        noteExp(m.deg);
+        auto kept = broadcast(*st.acc, *oldScale,
+                              [&](E u, E v) { return dom.mul(u, v); });
+        auto added =
+            broadcast(*x.t, *newScale, [&](E u, E v) { return dom.mul(u, v); });
+        if (!newMax || !oldScale || !newScale || !kept || !added ||
+            kept->shape != added->shape)
+          return fail(&op, EvalErrorKind::InvalidInput,
+                      "rescaled_sum operand shapes do not broadcast");
+        for (int64_t i = 0, e = kept->numElements(); i < e; ++i)
+          kept->data[i] = dom.add(kept->data[i], added->data[i]);
+        st.acc = kept;
+        st.runMax = newMax;
+        st.deg = sumDeg(mulDeg(x.deg, freshDeg()), forloop);
+        if (failed(checkDomain(&op)))
+          return failure();
+        continue;
+      }
+      }
+      if (!st.acc) {
+        st.acc = term;
+      } else {
+        if (st.acc->shape != term->shape)
+          return fail(&op, EvalErrorKind::InvalidInput,
+                      "accumulated value changes shape between iterations");
+        for (int64_t i = 0, e = term->numElements(); i < e; ++i)
+          st.acc->data[i] = dom.add(st.acc->data[i], term->data[i]);
+      }
+      st.deg = d;
+    }
+  }
+
+  // Post-processing after the last iteration.
+  for (AccState &st : accs) {
+    Operation *op = st.op;
+    if (!st.acc)
+      return fail(op, EvalErrorKind::InvalidInput,
+                  "accumulator never ran (forloop < 1)");
+    AccumulatorKind kind = st.op.getAccumulatorKind();
+    if (kind == AccumulatorKind::MeanLast || kind == AccumulatorKind::RmsLast) {
+      int64_t n = cast<RankedTensorType>(st.op.getAccumulated().getType())
+                      .getShape()
+                      .back();
+      E scale = dom.recip(forloop * n);
+      E eps = dom.zero();
+      if (auto rms = dyn_cast<mb::AccumRmsLastOp>(op))
+        eps = dom.constant(rms.getEps().convertToDouble());
+      for (E &v : st.acc->data) {
+        v = dom.mul(v, scale);
+        if (kind == AccumulatorKind::RmsLast)
+          v = dom.sqrt(dom.add(v, eps));
+      }
+      if (kind == AccumulatorKind::RmsLast) {
+        if (info)
+          info->usesSqrt = true;
+        st.deg = sqrtDeg(addDeg(st.deg, constDeg()));
+      }
+    }
+    set(op->getResult(0), st.acc, st.deg);
+  }
+  for (auto [res, v] : llvm::zip(loop.getResults(), yield.getValues())) {
+    Val val;
+    if (failed(get(yield, v, val)))
+      return failure();
+    env[res] = val;
+  }
+  return success();
+}
+
+template <typename Dom>
+void Evaluator<Dom>::computeGridDeps(Block &body, ArrayRef<int64_t> grid) {
+  gridDeps.clear();
+  reused.clear();
+  reusedElements = 0;
+  unneeded.clear();
+  unneededAt = {-1, -1, -1, -1};
+  kernelGridMask = 0;
+  for (int g = 0; g < 3; ++g)
+    if (grid[g] > 1)
+      kernelGridMask |= 1u << g;
+  auto depsOf = [&](Value v) -> unsigned {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return 0; // a kernel argument: the whole tensor, the same everywhere
+    auto it = gridDeps.find(def);
+    return it == gridDeps.end() ? kernelGridMask | kIterationDep : it->second;
+  };
+  // Ops in program order (loop body before the loop's results are used);
+  // thread graphs count as one op.
+  std::function<void(Block &)> visit = [&](Block &block) {
+    for (Operation &op : block) {
+      unsigned deps = 0;
+      if (auto it = dyn_cast<mb::InputIterOp>(op)) {
+        ArrayRef<int64_t> imap = it.getImap();
+        for (int g = 0; g < 3 && g < static_cast<int>(imap.size()); ++g)
+          if (imap[g] >= 0)
+            deps |= 1u << g;
+        deps &= kernelGridMask;
+        if (it.getFmap() >= 0)
+          deps |= kIterationDep;
+      } else if (auto loop = dyn_cast<mb::ForLoopOp>(op)) {
+        visit(loop.getBody().front());
+        auto yield = cast<mb::YieldOp>(loop.getBody().front().getTerminator());
+        for (Value v : yield.getValues())
+          deps |= depsOf(v);
+        deps &= ~kIterationDep; // accumulated over all iterations
+      } else {
+        for (Value v : op.getOperands())
+          deps |= depsOf(v);
+      }
+      gridDeps[&op] = deps;
+    }
+  };
+  visit(body);
+}
+
+template <typename Dom>
+bool Evaluator<Dom>::isReusable(Operation &op) const {
+  if (isa<AccumulatorOpInterface, mb::OutputSaverOp, mb::ForLoopOp,
+          mb::YieldOp, mb::ReturnOp>(op))
+    return false;
+  auto it = gridDeps.find(&op);
+  return it != gridDeps.end() &&
+         (it->second & ~kIterationDep) != kernelGridMask;
+}
+
+template <typename Dom>
+typename Evaluator<Dom>::ReuseKey
+Evaluator<Dom>::reuseKey(Operation &op, int64_t iter) const {
+  unsigned deps = gridDeps.lookup(&op);
+  auto coord = [&](int g) { return (deps >> g) & 1 ? blockIdx[g] : 0; };
+  // A value that does not depend on the iteration is kept once, not once
+  // per iteration.
+  return {&op, coord(0), coord(1), coord(2), deps & kIterationDep ? iter : -1};
+}
+
+template <typename Dom>
+bool Evaluator<Dom>::takeReused(Operation &op, int64_t iter) {
+  auto it = reused.find(reuseKey(op, iter));
+  if (it == reused.end())
+    return false;
+  for (auto [res, val] : llvm::zip_equal(op.getResults(), it->second))
+    env[res] = val;
+  return true;
+}
+
+template <typename Dom>
+void Evaluator<Dom>::saveReused(Operation &op, int64_t iter) {
+  SmallVector<Val, 1> vals;
+  int64_t elements = 0;
+  for (Value res : op.getResults()) {
+    const Val *v = lookup(res);
+    if (!v)
+      return;
+    vals.push_back(*v);
+    elements += v->t->numElements();
+  }
+  if (reusedElements + elements > kMaxReusedElements)
+    return;
+  reusedElements += elements;
+  reused.emplace(reuseKey(op, iter), std::move(vals));
+}
+
+template <typename Dom>
+bool Evaluator<Dom>::onlyFeedsReusable(Operation &op) const {
+  Block *block = op.getBlock();
+  for (Operation *user : op.getUsers()) {
+    Operation *u = block->findAncestorOpInBlock(*user);
+    if (!u || !isReusable(*u))
+      return false;
+  }
+  return true;
+}
+
+template <typename Dom>
+bool Evaluator<Dom>::isUnneeded(Operation &op, int64_t iter) {
+  std::array<int64_t, 4> at = {blockIdx[0], blockIdx[1], blockIdx[2], iter};
+  if (at != unneededAt) {
+    unneeded.clear();
+    unneededAt = at;
+  }
+  auto [it, inserted] = unneeded.try_emplace(&op, false);
+  if (!inserted)
+    return it->second;
+  Block *block = op.getBlock();
+  bool result = !op.use_empty();
+  for (Operation *user : op.getUsers()) {
+    Operation *u = block->findAncestorOpInBlock(*user);
+    if (!u || !isReusable(*u) ||
+        (!reused.count(reuseKey(*u, iter)) && !isUnneeded(*u, iter))) {
+      result = false;
+      break;
+    }
+  }
+  unneeded[&op] = result;
+  return result;
+}
+
+template <typename Dom>
+LogicalResult Evaluator<Dom>::evalBlockGraphOp(Operation &op, int64_t iter,
+                                               int64_t forloop) {
+  bool reusable = isReusable(op);
+  if (reusable && (takeReused(op, iter) || isUnneeded(op, iter)))
+    return success();
+  LogicalResult r = success();
+  if (auto it = dyn_cast<mb::InputIterOp>(op))
+    r = evalInputIter(it, forloop);
+  else
+    r = evalOp(op);
+  // A value whose users are all reused is not needed again once they are
+  // kept, so only the last reusable values on each path are held.
+  if (succeeded(r) && reusable && !onlyFeedsReusable(op))
+    saveReused(op, iter);
+  return r;
+}
+
+template <typename Dom>
+LogicalResult Evaluator<Dom>::evalKernel(GraphKernelOpInterface kernel) {
+  Operation *kop = kernel;
+  if (kop->getNumRegions() != 1 || kop->getRegion(0).empty())
+    return fail(kop, EvalErrorKind::InvalidInput,
+                "graph-defined kernel without a body");
+  Block &body = kop->getRegion(0).front();
+  ArrayRef<int64_t> grid = kernel.getGridDims();
+  int64_t forloop = kernel.getForloopRange();
+  if (grid.size() != 3 || forloop < 1 ||
+      body.getNumArguments() != kop->getNumOperands())
+    return fail(kop, EvalErrorKind::InvalidInput, "malformed kernel");
+  for (auto [arg, operand] :
+       llvm::zip(body.getArguments(), kop->getOperands())) {
+    Val v;
+    if (failed(get(kop, operand, v)))
+      return failure();
+    env[arg] = v;
+  }
+  auto ret = dyn_cast<mb::ReturnOp>(body.getTerminator());
+  if (!ret || ret.getOutputs().size() != kop->getNumResults())
+    return fail(kop, EvalErrorKind::InvalidInput,
+                "block graph must end in mb.return of the kernel results");
+  // Each saver's result is returned at some position; that is where the
+  // blocks' tiles go.
+  llvm::DenseMap<Operation *, SmallVector<unsigned, 1>> saverIndex;
+  for (auto [i, v] : llvm::enumerate(ret.getOutputs()))
+    if (Operation *def = v.getDefiningOp())
+      saverIndex[def].push_back(i);
+  SmallVector<std::shared_ptr<T>> outputs;
+  SmallVector<Degree> outDegs(kop->getNumResults(), constDeg());
+  for (Type t : kop->getResultTypes())
+    outputs.push_back(
+        std::make_shared<T>(cast<RankedTensorType>(t).getShape(), dom.zero()));
+
+  GraphKernelOpInterface savedKernel = currentKernel;
+  currentKernel = kernel;
+  computeGridDeps(body, grid);
+  // Frees the values held for reuse when the kernel is done (or fails).
+  struct ReuseScope {
+    Evaluator &ev;
+    ~ReuseScope() {
+      ev.reused.clear();
+      ev.reusedElements = 0;
+      ev.gridDeps.clear();
+    }
+  } reuseScope{*this};
+  for (int64_t bz = 0; bz < grid[2]; ++bz)
+    for (int64_t by = 0; by < grid[1]; ++by)
+      for (int64_t bx = 0; bx < grid[0]; ++bx) {
+        blockIdx = {bx, by, bz};
+        for (Operation &op : body.without_terminator()) {
+          if (auto loop = dyn_cast<mb::ForLoopOp>(op)) {
+            if (failed(evalLoop(loop, forloop)))
+              return failure();
+            continue;
+          }
+          auto saver = dyn_cast<mb::OutputSaverOp>(op);
+          if (!saver) {
+            if (failed(evalBlockGraphOp(op, /*iter=*/-1, forloop)))
+              return failure();
+            continue;
+          }
+          auto idx = saverIndex.find(saver);
+          if (idx == saverIndex.end())
+            return fail(saver, EvalErrorKind::InvalidInput,
+                        "output saver result is not returned");
+          Val tile;
+          if (failed(get(saver, saver.getInput(), tile)))
+            return failure();
+          // A saver may be returned at several positions: fill each.
+          for (unsigned pos : idx->second) {
+            T &out = *outputs[pos];
+            ArrayRef<int64_t> omap = saver.getOmap();
+            SmallVector<int64_t, 4> off(out.shape.size(), 0), zero(off);
+            if (tile.t->shape.size() != out.shape.size())
+              return fail(saver, EvalErrorKind::InvalidInput,
+                          "tile rank differs from the output rank");
+            for (int g = 0; g < 3 && g < static_cast<int>(omap.size()); ++g)
+              if (omap[g] >= 0)
+                off[omap[g]] = blockIdx[g] * tile.t->shape[omap[g]];
+            for (size_t k = 0; k < off.size(); ++k)
+              if (off[k] + tile.t->shape[k] > out.shape[k])
+                return fail(saver, EvalErrorKind::InvalidInput,
+                            "saved tile lies outside the output tensor");
+            copyBox(tile.t->data.data(), tile.t->shape, zero, out.data.data(),
+                    out.shape, off, tile.t->shape);
+            outDegs[pos] = maxDeg(outDegs[pos], tile.deg);
+          }
+        }
+      }
+  currentKernel = savedKernel;
+  for (auto [i, res] : llvm::enumerate(kop->getResults()))
+    set(res, outputs[i], outDegs[i]);
+  return success();
+}
+
+
+#define MIRAGE_INSTANTIATE_EVALUATOR_KERNELS(Dom)                              \
+  template LogicalResult Evaluator<Dom>::evalThreadGraph(mt::ThreadGraphOp);   \
+  template LogicalResult Evaluator<Dom>::evalKernel(GraphKernelOpInterface);
+MIRAGE_FOR_EACH_DOMAIN(MIRAGE_INSTANTIATE_EVALUATOR_KERNELS)

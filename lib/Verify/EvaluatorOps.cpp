@@ -1,0 +1,393 @@
+//===- EvaluatorOps.cpp - Tensor-level ops of the evaluator ---------------===//
+//
+// Element-wise ops (dispatched on ElementwiseOpInterface), matmul,
+// reductions, rms_norm, concat and transpose: one handler shared by the mk
+// and mb forms of each op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Evaluator.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::verify;
+using namespace mirage::verify::detail;
+
+template <typename Dom>
+std::shared_ptr<Tensor<typename Dom::Elem>>
+Evaluator<Dom>::binary(ElementwiseKind kind, const T &a, const T &b) {
+  switch (kind) {
+  case ElementwiseKind::Add:
+    return broadcast(a, b, [&](E x, E y) { return dom.add(x, y); });
+  case ElementwiseKind::Sub:
+    return broadcast(a, b, [&](E x, E y) { return dom.sub(x, y); });
+  case ElementwiseKind::Mul:
+    return broadcast(a, b, [&](E x, E y) { return dom.mul(x, y); });
+  case ElementwiseKind::Div: {
+    // Invert the divisor once (batch inversion), then multiply.
+    T inv = b;
+    dom.invertAll(inv.data);
+    return broadcast(a, inv, [&](E x, E y) { return dom.mul(x, y); });
+  }
+  case ElementwiseKind::Pow:
+    return broadcast(a, b, [&](E x, E y) { return dom.pow(x, y); });
+  default:
+    return nullptr;
+  }
+}
+
+template <typename Dom>
+std::shared_ptr<Tensor<typename Dom::Elem>>
+Evaluator<Dom>::unary(ElementwiseKind kind, ArrayRef<double> params, const T &x,
+                      Degree dx, Degree &dr) {
+  auto r = std::make_shared<T>(x.shape);
+  int64_t n = x.numElements();
+  const typename T::Storage &in = x.data;
+  typename T::Storage &out = r->data;
+  auto map = [&](auto f) {
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = f(in[i]);
+  };
+  E one = dom.constant(1.0);
+  // silu, sigmoid and gelu are x^a / (1 + exp(-t)): fill `out` with the
+  // denominators, invert them in one batch, then multiply.
+  auto logistic = [&](auto t, bool timesX) {
+    map([&](E v) { return dom.add(one, dom.exp(dom.neg(t(v)))); });
+    dom.invertAll(out);
+    if (timesX)
+      for (int64_t i = 0; i < n; ++i)
+        out[i] = dom.mul(in[i], out[i]);
+  };
+  dr = dx;
+  switch (kind) {
+  case ElementwiseKind::Exp:
+    noteExp(dx);
+    dr = freshDeg();
+    map([&](E v) { return dom.exp(v); });
+    break;
+  case ElementwiseKind::Square:
+    dr = mulDeg(dx, dx);
+    map([&](E v) { return dom.mul(v, v); });
+    break;
+  case ElementwiseKind::Sqrt:
+  case ElementwiseKind::Rsqrt:
+    if (info)
+      info->usesSqrt = true;
+    dr = sqrtDeg(dx);
+    map([&](E v) { return dom.sqrt(v); });
+    if (kind == ElementwiseKind::Rsqrt) {
+      dr = divDeg(constDeg(), dr);
+      dom.invertAll(out);
+    }
+    break;
+  case ElementwiseKind::Silu:
+  case ElementwiseKind::Sigmoid:
+    noteExp(dx);
+    dr = divDeg(kind == ElementwiseKind::Silu ? dx : constDeg(),
+                addDeg(constDeg(), freshDeg()));
+    logistic([](E v) { return v; }, kind == ElementwiseKind::Silu);
+    break;
+  case ElementwiseKind::Gelu: {
+    // 0.5 x (1 + tanh(z)) = x / (1 + exp(-2z)), z = s (x + 0.044715 x^3).
+    E s = dom.mul(dom.constant(2.0), dom.sqrt2OverPi());
+    E c = dom.constant(0.044715);
+    noteExp(mulDeg(dx, mulDeg(dx, dx)));
+    dr = divDeg(dx, addDeg(constDeg(), freshDeg()));
+    logistic(
+        [&](E v) {
+          return dom.mul(s, dom.add(v, dom.mul(c, dom.mul(v, dom.mul(v, v)))));
+        },
+        true);
+    break;
+  }
+  case ElementwiseKind::Relu: {
+    if (info)
+      info->usesOpaque = true;
+    E z = dom.zero();
+    map([&](E v) { return dom.max(v, z); });
+    break;
+  }
+  case ElementwiseKind::Neg:
+    map([&](E v) { return dom.neg(v); });
+    break;
+  case ElementwiseKind::MulScalar: {
+    double value = params.empty() ? 1.0 : params[0];
+    E c = dom.constant(value);
+    dr = mulDeg(dx, constantDeg(value));
+    map([&](E v) { return dom.mul(v, c); });
+    break;
+  }
+  case ElementwiseKind::AddScalar: {
+    double value = params.empty() ? 0.0 : params[0];
+    E c = dom.constant(value);
+    dr = addDeg(dx, constantDeg(value));
+    map([&](E v) { return dom.add(v, c); });
+    break;
+  }
+  case ElementwiseKind::Clamp: {
+    if (info)
+      info->usesOpaque = true;
+    E lo = dom.constant(params.size() > 0 ? params[0] : 0.0);
+    E hi = dom.constant(params.size() > 1 ? params[1] : 0.0);
+    map([&](E v) { return dom.min(dom.max(v, lo), hi); });
+    break;
+  }
+  default:
+    return nullptr;
+  }
+  return r;
+}
+
+template <typename Dom>
+LogicalResult Evaluator<Dom>::evalElementwise(Operation &op,
+                                              ElementwiseOpInterface ew) {
+  if (op.getNumResults() != 1)
+    return fail(&op, EvalErrorKind::InvalidInput,
+                "element-wise op must have one result");
+  ElementwiseKind kind = ew.getElementwiseKind();
+  std::shared_ptr<T> r;
+  Degree dr;
+  if (op.getNumOperands() == 1) {
+    Val x;
+    if (failed(get(&op, op.getOperand(0), x)))
+      return failure();
+    r = unary(kind, ew.getScalarParams(), *x.t, x.deg, dr);
+  } else if (op.getNumOperands() == 2) {
+    Val a, b;
+    if (failed(get(&op, op.getOperand(0), a)) ||
+        failed(get(&op, op.getOperand(1), b)))
+      return failure();
+    switch (kind) {
+    case ElementwiseKind::Add:
+    case ElementwiseKind::Sub:
+      dr = addDeg(a.deg, b.deg);
+      break;
+    case ElementwiseKind::Mul:
+      dr = mulDeg(a.deg, b.deg);
+      break;
+    case ElementwiseKind::Div:
+      dr = divDeg(a.deg, b.deg);
+      break;
+    default:
+      if (info)
+        info->usesOpaque = true;
+      dr = freshDeg();
+      break;
+    }
+    r = binary(kind, *a.t, *b.t);
+    if (!r && succeeded(checkDomain(&op)))
+      return fail(&op, EvalErrorKind::InvalidInput,
+                  "operand shapes do not broadcast");
+  } else {
+    return fail(&op, EvalErrorKind::InvalidInput,
+                "element-wise op with an unexpected number of operands");
+  }
+  if (failed(checkDomain(&op)))
+    return failure();
+  if (!r)
+    return fail(&op, EvalErrorKind::Unsupported,
+                "element-wise kind '" + stringifyElementwiseKind(kind) +
+                    "' has no evaluation rule");
+  set(op.getResult(0), std::move(r), dr);
+  return success();
+}
+
+template <typename Dom>
+LogicalResult Evaluator<Dom>::evalMatmul(Operation &op) {
+  Val a, b;
+  if (failed(get(&op, op.getOperand(0), a)) ||
+      failed(get(&op, op.getOperand(1), b)))
+    return failure();
+  const T &x = *a.t, &y = *b.t;
+  size_t rank = x.shape.size();
+  if (rank < 2 || y.shape.size() != rank ||
+      x.shape[rank - 1] != y.shape[rank - 2] ||
+      !std::equal(x.shape.begin(), x.shape.end() - 2, y.shape.begin()))
+    return fail(&op, EvalErrorKind::InvalidInput,
+                "matmul operand shapes do not match");
+  int64_t m = x.shape[rank - 2], k = x.shape[rank - 1], n = y.shape[rank - 1];
+  SmallVector<int64_t, 4> shape(x.shape.begin(), x.shape.end() - 1);
+  shape.push_back(n);
+  auto r = std::make_shared<T>(shape);
+  int64_t batches = r->numElements() / (m * n);
+  for (int64_t bi = 0; bi < batches; ++bi)
+    dom.matmul(x.data.data() + bi * m * k, y.data.data() + bi * k * n,
+               r->data.data() + bi * m * n, m, k, n);
+  set(op.getResult(0), std::move(r), sumDeg(mulDeg(a.deg, b.deg), k));
+  return success();
+}
+
+template <typename Dom>
+LogicalResult Evaluator<Dom>::evalReduce(Operation &op, int64_t dim,
+                                         bool isMax) {
+  Val a;
+  if (failed(get(&op, op.getOperand(0), a)))
+    return failure();
+  const T &x = *a.t;
+  int64_t rank = x.shape.size();
+  if (dim < 0 || dim >= rank)
+    return fail(&op, EvalErrorKind::InvalidInput, "reduced dim out of range");
+  int64_t outer = 1, inner = 1, n = x.shape[dim];
+  for (int64_t d = 0; d < dim; ++d)
+    outer *= x.shape[d];
+  for (int64_t d = dim + 1; d < rank; ++d)
+    inner *= x.shape[d];
+  SmallVector<int64_t, 4> shape(x.shape);
+  shape[dim] = 1;
+  auto r = std::make_shared<T>(shape);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      const E *src = x.data.data() + o * n * inner + i;
+      E acc = src[0];
+      for (int64_t j = 1; j < n; ++j)
+        acc =
+            isMax ? dom.max(acc, src[j * inner]) : dom.add(acc, src[j * inner]);
+      r->data[o * inner + i] = acc;
+    }
+  if (isMax && info)
+    info->usesOpaque = true;
+  set(op.getResult(0), std::move(r), isMax ? a.deg : sumDeg(a.deg, n));
+  return success();
+}
+
+template <typename Dom>
+std::shared_ptr<Tensor<typename Dom::Elem>>
+Evaluator<Dom>::sumLast(const T &x, int64_t groups, bool squares) {
+  int64_t n = x.shape.back();
+  int64_t rows = x.numElements() / n, per = n / groups;
+  SmallVector<int64_t, 4> shape(x.shape);
+  shape.back() = groups;
+  auto r = std::make_shared<T>(shape, dom.zero());
+  for (int64_t row = 0; row < rows; ++row)
+    for (int64_t g = 0; g < groups; ++g) {
+      const E *src = x.data.data() + row * n + g * per;
+      E acc = dom.zero();
+      for (int64_t j = 0; j < per; ++j)
+        acc = dom.add(acc, squares ? dom.mul(src[j], src[j]) : src[j]);
+      r->data[row * groups + g] = acc;
+    }
+  return r;
+}
+
+template <typename Dom>
+LogicalResult Evaluator<Dom>::evalRmsNorm(Operation &op, Value input,
+                                          Value weight, double eps) {
+  Val a, w;
+  if (failed(get(&op, input, a)) || (weight && failed(get(&op, weight, w))))
+    return failure();
+  const T &x = *a.t;
+  int64_t n = x.shape.back();
+  // rms = sqrt(sum(x^2) / n + eps); y = x * (1 / rms) [* weight].
+  std::shared_ptr<T> s = sumLast(x, 1, /*squares=*/true);
+  E invN = dom.recip(n), e = dom.constant(eps);
+  for (E &v : s->data)
+    v = dom.sqrt(dom.add(dom.mul(v, invN), e));
+  dom.invertAll(s->data);
+  if (failed(checkDomain(&op)))
+    return failure();
+  auto r = std::make_shared<T>(x.shape);
+  const E *wd = weight ? w.t->data.data() : nullptr;
+  if (weight && w.t->numElements() != n)
+    return fail(&op, EvalErrorKind::InvalidInput,
+                "rms_norm weight must have the size of the last dim");
+  for (int64_t i = 0, total = x.numElements(); i < total; ++i) {
+    E v = dom.mul(x.data[i], s->data[i / n]);
+    r->data[i] = wd ? dom.mul(v, wd[i % n]) : v;
+  }
+  if (info)
+    info->usesSqrt = true;
+  Degree rms = sqrtDeg(addDeg(sumDeg(mulDeg(a.deg, a.deg), n), constDeg()));
+  Degree d = divDeg(a.deg, rms);
+  if (weight)
+    d = mulDeg(d, w.deg);
+  set(op.getResult(0), std::move(r), d);
+  return success();
+}
+
+template <typename Dom>
+LogicalResult Evaluator<Dom>::evalConcat(Operation &op, int64_t dim) {
+  SmallVector<Val> parts;
+  for (Value v : op.getOperands()) {
+    Val p;
+    if (failed(get(&op, v, p)))
+      return failure();
+    parts.push_back(p);
+  }
+  auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
+  auto r = std::make_shared<T>(resultType.getShape());
+  SmallVector<int64_t, 4> off(resultType.getRank(), 0), zero(off);
+  Degree d = constDeg();
+  for (const Val &p : parts) {
+    if (p.t->shape.size() != off.size() ||
+        off[dim] + p.t->shape[dim] > resultType.getDimSize(dim))
+      return fail(&op, EvalErrorKind::InvalidInput,
+                  "concat operand shapes do not match the result");
+    copyBox(p.t->data.data(), p.t->shape, zero, r->data.data(), r->shape, off,
+            p.t->shape);
+    off[dim] += p.t->shape[dim];
+    d = maxDeg(d, p.deg);
+  }
+  set(op.getResult(0), std::move(r), d);
+  return success();
+}
+
+template <typename Dom>
+LogicalResult Evaluator<Dom>::evalTranspose(Operation &op,
+                                            ArrayRef<int64_t> perm) {
+  Val a;
+  if (failed(get(&op, op.getOperand(0), a)))
+    return failure();
+  const T &x = *a.t;
+  size_t rank = x.shape.size();
+  llvm::SmallBitVector seen(rank);
+  for (int64_t p : perm) {
+    if (perm.size() != rank || p < 0 || p >= static_cast<int64_t>(rank) ||
+        seen.test(p))
+      return fail(&op, EvalErrorKind::InvalidInput,
+                  "transpose perm is not a permutation of the dims");
+    seen.set(p);
+  }
+  if (perm.size() != rank)
+    return fail(&op, EvalErrorKind::InvalidInput,
+                "transpose perm is not a permutation of the dims");
+  SmallVector<int64_t, 4> shape;
+  for (int64_t p : perm)
+    shape.push_back(x.shape[p]);
+  auto r = std::make_shared<T>(shape);
+  // Result dim k walks input dim perm[k]: its stride is that dim's stride.
+  Shape4 inStrides = stridesOf(pad4(x.shape)), outShape = pad4(shape);
+  Shape4 st = {0, 0, 0, 0};
+  size_t off = 4 - rank;
+  for (size_t k = 0; k < rank; ++k)
+    st[off + k] = inStrides[off + perm[k]];
+  E *out = r->data.data();
+  for (int64_t i0 = 0; i0 < outShape[0]; ++i0)
+    for (int64_t i1 = 0; i1 < outShape[1]; ++i1)
+      for (int64_t i2 = 0; i2 < outShape[2]; ++i2)
+        for (int64_t i3 = 0; i3 < outShape[3]; ++i3)
+          *out++ = x.data[i0 * st[0] + i1 * st[1] + i2 * st[2] + i3 * st[3]];
+  set(op.getResult(0), std::move(r), a.deg);
+  return success();
+}
+
+
+#define MIRAGE_INSTANTIATE_EVALUATOR_OPS(Dom)                                  \
+  template std::shared_ptr<Evaluator<Dom>::T> Evaluator<Dom>::binary(          \
+      ElementwiseKind, const T &, const T &);                                  \
+  template std::shared_ptr<Evaluator<Dom>::T> Evaluator<Dom>::unary(           \
+      ElementwiseKind, ArrayRef<double>, const T &, Degree, Degree &);         \
+  template LogicalResult Evaluator<Dom>::evalElementwise(                      \
+      Operation &, ElementwiseOpInterface);                                    \
+  template LogicalResult Evaluator<Dom>::evalMatmul(Operation &);              \
+  template LogicalResult Evaluator<Dom>::evalReduce(Operation &, int64_t,      \
+                                                    bool);                     \
+  template std::shared_ptr<Evaluator<Dom>::T> Evaluator<Dom>::sumLast(         \
+      const T &, int64_t, bool);                                               \
+  template LogicalResult Evaluator<Dom>::evalRmsNorm(Operation &, Value,       \
+                                                     Value, double);           \
+  template LogicalResult Evaluator<Dom>::evalConcat(Operation &, int64_t);     \
+  template LogicalResult Evaluator<Dom>::evalTranspose(Operation &,            \
+                                                       ArrayRef<int64_t>);
+MIRAGE_FOR_EACH_DOMAIN(MIRAGE_INSTANTIATE_EVALUATOR_OPS)
