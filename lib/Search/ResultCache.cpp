@@ -136,14 +136,15 @@ mirage::search::parseCacheEntry(StringRef bytes, StringRef key,
   StringRef checksum = rest.take_front(kChecksumDigits);
   rest = rest.drop_front(kChecksumDigits + 1);
   if (!rest.empty())
-    return fail(llvm::Twine(rest.size()) + " trailing bytes after the checksum");
+    return fail(llvm::Twine(rest.size()) +
+                " trailing bytes after the checksum");
   if (checksum != sha256Hex(covered))
     return fail("checksum mismatch (corrupted entry)");
 
   // Intact from here on: what remains is whether it answers this question.
   if (version != cacheFormatVersion())
-    return fail("written by format version " + quoted(version) +
-                ", expected " + quoted(cacheFormatVersion()));
+    return fail("written by format version " + quoted(version) + ", expected " +
+                quoted(cacheFormatVersion()));
   if (storedKey != key)
     return fail("holds another key (a hash collision or a misplaced file)");
   return payload.str();
@@ -188,7 +189,8 @@ std::optional<std::string> ResultCache::lookup(StringRef key,
   if (!buffer) {
     std::error_code ec = buffer.getError();
     if (ec != std::errc::no_such_file_or_directory)
-      problem = "result-cache entry " + path + " is unreadable: " + ec.message();
+      problem =
+          "result-cache entry " + path + " is unreadable: " + ec.message();
     return std::nullopt;
   }
   std::string why;
@@ -210,9 +212,9 @@ bool ResultCache::store(StringRef key, StringRef payload,
   std::string path = entryPath(key);
   StringRef shard = llvm::sys::path::parent_path(path);
   if (std::error_code ec = fs::create_directories(shard)) {
-    error = ("cannot create result-cache directory " + shard + ": " +
-             ec.message())
-                .str();
+    error =
+        ("cannot create result-cache directory " + shard + ": " + ec.message())
+            .str();
     return false;
   }
 

@@ -424,7 +424,8 @@ TEST_F(ResultCacheTest, ConcurrentStoresOfDifferentKeys) {
   for (unsigned writer = 0; writer < kWriters; ++writer)
     for (unsigned i = 0; i < kKeysEach; ++i) {
       std::string problem;
-      std::optional<std::string> found = cache.lookup(keyOf(writer, i), problem);
+      std::optional<std::string> found =
+          cache.lookup(keyOf(writer, i), problem);
       ASSERT_TRUE(found.has_value()) << keyOf(writer, i) << ": " << problem;
       EXPECT_TRUE(*found == payloadOf(writer, i)) << keyOf(writer, i);
     }
