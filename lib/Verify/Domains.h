@@ -11,6 +11,7 @@
 #define MIRAGE_LIB_VERIFY_DOMAINS_H
 
 #include "Mirage/Verify/Interpreter.h"
+#include "Mirage/Verify/Matmul.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -67,18 +68,10 @@ public:
       x = F(1) / x;
   }
   /// Sequential accumulation over k in `F` (f32 accumulation of the
-  /// generated code in the f32 domain).
+  /// generated code in the f32 domain), Matmul.h.
   void matmul(const Elem *a, const Elem *b, Elem *c, int64_t m, int64_t k,
               int64_t n) const {
-    std::fill(c, c + m * n, F(0));
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t l = 0; l < k; ++l) {
-        Elem x = a[i * k + l];
-        const Elem *row = b + l * n;
-        Elem *out = c + i * n;
-        for (int64_t j = 0; j < n; ++j)
-          out[j] += x * row[j];
-      }
+    verify::matmul(a, b, c, m, k, n);
   }
 };
 using FloatDomain = RealDomain<double>;
@@ -150,91 +143,10 @@ public:
                             " of the divisor): outside the verifiable "
                             "fragment"};
   }
+  /// Exact, Matmul.h.
   void matmul(const Elem *a, const Elem *b, Elem *c, int64_t m, int64_t k,
               int64_t n) const {
-    // Pack A's rows and B's columns into contiguous residue arrays (an
-    // undefined q component counts as 0 and marks its row or column), then
-    // compute dot products of up to 4 rows at once with lazy reduction:
-    // products of p residues are < 2^102, so 2^24 of them fit in 128 bits.
-    using U64 = std::vector<uint64_t, TensorAllocator<uint64_t>>;
-    using U32 = std::vector<uint32_t, TensorAllocator<uint32_t>>;
-    U64 ap(m * k), bp(n * k);
-    U32 aq(m * k), bq(n * k);
-    std::vector<char> rowUndef(m, 0), colUndef(n, 0);
-    for (int64_t r = 0; r < m; ++r)
-      for (int64_t i = r * k, e = i + k; i < e; ++i) {
-        ap[i] = a[i].p;
-        aq[i] = a[i].hasQ() ? a[i].q : 0;
-        rowUndef[r] |= !a[i].hasQ();
-      }
-    // Transpose B in 32x32 blocks so that reads and writes stay in cache.
-    constexpr int64_t kBlock = 32;
-    for (int64_t l0 = 0; l0 < k; l0 += kBlock)
-      for (int64_t j0 = 0; j0 < n; j0 += kBlock) {
-        int64_t l1 = std::min(k, l0 + kBlock), j1 = std::min(n, j0 + kBlock);
-        for (int64_t j = j0; j < j1; ++j)
-          for (int64_t l = l0; l < l1; ++l) {
-            const FieldValue &v = b[l * n + j];
-            bp[j * k + l] = v.p;
-            bq[j * k + l] = v.hasQ() ? v.q : 0;
-            colUndef[j] |= !v.hasQ();
-          }
-      }
-    constexpr int64_t kChunk = int64_t(1) << 24;
-    for (int64_t j = 0; j < n; ++j) {
-      const uint64_t *bpj = bp.data() + j * k;
-      const uint32_t *bqj = bq.data() + j * k;
-      for (int64_t i0 = 0; i0 < m; i0 += 4) {
-        int rows = static_cast<int>(std::min<int64_t>(4, m - i0));
-        uint64_t outP[4] = {0, 0, 0, 0};
-        uint32_t outQ[4] = {0, 0, 0, 0};
-        for (int64_t l0 = 0; l0 < k; l0 += kChunk) {
-          int64_t len = std::min(kChunk, k - l0);
-          uint128_t sp[4] = {0, 0, 0, 0}, sq[4] = {0, 0, 0, 0};
-          const uint64_t *xp = bpj + l0;
-          const uint32_t *xq = bqj + l0;
-          if (rows == 4) {
-            const uint64_t *a0 = ap.data() + i0 * k + l0, *a1 = a0 + k,
-                           *a2 = a1 + k, *a3 = a2 + k;
-            const uint32_t *q0 = aq.data() + i0 * k + l0, *q1 = q0 + k,
-                           *q2 = q1 + k, *q3 = q2 + k;
-            for (int64_t l = 0; l < len; ++l) {
-              uint64_t y = xp[l];
-              uint64_t z = xq[l];
-              sp[0] += static_cast<uint128_t>(a0[l]) * y;
-              sp[1] += static_cast<uint128_t>(a1[l]) * y;
-              sp[2] += static_cast<uint128_t>(a2[l]) * y;
-              sp[3] += static_cast<uint128_t>(a3[l]) * y;
-              sq[0] += q0[l] * z;
-              sq[1] += q1[l] * z;
-              sq[2] += q2[l] * z;
-              sq[3] += q3[l] * z;
-            }
-          } else {
-            for (int r = 0; r < rows; ++r) {
-              const uint64_t *ar = ap.data() + (i0 + r) * k + l0;
-              const uint32_t *qr = aq.data() + (i0 + r) * k + l0;
-              uint128_t s1 = 0, s2 = 0;
-              for (int64_t l = 0; l < len; ++l) {
-                s1 += static_cast<uint128_t>(ar[l]) * xp[l];
-                s2 += static_cast<uint64_t>(qr[l]) * xq[l];
-              }
-              sp[r] = s1;
-              sq[r] = s2;
-            }
-          }
-          for (int r = 0; r < rows; ++r) {
-            outP[r] = addModP(outP[r], reduceModP(sp[r]));
-            outQ[r] = addModQ(outQ[r], reduceModQ(sq[r]));
-          }
-        }
-        for (int r = 0; r < rows; ++r) {
-          FieldValue &out = c[(i0 + r) * n + j];
-          out.p = outP[r];
-          out.q = rowUndef[i0 + r] || colUndef[j] ? kUndefinedQ : outQ[r];
-        }
-      }
-    }
+    verify::matmul(a, b, c, m, k, n);
   }
 
 private:

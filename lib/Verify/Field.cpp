@@ -111,11 +111,6 @@ int64_t mirage::verify::fieldInvertAll(FieldValue *values, size_t n) {
   return -1;
 }
 
-double SplitMix64::uniform(double lo, double hi) {
-  double unit = static_cast<double>(next() >> 11) * 0x1.0p-53;
-  return lo + (hi - lo) * unit;
-}
-
 FieldTest::FieldTest(uint64_t seed) {
   SplitMix64 rng(seed ^ 0x6D69726167652D66ULL);
   // omega = g^((p-1)/q) has order exactly q unless it is 1, because q is

@@ -37,24 +37,27 @@ std::vector<FloatTensor> mirage::verify::floatInputs(func::FuncOp func,
                                                      uint64_t seed) {
   // Each distribution has its own streams: the same seed gives unrelated
   // points for different distributions.
-  uint64_t s = mix64(seed + 0x51ED270B3A5C1F47ULL *
-                                (static_cast<uint64_t>(dist) + 1));
+  uint64_t s =
+      mix64(seed + 0x51ED270B3A5C1F47ULL * (static_cast<uint64_t>(dist) + 1));
   switch (dist) {
   case FloatDistribution::Mixed:
-    return sampledFloatInputs(
-        func, s, [](SplitMix64 &rng) { return rng.uniform(-1.0, 1.0); });
+    return sampledInputs<double>(
+        staticArgumentShapes(func), s,
+        [](SplitMix64 &rng) { return rng.uniform(-1.0, 1.0); });
   case FloatDistribution::Wide:
-    return sampledFloatInputs(func, s, [](SplitMix64 &rng) {
-      // A decade 10^k, k in [-3, 1], then a uniform mantissa in [1, 10): no
-      // transcendental per element (weights have 10^7 of them).
-      static constexpr double kDecades[] = {1e-3, 1e-2, 1e-1, 1.0, 10.0};
-      uint64_t r = rng.next();
-      double mag = kDecades[(r >> 1) % 5] * rng.uniform(1.0, 10.0);
-      return (r & 1) ? -mag : mag;
-    });
+    return sampledInputs<double>(
+        staticArgumentShapes(func), s, [](SplitMix64 &rng) {
+          // A decade 10^k, k in [-3, 1], then a uniform mantissa in [1, 10): no
+          // transcendental per element (weights have 10^7 of them).
+          static constexpr double kDecades[] = {1e-3, 1e-2, 1e-1, 1.0, 10.0};
+          uint64_t r = rng.next();
+          double mag = kDecades[(r >> 1) % 5] * rng.uniform(1.0, 10.0);
+          return (r & 1) ? -mag : mag;
+        });
   case FloatDistribution::Positive:
-    return sampledFloatInputs(
-        func, s, [](SplitMix64 &rng) { return rng.uniform(0.1, 2.0); });
+    return sampledInputs<double>(
+        staticArgumentShapes(func), s,
+        [](SplitMix64 &rng) { return rng.uniform(0.1, 2.0); });
   }
   return {};
 }
@@ -100,10 +103,10 @@ static DistributionOutcome compareOn(func::FuncOp reference,
           options.parallel);
   if (!ref || !cand) {
     const EvalError &e = ref ? candErr : refErr;
-    invalid = ("f64 evaluation of @" +
-               (ref ? candidate : reference).getSymName() + " failed: " +
-               e.message)
-                  .str();
+    invalid =
+        ("f64 evaluation of @" + (ref ? candidate : reference).getSymName() +
+         " failed: " + e.message)
+            .str();
     return out;
   }
   auto counterexample = [&](unsigned o, int64_t i, double a, double b,
@@ -159,8 +162,8 @@ static DistributionOutcome compareOn(func::FuncOp reference,
       compared = true;
       if (a == b)
         continue;
-      double rel = std::fabs(a - b) /
-                   std::max({std::fabs(a), std::fabs(b), floor});
+      double rel =
+          std::fabs(a - b) / std::max({std::fabs(a), std::fabs(b), floor});
       if (rel > tolerance) {
         disagree(o, i, a, b, rel);
         return out;

@@ -94,8 +94,26 @@ Evaluator<Dom>::run(func::FuncOp func, ArrayRef<T> inputs) {
     // The caller's tensors outlive the evaluation: alias them, no copy.
     env[arg] = Val{TPtr(TPtr(), &in), freshDeg()};
   }
-  if (failed(evalBlockOps(body)))
-    return std::nullopt;
+  // Each value is dropped after its last use (by an op of the body or one
+  // nested in it): at the real shapes the intermediates are the largest
+  // tensors, and their freed storage serves the next ones.
+  llvm::DenseMap<Value, Operation *> lastUser;
+  for (Operation &op : body)
+    op.walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        lastUser[v] = &op;
+    });
+  llvm::DenseMap<Operation *, SmallVector<Value, 2>> dyingAfter;
+  for (auto [v, user] : lastUser)
+    dyingAfter[user].push_back(v);
+  for (Operation &op : body.without_terminator()) {
+    if (failed(evalOp(op)))
+      return std::nullopt;
+    auto dying = dyingAfter.find(&op);
+    if (dying != dyingAfter.end())
+      for (Value v : dying->second)
+        env.erase(v);
+  }
   auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
   if (!ret) {
     (void)fail(body.getTerminator(), EvalErrorKind::Unsupported,

@@ -118,12 +118,11 @@ NumericsResult mirage::verify::checkNumerics(func::FuncOp reference,
   bool decided = false;
   for (NumericsDistribution dist : options.distributions) {
     double range = rangeOf(dist);
-    uint64_t s = mix64(seed + 0x3C6EF372FE94F82BULL *
-                                  (static_cast<uint64_t>(dist) + 1));
-    std::vector<FloatTensor> inputs =
-        sampledFloatInputs(reference, s, [range](SplitMix64 &rng) {
-          return rng.uniform(-range, range);
-        });
+    uint64_t s =
+        mix64(seed + 0x3C6EF372FE94F82BULL * (static_cast<uint64_t>(dist) + 1));
+    std::vector<FloatTensor> inputs = sampledInputs<double>(
+        staticArgumentShapes(reference), s,
+        [range](SplitMix64 &rng) { return rng.uniform(-range, range); });
     // The exact run sees the inputs the kernels see: rounded to their types.
     for (auto [x, t] : llvm::zip(inputs, argTypes)) {
       Type elem = cast<RankedTensorType>(t).getElementType();
@@ -143,9 +142,8 @@ NumericsResult mirage::verify::checkNumerics(func::FuncOp reference,
       const EvalError &e = !exact ? e0 : !ref ? e1 : e2;
       func::FuncOp f = exact && ref ? candidate : reference;
       result.verdict = Verdict::Invalid;
-      result.reason = ("evaluation of @" + f.getSymName() + " failed: " +
-                       e.message)
-                          .str();
+      result.reason =
+          ("evaluation of @" + f.getSymName() + " failed: " + e.message).str();
       return result;
     }
     std::optional<NumericsError> worstHere;
@@ -169,8 +167,7 @@ NumericsResult mirage::verify::checkNumerics(func::FuncOp reference,
       // Rejected: far worse than the reference, or not finite where the
       // reference is (inf > any finite bound; an inf reference error
       // accepts, since the reference itself breaks down there).
-      bool rejected =
-          ce.error > options.factor * re.error + options.floor;
+      bool rejected = ce.error > options.factor * re.error + options.floor;
       if (rejected) {
         result.verdict = Verdict::Inaccurate;
         result.worst = err;

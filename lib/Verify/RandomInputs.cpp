@@ -10,63 +10,56 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <atomic>
 #include <thread>
 
 using namespace mlir;
 using namespace mirage;
 using namespace mirage::verify;
 
-static uint64_t argSeed(uint64_t seed, unsigned i) {
-  return mix64(seed * 0x9E3779B97F4A7C15ULL + i + 1);
-}
-
-std::vector<FloatTensor> mirage::verify::sampledFloatInputs(
-    func::FuncOp func, uint64_t seed,
-    llvm::function_ref<double(SplitMix64 &)> draw) {
-  std::vector<FloatTensor> inputs;
-  inputs.reserve(func.getFunctionType().getNumInputs());
-  for (auto [i, t] : llvm::enumerate(func.getFunctionType().getInputs())) {
+std::optional<std::vector<SmallVector<int64_t, 4>>>
+mirage::verify::staticArgumentShapes(func::FuncOp func) {
+  std::vector<SmallVector<int64_t, 4>> shapes;
+  for (Type t : func.getFunctionType().getInputs()) {
     auto rt = dyn_cast<RankedTensorType>(t);
     if (!rt || !rt.hasStaticShape())
-      return {};
-    SplitMix64 rng(argSeed(seed, i));
-    FloatTensor x(rt.getShape());
-    for (double &v : x.data)
-      v = draw(rng);
-    inputs.push_back(std::move(x));
+      return std::nullopt;
+    shapes.emplace_back(rt.getShape());
   }
-  return inputs;
+  return shapes;
+}
+
+void mirage::verify::fillInputsInParallel(
+    unsigned n, llvm::function_ref<void(unsigned)> fill) {
+  std::atomic<unsigned> next{0};
+  auto work = [&] {
+    for (unsigned i; (i = next.fetch_add(1)) < n;)
+      fill(i);
+  };
+  if (n < 2 || std::thread::hardware_concurrency() < 2)
+    return work();
+  std::thread other(work);
+  work();
+  other.join();
 }
 
 std::vector<FloatTensor> mirage::verify::randomFloatInputs(func::FuncOp func,
                                                            uint64_t seed) {
-  return sampledFloatInputs(
-      func, seed, [](SplitMix64 &rng) { return rng.uniform(-1.0, 1.0); });
+  return sampledInputs<double>(
+      staticArgumentShapes(func), seed,
+      [](SplitMix64 &rng) { return rng.uniform(-1.0, 1.0); });
 }
 
 std::vector<FieldTensor>
 mirage::verify::randomFieldInputs(func::FuncOp func, const FieldTest &test,
                                   uint64_t seed) {
-  std::vector<FieldTensor> inputs;
-  // Tensor's move is not noexcept (SmallVector): growing the vector would
-  // copy the storage.
-  inputs.reserve(func.getFunctionType().getNumInputs());
-  for (auto [i, t] : llvm::enumerate(func.getFunctionType().getInputs())) {
-    auto rt = dyn_cast<RankedTensorType>(t);
-    if (!rt || !rt.hasStaticShape())
-      return {};
-    SplitMix64 rng(argSeed(seed, i));
-    FieldTensor x(rt.getShape());
-    for (FieldValue &v : x.data)
-      v = test.randomValue(rng);
-    inputs.push_back(std::move(x));
-  }
-  return inputs;
+  return sampledInputs<FieldValue>(
+      staticArgumentShapes(func), seed,
+      [&](SplitMix64 &rng) { return test.randomValue(rng); });
 }
 
 void mirage::verify::runBoth(llvm::function_ref<void()> first,
-                             llvm::function_ref<void()> second,
-                             bool parallel) {
+                             llvm::function_ref<void()> second, bool parallel) {
   if (!parallel || std::thread::hardware_concurrency() < 2) {
     first();
     second();

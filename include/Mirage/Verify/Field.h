@@ -199,7 +199,10 @@ public:
     return static_cast<uint64_t>(m >> 64);
   }
   /// Uniform in [lo, hi).
-  double uniform(double lo, double hi);
+  double uniform(double lo, double hi) {
+    double unit = static_cast<double>(next() >> 11) * 0x1.0p-53;
+    return lo + (hi - lo) * unit;
+  }
 
 private:
   uint64_t state;

@@ -170,11 +170,40 @@ evaluateField(mlir::func::FuncOp func, llvm::ArrayRef<FieldTensor> inputs,
 /// the interpreter accepts; returns an error message otherwise.
 std::optional<std::string> checkSignature(mlir::func::FuncOp func);
 
-/// Random inputs for the arguments of `func`: one SplitMix64 stream per
-/// argument derived from `seed`, each element drawn by `draw`.
-std::vector<FloatTensor>
-sampledFloatInputs(mlir::func::FuncOp func, uint64_t seed,
-                   llvm::function_ref<double(SplitMix64 &)> draw);
+/// The seed of the random stream of argument `i` of inputs drawn with `seed`.
+inline uint64_t inputStreamSeed(uint64_t seed, unsigned i) {
+  return mix64(seed * 0x9E3779B97F4A7C15ULL + i + 1);
+}
+/// The shapes of `func`'s arguments, or nullopt if one is not a static
+/// ranked tensor.
+std::optional<std::vector<llvm::SmallVector<int64_t, 4>>>
+staticArgumentShapes(mlir::func::FuncOp func);
+/// Runs `fill(i)` for every i < n, on two threads where the machine has two
+/// cores (each argument's values come from its own stream, so they do not
+/// depend on the threads).
+void fillInputsInParallel(unsigned n, llvm::function_ref<void(unsigned)> fill);
+
+/// Random inputs of the given shapes (staticArgumentShapes of a function):
+/// one SplitMix64 stream per argument derived from `seed`, each element drawn
+/// by `draw` (called concurrently for different arguments). Empty without
+/// shapes.
+template <typename E, typename Draw>
+std::vector<Tensor<E>>
+sampledInputs(const std::optional<std::vector<llvm::SmallVector<int64_t, 4>>>
+                  &shapes,
+              uint64_t seed, const Draw &draw) {
+  if (!shapes)
+    return {};
+  std::vector<Tensor<E>> inputs(shapes->size());
+  fillInputsInParallel(shapes->size(), [&](unsigned i) {
+    SplitMix64 rng(inputStreamSeed(seed, i));
+    Tensor<E> x((*shapes)[i]);
+    for (E &v : x.data)
+      v = draw(rng);
+    inputs[i] = std::move(x);
+  });
+  return inputs;
+}
 /// Uniform random inputs in [-1, 1) for the arguments of `func`, one stream
 /// per argument derived from `seed`.
 std::vector<FloatTensor> randomFloatInputs(mlir::func::FuncOp func,
