@@ -1,7 +1,9 @@
 //===- Passes.cpp - Superoptimizer pass -----------------------------------===//
 //
 // --mirage-superoptimize: runs the search of Superoptimizer.h on every
-// function of pre-defined mk ops and rewrites it in place with the result.
+// function of pre-defined mk ops and rewrites it in place with the result;
+// a function of at least partition-min-ops ops goes through the
+// partitioned search of Partition.h.
 // --mirage-cost-report: the cost model's breakdown of every kernel.
 //
 //===----------------------------------------------------------------------===//
@@ -10,6 +12,7 @@
 
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Search/KernelCost.h"
+#include "Mirage/Search/Partition.h"
 #include "Mirage/Search/Superoptimizer.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -124,6 +127,11 @@ struct SuperoptimizePass
       return bad("deepen-factor must be in [0, 1e6]");
     if (finalTests < 1)
       return bad("final-tests must be >= 1");
+    if (maxPartitionOps < 1 || maxPartitionOps > 16)
+      return bad("max-partition-ops must be in [1, 16], got " +
+                 Twine(maxPartitionOps.getValue()));
+    if (partitionMinOps < 1)
+      return bad("partition-min-ops must be >= 1");
     if (!getDeviceModel(chip))
       return bad("unknown chip '" + chip + "' (expected " +
                  getDeviceModelNames() + ")");
@@ -184,6 +192,12 @@ struct SuperoptimizePass
       for (const auto &[f, summary, micros] : measured)
         if (f == "*" || f == func.getName())
           o.measuredMicros.emplace_back(summary, micros);
+      if (!func.getBody().empty() &&
+          func.getBody().front().getOperations().size() - 1 >=
+              partitionMinOps) {
+        runPartitioned(func, o, symbols);
+        continue;
+      }
       std::string error;
       FailureOr<SuperoptimizeResult> r = superoptimize(func, o, error);
       if (failed(r)) {
@@ -258,8 +272,100 @@ struct SuperoptimizePass
     }
   }
 
+  /// A function of more than max-partition-ops ops: the partitioned
+  /// search, a remark per chosen subprogram and one on the function.
+  void runPartitioned(func::FuncOp func, const SuperoptimizeOptions &o,
+                      SymbolTable &symbols) {
+    PartitionOptions po;
+    po.search = o;
+    po.maxOps = maxPartitionOps;
+    func::FuncOp ref;
+    if (keepReference)
+      ref = func.clone();
+    std::string error;
+    // Results by canonical text are shared by the functions of this run,
+    // except when measured times (which are per function) re-rank them.
+    FailureOr<PartitionResult> r = superoptimizePartitioned(
+        func, po, error, o.measuredMicros.empty() ? &memo : nullptr);
+    if (failed(r)) {
+      if (ref)
+        ref.erase();
+      emitRemark(func.getLoc(), "not superoptimized: ") << error;
+      return;
+    }
+    if (ref) {
+      ref.setName((func.getName() + "_reference").str());
+      symbols.insert(ref, Block::iterator(func));
+      func->setAttr(mk::MKDialect::kReferenceAttrName,
+                    FlatSymbolRefAttr::get(ref.getNameAttr()));
+    }
+    const SuperoptimizeStats &s = r->stats;
+    numStates += s.states;
+    numPruned += s.pruned;
+    numDuplicates += s.duplicates;
+    numCandidates += s.candidates;
+    numFingerprinted += s.fingerprinted;
+    numVerified += s.verified;
+    searchMillis +=
+        static_cast<uint64_t>((s.searchSeconds + s.verifySeconds) * 1000.0);
+    numSubprograms += r->subprograms.size();
+    numSubprogramSearches += r->searched;
+    auto fmt = [](double v, const char *spec = "%.1f") {
+      std::string t;
+      llvm::raw_string_ostream(t) << llvm::format(spec, v);
+      return t;
+    };
+    size_t count = r->subprograms.size();
+    for (auto [i, entry] : llvm::enumerate(r->subprograms)) {
+      const ChosenSubprogram &sp = entry;
+      std::string line;
+      llvm::raw_string_ostream os(line);
+      os << "subprogram " << i + 1 << " of " << count << ": op"
+         << (sp.positions.size() > 1 ? "s " : " ");
+      bool contiguous = llvm::all_of(
+          llvm::seq<size_t>(1, sp.positions.size()),
+          [&](size_t k) { return sp.positions[k] == sp.positions[k - 1] + 1; });
+      if (contiguous && sp.positions.size() > 1)
+        os << sp.positions.front() << "-" << sp.positions.back();
+      else
+        llvm::interleave(sp.positions, os, ",");
+      os << " (";
+      llvm::interleave(sp.opNames, os, ", ");
+      const SubprogramResult &res = sp.result;
+      os << "): " << res.summary << "; " << res.kernels
+         << " kernel(s), modelled " << fmt(res.micros) << " us, unfused "
+         << fmt(res.unfusedMicros) << " us; ";
+      if (!res.program.empty())
+        os << (sp.deduplicated
+                   ? "deduplicated"
+                   : "searched in " + fmt(res.seconds, "%.2f") + " s");
+      else
+        os << "unfused (" << (res.note.empty() ? "one op" : res.note) << ")"
+           << (sp.deduplicated ? ", deduplicated" : "");
+      emitRemark(sp.loc, line);
+    }
+    if (partitionSearches)
+      for (const PartitionResult::Search &search : r->searches)
+        emitRemark(func.getLoc(), "searched subprogram (")
+            << search.ops << ") with a budget of " << fmt(search.budget, "%.2f")
+            << " s in " << fmt(search.seconds, "%.2f")
+            << " s: " << search.outcome;
+    emitRemark(func.getLoc(), "superoptimized in ")
+        << count << " subprogram(s): " << r->ops << " ops, " << r->kernels
+        << " kernel(s) (unfused " << r->unfusedKernels << "), modelled "
+        << fmt(r->micros) << " us, unfused " << fmt(r->unfusedMicros)
+        << " us on " << chip << "; " << r->intervals << " intervals over "
+        << r->orders << " topological order(s), " << r->considered
+        << " distinct, " << r->searched << " searched, " << r->skippedByBound
+        << " not searched by the bound, " << r->skippedByBudget
+        << " for the time budget, " << r->deduplicated
+        << " chosen deduplicated; " << fmt(r->seconds, "%.2f") << " s";
+  }
+
   /// The entries of the measured-times file: function, summary, time.
   std::vector<std::tuple<std::string, std::string, double>> measured;
+  /// Subprogram results of this run by canonical text.
+  SubprogramMemo memo;
 };
 
 struct CostReportPass

@@ -51,6 +51,17 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     With `keep-reference`, the input function is kept as `@<name>_reference`
     and the result carries `mk.reference`, so `--mirage-check-equivalence`
     can check the rewrite.
+
+    A function of at least `partition-min-ops` ops is partitioned
+    (docs/partitioning.md): every interval of at most that many ops of a few
+    topological orders is outlined into a subprogram, identical subprograms
+    are searched once, each with a share of `time-budget`, and the cover of
+    the function by subprograms with the least total modelled time is
+    spliced back; the unfused form of each subprogram (one kernel per op) is
+    always a candidate, so the result is never modelled slower than the
+    input. One remark per chosen subprogram gives its ops, its program, its
+    modelled and unfused times and whether it was deduplicated; one remark
+    on the function gives the totals.
   }];
   let options = [
     Option<"maxKernelOps", "max-kernel-ops", "unsigned", /*default=*/"3",
@@ -106,6 +117,18 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            /*default=*/"0",
            "run the reduced-shape fingerprint and the full check on this "
            "many candidates and report disagreements (testing aid)">,
+    Option<"maxPartitionOps", "max-partition-ops", "unsigned",
+           /*default=*/"4",
+           "most ops of one subprogram of a partitioned function (1 to 16)">,
+    Option<"partitionMinOps", "partition-min-ops", "unsigned",
+           /*default=*/"8",
+           "functions of at least this many ops are partitioned, smaller ones "
+           "are searched whole (the programs of DESIGN section 8 have at most "
+           "7)">,
+    Option<"partitionSearches", "partition-searches", "bool",
+           /*default=*/"false",
+           "a remark for every search of a subprogram of a partitioned "
+           "function (ops, budget, time, outcome)">,
     Option<"keepReference", "keep-reference", "bool", /*default=*/"false",
            "keep the input as @<name>_reference and point mk.reference "
            "at it">,
@@ -120,6 +143,10 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     Statistic<"numVerified", "verified",
               "candidates verified at the real shapes">,
     Statistic<"searchMillis", "search-ms", "milliseconds of search">,
+    Statistic<"numSubprograms", "subprograms",
+              "subprograms of partitioned functions in the result">,
+    Statistic<"numSubprogramSearches", "subprogram-searches",
+              "searches of distinct subprograms">,
   ];
 }
 

@@ -1,0 +1,616 @@
+//===- Partition.cpp - Partitioned search of whole layers -----------------===//
+//
+// Splits a function of many mk ops into convex subprograms, searches each
+// with superoptimize() and splices the cheapest combination back
+// (docs/partitioning.md). The data flows as:
+//   ops -> topological orders -> intervals (outlined, keyed by canonical
+//   text) -> costs (unfused, searched, by increasing length) -> dynamic
+//   programming per order -> the best order's intervals -> splice.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Search/Partition.h"
+
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+#include "Mirage/Search/CostModel.h"
+#include "Mirage/Search/KernelCost.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::search;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Below this many seconds a subprogram is not searched at all: the
+/// saturation and the first verification alone take longer.
+constexpr double kMinSearchSeconds = 0.05;
+
+/// Relative slack of cost comparisons (the models' sums in another order).
+constexpr double kEps = 1e-9;
+
+//===----------------------------------------------------------------------===//
+// Topological orders
+//===----------------------------------------------------------------------===//
+
+/// The function's ops and their dependences (distinct producer positions).
+struct OpGraph {
+  SmallVector<Operation *> ops;
+  SmallVector<SmallVector<unsigned, 2>> preds;
+};
+
+OpGraph buildGraph(Block &body) {
+  OpGraph g;
+  DenseMap<Operation *, unsigned> index;
+  for (Operation &op : body.without_terminator()) {
+    index[&op] = g.ops.size();
+    g.ops.push_back(&op);
+  }
+  g.preds.resize(g.ops.size());
+  for (auto [i, op] : llvm::enumerate(g.ops))
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp()) {
+        auto it = index.find(def);
+        if (it != index.end() && !llvm::is_contained(g.preds[i], it->second))
+          g.preds[i].push_back(it->second);
+      }
+  return g;
+}
+
+/// A topological order by Kahn's algorithm: among the ready ops, the one
+/// whose latest producer was emitted earliest (`breadth`: consumers of one
+/// value stay adjacent, e.g. Q/K/V projections of one normalised input) or
+/// latest (depth: a chain is followed to its end), then by body position.
+SmallVector<unsigned> kahnOrder(const OpGraph &g, bool breadth) {
+  unsigned n = g.ops.size();
+  SmallVector<int> emittedAt(n, -1);
+  SmallVector<unsigned> order;
+  while (order.size() < n) {
+    int best = -1, bestKey = 0;
+    for (unsigned i = 0; i < n; ++i) {
+      if (emittedAt[i] >= 0)
+        continue;
+      int latest = -1;
+      bool ready = true;
+      for (unsigned p : g.preds[i]) {
+        ready &= emittedAt[p] >= 0;
+        latest = std::max(latest, emittedAt[p]);
+      }
+      if (!ready)
+        continue;
+      int key = breadth ? latest : -latest;
+      if (best < 0 || key < bestKey) {
+        best = i;
+        bestKey = key;
+      }
+    }
+    emittedAt[best] = order.size();
+    order.push_back(best);
+  }
+  return order;
+}
+
+/// The orders the dynamic programming runs over: the body's own, then the
+/// breadth and depth orders, without repeats.
+SmallVector<SmallVector<unsigned>> topologicalOrders(const OpGraph &g) {
+  SmallVector<SmallVector<unsigned>> orders;
+  SmallVector<unsigned> body(g.ops.size());
+  for (unsigned i = 0; i < body.size(); ++i)
+    body[i] = i;
+  for (SmallVector<unsigned> o :
+       {body, kahnOrder(g, /*breadth=*/true), kahnOrder(g, false)})
+    if (!llvm::is_contained(orders, o))
+      orders.push_back(std::move(o));
+  return orders;
+}
+
+//===----------------------------------------------------------------------===//
+// Outlining
+//===----------------------------------------------------------------------===//
+
+/// The boundary of a set of ops (in a topological order): the values
+/// defined outside and used inside, by first use; the results used outside
+/// (or returned), by op and result number.
+void boundary(ArrayRef<Operation *> ops, SmallVectorImpl<Value> &inputs,
+              SmallVectorImpl<Value> &outputs) {
+  llvm::SmallPtrSet<Operation *, 8> inside(ops.begin(), ops.end());
+  for (Operation *op : ops)
+    for (Value v : op->getOperands())
+      if (!inside.contains(v.getDefiningOp()) && !llvm::is_contained(inputs, v))
+        inputs.push_back(v);
+  for (Operation *op : ops)
+    for (Value r : op->getResults())
+      if (llvm::any_of(r.getUsers(),
+                       [&](Operation *u) { return !inside.contains(u); }))
+        outputs.push_back(r);
+}
+
+/// One interval outlined into a function `@subprogram` of its own module.
+struct Outlined {
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp func;
+  /// Bytes of its arguments and results (the compulsory traffic).
+  double bytes = 0;
+  /// The canonical text: the function printed with generic value names.
+  std::string text;
+};
+
+Outlined outline(ArrayRef<Operation *> ops, int64_t smemLimit) {
+  Outlined o;
+  MLIRContext *ctx = ops.front()->getContext();
+  Location loc = UnknownLoc::get(ctx);
+  SmallVector<Value> inputs, outputs;
+  boundary(ops, inputs, outputs);
+  OpBuilder b(ctx);
+  o.module = ModuleOp::create(loc);
+  (*o.module)->setAttr(mk::MKDialect::kSmemLimitAttrName,
+                       b.getI64IntegerAttr(smemLimit));
+  b.setInsertionPointToEnd(o.module->getBody());
+  SmallVector<Type> in, out;
+  for (Value v : inputs)
+    in.push_back(v.getType());
+  for (Value v : outputs)
+    out.push_back(v.getType());
+  o.func =
+      func::FuncOp::create(b, loc, "subprogram", b.getFunctionType(in, out));
+  Block *entry = o.func.addEntryBlock();
+  IRMapping map;
+  for (auto [v, arg] : llvm::zip(inputs, entry->getArguments()))
+    map.map(v, arg);
+  b.setInsertionPointToEnd(entry);
+  for (Operation *op : ops) {
+    Operation *c = b.clone(*op, map);
+    c->setLoc(loc);
+  }
+  SmallVector<Value> results;
+  for (Value v : outputs)
+    results.push_back(map.lookup(v));
+  func::ReturnOp::create(b, loc, results);
+  for (Type t : llvm::concat<Type>(in, out))
+    o.bytes += static_cast<double>(cast<RankedTensorType>(t).getNumElements()) *
+               elementBytesOf(cast<RankedTensorType>(t).getElementType());
+  llvm::raw_string_ostream os(o.text);
+  o.func->print(os, OpPrintingFlags().useLocalScope());
+  os << "\nsmem " << smemLimit;
+  return o;
+}
+
+//===----------------------------------------------------------------------===//
+// Subprogram costs
+//===----------------------------------------------------------------------===//
+
+/// One distinct subprogram (by canonical text) and where it occurs.
+struct Distinct {
+  Outlined outlined;
+  unsigned len = 0;
+  /// Lower bound on any program for it: one launch plus its compulsory
+  /// traffic at full bandwidth or the latency of one loop iteration.
+  double bound = 0;
+  SubprogramResult result;
+  bool resolved = false;
+  bool fromMemo = false;
+  std::string unfusedSummary;
+};
+
+void addStats(SuperoptimizeStats &sum, const SuperoptimizeStats &s) {
+  sum.states += s.states;
+  sum.pruned += s.pruned;
+  sum.duplicates += s.duplicates;
+  sum.candidates += s.candidates;
+  sum.fingerprinted += s.fingerprinted;
+  sum.fingerprintRejected += s.fingerprintRejected;
+  sum.fullChecks += s.fullChecks;
+  sum.verified += s.verified;
+  sum.numericsRejected += s.numericsRejected;
+  sum.saturationSeconds += s.saturationSeconds;
+  sum.searchSeconds += s.searchSeconds;
+  sum.verifySeconds += s.verifySeconds;
+  sum.timedOut |= s.timedOut;
+}
+
+std::string formatMicros(double v) {
+  std::string s;
+  llvm::raw_string_ostream(s) << llvm::format("%.1f", v);
+  return s;
+}
+
+} // namespace
+
+FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
+    func::FuncOp func, const PartitionOptions &options, std::string &error,
+    SubprogramMemo *memo) {
+  auto start = Clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  const SuperoptimizeOptions &so = options.search;
+  if (options.maxOps < 1 || options.maxOps > 16) {
+    error = "the most ops of a subprogram must be in [1, 16], got " +
+            std::to_string(options.maxOps);
+    return failure();
+  }
+  if (func.isExternal()) {
+    error = "function has no body";
+    return failure();
+  }
+  if (!func.getBody().hasOneBlock()) {
+    error = "function has more than one block";
+    return failure();
+  }
+  std::optional<DeviceModel> device = getDeviceModel(so.chip);
+  if (!device) {
+    error = "unknown chip '" + so.chip + "' (expected " +
+            getDeviceModelNames() + ")";
+    return failure();
+  }
+  Block &body = func.getBody().front();
+  for (Operation &op : body.without_terminator()) {
+    if (op.getNumRegions() || op.getNumResults() == 0) {
+      error = "op '" + op.getName().getStringRef().str() +
+              "' cannot be partitioned (regions or no results)";
+      return failure();
+    }
+    for (Type t : llvm::concat<Type>(op.getOperandTypes(), op.getResultTypes()))
+      if (auto rt = dyn_cast<RankedTensorType>(t);
+          !rt || !rt.hasStaticShape()) {
+        error = "op '" + op.getName().getStringRef().str() +
+                "' has a value that is not a static tensor";
+        return failure();
+      }
+  }
+  {
+    std::string costError;
+    FailureOr<ProgramCost> whole = analyzeProgram(func, *device, costError);
+    if (failed(whole)) {
+      error = "the cost model cannot read the function: " + costError;
+      return failure();
+    }
+  }
+
+  PartitionResult result;
+  OpGraph graph = buildGraph(body);
+  unsigned n = graph.ops.size();
+  result.ops = n;
+  if (n == 0) {
+    error = "function has no ops to partition";
+    return failure();
+  }
+  SmallVector<SmallVector<unsigned>> orders = topologicalOrders(graph);
+  result.orders = orders.size();
+  unsigned maxLen = std::min(options.maxOps, n);
+
+  // Every interval of every order, outlined; identical ones share one
+  // Distinct. at[o][s][len - 1] is the Distinct of interval [s, s + len).
+  std::vector<Distinct> distinct;
+  llvm::StringMap<unsigned> byText;
+  std::vector<std::vector<SmallVector<unsigned, 8>>> at(orders.size());
+  for (unsigned len = 1; len <= maxLen; ++len)
+    for (auto [o, order] : llvm::enumerate(orders)) {
+      at[o].resize(n);
+      for (unsigned s = 0; s + len <= n; ++s) {
+        // The interval's ops in body order (a topological order of any
+        // subset), so that one set of ops from several orders is one
+        // subprogram.
+        SmallVector<unsigned> members(order.begin() + s,
+                                      order.begin() + s + len);
+        llvm::sort(members);
+        SmallVector<Operation *> ops;
+        for (unsigned k : members)
+          ops.push_back(graph.ops[k]);
+        Outlined out = outline(ops, so.smemLimit);
+        auto [it, inserted] = byText.try_emplace(out.text, distinct.size());
+        if (inserted) {
+          Distinct d;
+          d.len = len;
+          d.bound = device->launchMicros +
+                    std::max(out.bytes / device->bytesPerSecond * 1e6,
+                             device->firstLoadMicros + device->iterationMicros);
+          for (Operation *op : ops)
+            d.unfusedSummary += (d.unfusedSummary.empty() ? "" : "; ") +
+                                op->getName().getStringRef().str();
+          d.outlined = std::move(out);
+          distinct.push_back(std::move(d));
+        }
+        at[o][s].push_back(it->second);
+        ++result.intervals;
+      }
+    }
+  result.considered = distinct.size();
+
+  // Unfused costs (the upper bounds), the lower bounds, memo hits, and
+  // where each distinct subprogram occurs.
+  std::vector<SmallVector<std::pair<unsigned, unsigned>, 2>> occurs(
+      distinct.size());
+  for (unsigned o = 0; o < orders.size(); ++o)
+    for (unsigned s = 0; s < n; ++s)
+      for (auto [l, id] : llvm::enumerate(at[o][s]))
+        occurs[id].emplace_back(o, s);
+  for (Distinct &d : distinct) {
+    std::string costError;
+    FailureOr<ProgramCost> unfused =
+        analyzeProgram(d.outlined.func, *device, costError);
+    if (failed(unfused)) {
+      error = "the cost model cannot read a subprogram: " + costError;
+      return failure();
+    }
+    SubprogramResult &r = d.result;
+    r.unfusedMicros = r.micros = unfused->totalMicros;
+    r.unfusedKernels = r.kernels = unfused->kernels.size();
+    r.summary = d.unfusedSummary;
+    d.bound = std::min(d.bound, r.unfusedMicros);
+    if (memo) {
+      auto it = memo->find(d.outlined.text);
+      if (it != memo->end()) {
+        r = it->second;
+        d.resolved = d.fromMemo = true;
+      }
+    }
+  }
+
+  // Branch and bound over the subprograms. `lo` is the cost of a subprogram
+  // as far as known (its lower bound until resolved), `hi` what is surely
+  // achievable (unfused until searched). Each round computes, per order,
+  // the cheapest covers of every prefix and suffix under `lo` and the best
+  // total under `hi`; an unresolved subprogram whose best total under `lo`
+  // cannot beat the best under `hi` is resolved unfused, and the one that
+  // promises the most is searched next.
+  auto lo = [&](unsigned id) {
+    const Distinct &d = distinct[id];
+    return d.resolved ? d.result.micros : d.bound;
+  };
+  auto hi = [&](unsigned id) { return distinct[id].result.micros; };
+  constexpr double kInf = std::numeric_limits<double>::max();
+  auto cover = [&](unsigned o, auto cost, bool forward) {
+    SmallVector<double> f(n + 1, kInf);
+    if (forward) {
+      f[0] = 0;
+      for (unsigned p = 1; p <= n; ++p)
+        for (unsigned l = 1; l <= std::min(p, maxLen); ++l)
+          f[p] = std::min(f[p], f[p - l] + cost(at[o][p - l][l - 1]));
+    } else {
+      f[n] = 0;
+      for (unsigned p = n; p-- > 0;)
+        for (unsigned l = 1; l <= std::min(n - p, maxLen); ++l)
+          f[p] = std::min(f[p], cost(at[o][p][l - 1]) + f[p + l]);
+    }
+    return f;
+  };
+  while (true) {
+    double best = kInf;
+    std::vector<SmallVector<double>> pre, suf;
+    for (unsigned o = 0; o < orders.size(); ++o) {
+      best = std::min(best, cover(o, hi, true)[n]);
+      pre.push_back(cover(o, lo, true));
+      suf.push_back(cover(o, lo, false));
+    }
+    int next = -1;
+    double nextPotential = 0, nextGain = 0;
+    unsigned unresolvedOps = 0;
+    for (auto [id, d] : llvm::enumerate(distinct)) {
+      if (d.resolved)
+        continue;
+      double with = kInf;
+      for (auto [o, s] : occurs[id])
+        with = std::min(with, pre[o][s] + d.bound + suf[o][s + d.len]);
+      double potential = best - with;
+      double gain = d.result.unfusedMicros - d.bound;
+      if (potential <= kEps * best || gain <= kEps * d.result.unfusedMicros) {
+        d.result.note =
+            d.len > 1 ? "its lower bound cannot improve the function" : "";
+        d.resolved = true;
+        ++result.skippedByBound;
+        continue;
+      }
+      unresolvedOps += d.len;
+      if (next < 0 || potential > nextPotential * (1 + kEps) ||
+          (potential >= nextPotential * (1 - kEps) && gain > nextGain)) {
+        next = id;
+        nextPotential = potential;
+        nextGain = gain;
+      }
+    }
+    if (next < 0)
+      break;
+    Distinct &d = distinct[next];
+    SubprogramResult &r = d.result;
+    // A share of the remaining budget: in proportion to length over the
+    // subprograms still unresolved, but at least a quarter (most of them
+    // will be bounded away, and a search that finishes early leaves the
+    // rest to the next).
+    double remaining = so.timeBudget - elapsed();
+    double budget = remaining * std::max(0.25, double(d.len) / unresolvedOps);
+    if (budget < kMinSearchSeconds) {
+      for (Distinct &e : distinct)
+        if (!e.resolved) {
+          e.resolved = true;
+          e.result.note = "time budget";
+          ++result.skippedByBudget;
+        }
+      break;
+    }
+    d.resolved = true;
+    SuperoptimizeOptions sub = so;
+    sub.timeBudget = budget;
+    sub.maxKernelOps = std::min(so.maxKernelOps, options.maxKernelOps);
+    std::string searchError;
+    auto searchStart = Clock::now();
+    FailureOr<SuperoptimizeResult> found =
+        superoptimize(d.outlined.func, sub, searchError);
+    r.seconds =
+        std::chrono::duration<double>(Clock::now() - searchStart).count();
+    r.searched = true;
+    ++result.searched;
+    if (failed(found)) {
+      r.note = searchError;
+    } else {
+      addStats(result.stats, found->stats);
+      if (found->program.empty()) {
+        r.note = "no verified program";
+      } else if (!(found->modelledMicros < r.unfusedMicros * (1 - kEps))) {
+        r.note = "no gain: the search's " + found->summary + " models " +
+                 formatMicros(found->modelledMicros) + " us";
+      } else {
+        r.program = std::move(found->program);
+        r.summary = found->summary;
+        r.kernels = found->kernels;
+        r.micros = found->modelledMicros;
+      }
+    }
+    PartitionResult::Search log;
+    log.ops = d.unfusedSummary;
+    log.budget = budget;
+    log.seconds = r.seconds;
+    log.outcome = r.program.empty()
+                      ? "unfused: " + r.note
+                      : r.summary + ", modelled " + formatMicros(r.micros) +
+                            " us (unfused " + formatMicros(r.unfusedMicros) +
+                            " us)";
+    result.searches.push_back(std::move(log));
+    if (memo)
+      (*memo)[d.outlined.text] = r;
+  }
+
+  // Dynamic programming per order; the cheapest order wins (the first on
+  // ties).
+  unsigned bestOrder = 0;
+  double bestTotal = std::numeric_limits<double>::max();
+  SmallVector<unsigned> bestCuts;
+  for (unsigned o = 0; o < orders.size(); ++o) {
+    SmallVector<double> f(n + 1, std::numeric_limits<double>::max());
+    SmallVector<unsigned> from(n + 1, 0);
+    f[0] = 0;
+    for (unsigned p = 1; p <= n; ++p)
+      for (unsigned l = 1; l <= std::min(p, maxLen); ++l) {
+        double c = f[p - l] + distinct[at[o][p - l][l - 1]].result.micros;
+        if (c < f[p]) {
+          f[p] = c;
+          from[p] = p - l;
+        }
+      }
+    if (f[n] < bestTotal * (1 - kEps)) {
+      bestTotal = f[n];
+      bestOrder = o;
+      bestCuts.clear();
+      for (unsigned p = n; p > 0; p = from[p])
+        bestCuts.push_back(from[p]);
+      std::reverse(bestCuts.begin(), bestCuts.end());
+      bestCuts.push_back(n);
+    }
+  }
+
+  // Splice into a clone, in a module with the function's shared-memory
+  // limit so that the verifier checks the same limit; the function takes
+  // the clone's body only if it verifies.
+  MLIRContext *ctx = func.getContext();
+  OpBuilder b(ctx);
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(func.getLoc());
+  (*scratch)->setAttr(mk::MKDialect::kSmemLimitAttrName,
+                      b.getI64IntegerAttr(so.smemLimit));
+  func::FuncOp clone = func.clone();
+  scratch->getBody()->push_back(clone);
+  Block &cbody = clone.getBody().front();
+  SmallVector<Operation *> cops;
+  for (Operation &op : cbody.without_terminator())
+    cops.push_back(&op);
+  Operation *terminator = cbody.getTerminator();
+  const SmallVector<unsigned> &order = orders[bestOrder];
+  struct Piece {
+    SmallVector<Operation *> ops;
+    SmallVector<Value> inputs, outputs;
+    unsigned id;
+  };
+  SmallVector<Piece> pieces;
+  for (unsigned k = 0; k + 1 < bestCuts.size(); ++k) {
+    Piece piece;
+    unsigned s = bestCuts[k], len = bestCuts[k + 1] - s;
+    piece.id = at[bestOrder][s][len - 1];
+    SmallVector<unsigned> members(order.begin() + s, order.begin() + s + len);
+    llvm::sort(members);
+    ChosenSubprogram chosen{
+        {}, {}, graph.ops[members.front()]->getLoc(), {}, false};
+    for (unsigned q : members) {
+      piece.ops.push_back(cops[q]);
+      chosen.positions.push_back(q);
+      chosen.opNames.push_back(graph.ops[q]->getName().getStringRef().str());
+    }
+    const Distinct &d = distinct[piece.id];
+    chosen.result = d.result;
+    chosen.deduplicated =
+        d.fromMemo ||
+        llvm::any_of(pieces, [&](const Piece &p) { return p.id == piece.id; });
+    if (chosen.deduplicated)
+      ++result.deduplicated;
+    result.subprograms.push_back(std::move(chosen));
+    pieces.push_back(std::move(piece));
+  }
+  for (Piece &piece : pieces) {
+    // The boundary now: inputs that an earlier piece produced are its new
+    // values (the same order, since the piece's own ops are unchanged).
+    boundary(piece.ops, piece.inputs, piece.outputs);
+    const SubprogramResult &r = distinct[piece.id].result;
+    if (r.program.empty()) {
+      for (Operation *op : piece.ops)
+        op->moveBefore(terminator);
+      continue;
+    }
+    OwningOpRef<ModuleOp> parsed =
+        parseSourceString<ModuleOp>(r.program, ParserConfig(ctx));
+    if (!parsed) {
+      error = "internal error: a subprogram's verified program does not parse";
+      return failure();
+    }
+    auto best = *parsed->getBody()->getOps<func::FuncOp>().begin();
+    Block &bbody = best.getBody().front();
+    if (bbody.getNumArguments() != piece.inputs.size() ||
+        bbody.getTerminator()->getNumOperands() != piece.outputs.size()) {
+      error = "internal error: a subprogram's program has another signature";
+      return failure();
+    }
+    IRMapping map;
+    for (auto [arg, v] : llvm::zip(bbody.getArguments(), piece.inputs))
+      map.map(arg, v);
+    b.setInsertionPoint(terminator);
+    for (Operation &op : bbody.without_terminator())
+      b.clone(op, map);
+    for (auto [v, r] :
+         llvm::zip(piece.outputs, bbody.getTerminator()->getOperands()))
+      v.replaceAllUsesWith(map.lookupOrDefault(r));
+    for (Operation *op : llvm::reverse(piece.ops))
+      op->erase();
+  }
+  if (failed(verify(clone))) {
+    error = "internal error: the spliced function does not verify";
+    return failure();
+  }
+  std::string costError;
+  FailureOr<ProgramCost> after = analyzeProgram(clone, *device, costError);
+  FailureOr<ProgramCost> before = analyzeProgram(func, *device, costError);
+  if (failed(after) || failed(before)) {
+    error =
+        "internal error: the spliced function cannot be modelled: " + costError;
+    return failure();
+  }
+  result.micros = after->totalMicros;
+  result.kernels = after->kernels.size();
+  result.unfusedMicros = before->totalMicros;
+  result.unfusedKernels = before->kernels.size();
+  func.getBody().takeBody(clone.getBody());
+  result.seconds = elapsed();
+  return result;
+}

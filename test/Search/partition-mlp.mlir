@@ -1,0 +1,39 @@
+// Partitioned search (docs/partitioning.md) of an 8-op chain shaped like the
+// MLP half of a Llama decoder layer at small shapes: rms_norm, the weight,
+// gate and up matmuls, silu, mul, down matmul, residual add. More ops than
+// max-partition-ops (4), so the function is split; each half becomes one
+// graph-defined kernel, and the spliced result is equivalent to the input.
+//
+// RUN: mirage-opt --mirage-superoptimize="threads=2 keep-reference=1" %s -o %t 2> %t.remarks
+// RUN: FileCheck %s --input-file=%t
+// RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
+// RUN: mirage-opt --mirage-check-equivalence %t -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV
+
+// REMARK: remark: subprogram 1 of 2: ops 0-3 (mk.rms_norm, mk.mul, mk.matmul, mk.matmul): graph_kernel grid [{{[0-9,]+}}] forloop {{[0-9]+}} {rms_norm mul matmul matmul accum_sum accum_sum}; 1 kernel(s), modelled {{[0-9.]+}} us, unfused 14.4 us; searched in {{[0-9.]+}} s
+// REMARK: remark: subprogram 2 of 2: ops 4-7 (mk.silu, mk.mul, mk.matmul, mk.add): graph_kernel grid [{{[0-9,]+}}] forloop {{[0-9]+}} {silu mul matmul add accum_sum}; 1 kernel(s), modelled {{[0-9.]+}} us, unfused 14.4 us; searched in {{[0-9.]+}} s
+// REMARK: remark: superoptimized in 2 subprogram(s): 8 ops, 2 kernel(s) (unfused 8), modelled {{[0-9.]+}} us, unfused 28.8 us on sm_90; 52 intervals over 2 topological order(s), 31 distinct, {{[0-9]+}} searched
+
+// EQUIV: remark: equivalent to @mlp_reference
+
+// CHECK-LABEL: func.func @mlp(
+// CHECK-SAME:      attributes {mk.reference = @mlp_reference}
+// CHECK-NEXT:    %[[A:.*]]:2 = mk.graph_kernel(%arg0, %arg1, %arg2, %arg3)
+// CHECK:           mb.rms_norm
+// CHECK:           mb.accum_sum
+// CHECK:           mb.accum_sum
+// CHECK:         } : (tensor<8x64xf16>, tensor<1x64xf16>, tensor<64x128xf16>, tensor<64x128xf16>) -> (tensor<8x128xf16>, tensor<8x128xf16>)
+// CHECK-NEXT:    %[[B:.*]] = mk.graph_kernel(%[[A]]#0, %[[A]]#1, %arg4, %arg0)
+// CHECK:           mb.silu
+// CHECK:         } : (tensor<8x128xf16>, tensor<8x128xf16>, tensor<128x64xf16>, tensor<8x64xf16>) -> tensor<8x64xf16>
+// CHECK-NEXT:    return %[[B]]
+func.func @mlp(%x: tensor<8x64xf16>, %w: tensor<1x64xf16>, %wg: tensor<64x128xf16>, %wu: tensor<64x128xf16>, %wd: tensor<128x64xf16>) -> tensor<8x64xf16> {
+  %n = mk.rms_norm %x eps = 1.0e-06 : tensor<8x64xf16>
+  %h = mk.mul %n, %w : tensor<8x64xf16>, tensor<1x64xf16> -> tensor<8x64xf16>
+  %g = mk.matmul %h, %wg : tensor<8x64xf16>, tensor<64x128xf16> -> tensor<8x128xf16>
+  %u = mk.matmul %h, %wu : tensor<8x64xf16>, tensor<64x128xf16> -> tensor<8x128xf16>
+  %s = mk.silu %g : tensor<8x128xf16>
+  %p = mk.mul %s, %u : tensor<8x128xf16>, tensor<8x128xf16> -> tensor<8x128xf16>
+  %d = mk.matmul %p, %wd : tensor<8x128xf16>, tensor<128x64xf16> -> tensor<8x64xf16>
+  %o = mk.add %d, %x : tensor<8x64xf16>, tensor<8x64xf16> -> tensor<8x64xf16>
+  return %o : tensor<8x64xf16>
+}

@@ -1,0 +1,48 @@
+// Partitioned search where fusing does not pay: the unfused subprograms are
+// chosen and the function is left as it was (never modelled slower than the
+// input). First, a 2 KiB shared-memory limit leaves no single kernel for
+// matmul + rms_norm or rms_norm + exp (no verified program). Second, the
+// one kernel the search verifies for two matmuls of one input re-reads the
+// input in every block and models far slower than two library matmuls; only
+// the matmul with its bias add is fused.
+//
+// RUN: mirage-opt --mirage-superoptimize="threads=2 max-partition-ops=2 partition-min-ops=3 max-block-ops=4 partition-searches=1" %s -split-input-file -o %t 2> %t.remarks
+// RUN: FileCheck %s --input-file=%t
+// RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
+
+// REMARK-DAG: remark: subprogram 1 of 3: op 0 (mk.matmul): mk.matmul; 1 kernel(s), modelled 3.6 us, unfused 3.6 us; unfused (one op)
+// REMARK-DAG: remark: searched subprogram (mk.matmul; mk.rms_norm) with a budget of {{[0-9.]+}} s in {{[0-9.]+}} s: unfused: no verified program
+// REMARK-DAG: remark: searched subprogram (mk.rms_norm; mk.exp) with a budget of {{[0-9.]+}} s in {{[0-9.]+}} s: unfused: no verified program
+// REMARK: remark: superoptimized in 3 subprogram(s): 3 ops, 3 kernel(s) (unfused 3), modelled 10.8 us, unfused 10.8 us on sm_90
+
+// REMARK-DAG: remark: subprogram 1 of 2: ops 0,2 (mk.matmul, mk.add): graph_kernel {{.*}}; 1 kernel(s), modelled {{[0-9.]+}} us, unfused 7.2 us; searched in
+// REMARK-DAG: remark: subprogram 2 of 2: op 1 (mk.matmul): mk.matmul; 1 kernel(s), modelled 3.6 us, unfused 3.6 us; unfused (one op)
+// REMARK-DAG: remark: searched subprogram (mk.matmul; mk.matmul) with a budget of {{[0-9.]+}} s in {{[0-9.]+}} s: unfused: no gain: the search's graph_kernel {{.*}} models {{[0-9.]+}} us
+// REMARK: remark: superoptimized in 2 subprogram(s): 3 ops, 2 kernel(s) (unfused 3)
+
+// CHECK-LABEL: func.func @no_kernel(
+// CHECK-NEXT:    %[[M:.*]] = mk.matmul %arg0, %arg1
+// CHECK-NEXT:    %[[N:.*]] = mk.rms_norm %[[M]]
+// CHECK-NEXT:    %[[E:.*]] = mk.exp %[[N]]
+// CHECK-NEXT:    return %[[E]]
+module attributes {mk.smem_limit = 2048 : i64} {
+func.func @no_kernel(%x: tensor<2x64xf16>, %w: tensor<64x512xf16>) -> tensor<2x512xf16> {
+  %m = mk.matmul %x, %w : tensor<2x64xf16>, tensor<64x512xf16> -> tensor<2x512xf16>
+  %n = mk.rms_norm %m eps = 1.0e-06 : tensor<2x512xf16>
+  %e = mk.exp %n : tensor<2x512xf16>
+  return %e : tensor<2x512xf16>
+}
+}
+
+// -----
+
+// CHECK-LABEL: func.func @two_matmuls(
+// CHECK-NEXT:    %[[K:.*]] = mk.graph_kernel(%arg0, %arg1, %arg3)
+// CHECK:         %[[V:.*]] = mk.matmul %arg0, %arg2
+// CHECK-NEXT:    return %[[K]], %[[V]]
+func.func @two_matmuls(%h: tensor<8x2048xf16>, %a: tensor<2048x512xf16>, %b: tensor<2048x256xf16>, %c: tensor<8x512xf16>) -> (tensor<8x512xf16>, tensor<8x256xf16>) {
+  %k = mk.matmul %h, %a : tensor<8x2048xf16>, tensor<2048x512xf16> -> tensor<8x512xf16>
+  %v = mk.matmul %h, %b : tensor<8x2048xf16>, tensor<2048x256xf16> -> tensor<8x256xf16>
+  %r = mk.add %k, %c : tensor<8x512xf16>, tensor<8x512xf16> -> tensor<8x512xf16>
+  return %r, %v : tensor<8x512xf16>, tensor<8x256xf16>
+}
