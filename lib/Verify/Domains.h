@@ -29,7 +29,6 @@ namespace mirage::verify::detail {
 // Value domains
 //===----------------------------------------------------------------------===//
 
-
 /// A failure raised inside a domain operation; the evaluator attaches the op.
 struct DomainError {
   EvalErrorKind kind;
@@ -57,6 +56,10 @@ public:
   Elem mul(Elem a, Elem b) const { return a * b; }
   Elem neg(Elem a) const { return -a; }
   Elem exp(Elem a) { return std::exp(a); }
+  void expAll(const Elem *x, Elem *out, int64_t n) {
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = std::exp(x[i]);
+  }
   Elem sqrt(Elem a) const { return std::sqrt(a); }
   Elem pow(Elem a, Elem b) const { return std::pow(a, b); }
   Elem max(Elem a, Elem b) const { return a >= b ? a : b; }
@@ -120,6 +123,16 @@ public:
     }
     return {test.omegaPow(a.q), kUndefinedQ};
   }
+  /// exp of `n` values (exp above for each, in bulk).
+  void expAll(const Elem *x, Elem *out, int64_t n) {
+    for (int64_t i = 0; i < n; ++i)
+      if (!x[i].hasQ()) {
+        for (int64_t j = 0; j < n; ++j)
+          out[j] = exp(x[j]);
+        return;
+      }
+    test.expAll(x, out, n);
+  }
   Elem sqrt(Elem a) const { return fieldSqrt(a); }
   /// pow has no field image; it is a fixed random function of both
   /// arguments, so only identical uses compare equal.
@@ -171,8 +184,12 @@ inline Degree addDeg(Degree a, Degree b) {
     return {std::max(a.num, b.num), 0};
   return {std::max(a.num + b.den, b.num + a.den), a.den + b.den};
 }
-inline Degree mulDeg(Degree a, Degree b) { return {a.num + b.num, a.den + b.den}; }
-inline Degree divDeg(Degree a, Degree b) { return {a.num + b.den, a.den + b.num}; }
+inline Degree mulDeg(Degree a, Degree b) {
+  return {a.num + b.num, a.den + b.den};
+}
+inline Degree divDeg(Degree a, Degree b) {
+  return {a.num + b.den, a.den + b.num};
+}
 /// A sum of `count` terms of degree `d` with possibly different denominators.
 inline Degree sumDeg(Degree d, int64_t count) {
   if (d.den == 0)

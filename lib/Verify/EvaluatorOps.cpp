@@ -54,7 +54,10 @@ Evaluator<Dom>::unary(ElementwiseKind kind, ArrayRef<double> params, const T &x,
   // silu, sigmoid and gelu are x^a / (1 + exp(-t)): fill `out` with the
   // denominators, invert them in one batch, then multiply.
   auto logistic = [&](auto t, bool timesX) {
-    map([&](E v) { return dom.add(one, dom.exp(dom.neg(t(v)))); });
+    map([&](E v) { return dom.neg(t(v)); });
+    dom.expAll(out.data(), out.data(), n);
+    for (E &v : out)
+      v = dom.add(one, v);
     dom.invertAll(out);
     if (timesX)
       for (int64_t i = 0; i < n; ++i)
@@ -65,7 +68,7 @@ Evaluator<Dom>::unary(ElementwiseKind kind, ArrayRef<double> params, const T &x,
   case ElementwiseKind::Exp:
     noteExp(dx);
     dr = freshDeg();
-    map([&](E v) { return dom.exp(v); });
+    dom.expAll(in.data(), out.data(), n);
     break;
   case ElementwiseKind::Square:
     dr = mulDeg(dx, dx);

@@ -7,6 +7,8 @@
 
 #include "Mirage/Verify/Field.h"
 
+#include "Lanes.h"
+
 #include <cmath>
 #include <cstring>
 
@@ -184,4 +186,41 @@ std::optional<FieldValue> mirage::verify::exactFieldImage(double c) {
     x = 1.0 / frac;
   }
   return std::nullopt;
+}
+
+#if MIRAGE_HAVE_X86
+/// FieldTest::expAll eight values at a time: the two table entries of each
+/// exponent are gathered, and their product is taken lane-wise.
+MIRAGE_TARGET_IFMA_FN static void expAllLanes(const uint64_t *lo,
+                                              const uint64_t *hi,
+                                              const FieldValue *x,
+                                              FieldValue *out, int64_t n) {
+  const detail::LaneModulus modP{
+      _mm512_set1_epi64(static_cast<int64_t>(kFieldP)),
+      _mm512_set1_pd(1.0 / static_cast<double>(kFieldP))};
+  const __m512i low16 = _mm512_set1_epi64(0xFFFF);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    alignas(64) uint64_t e[8], p[8];
+    for (int j = 0; j < 8; ++j)
+      e[j] = x[i + j].q;
+    __m512i ev = _mm512_load_si512(e);
+    __m512i a = _mm512_i64gather_epi64(_mm512_and_si512(ev, low16), lo, 8);
+    __m512i b = _mm512_i64gather_epi64(_mm512_srli_epi64(ev, 16), hi, 8);
+    _mm512_store_si512(p, detail::mulModPLanes(a, b, modP));
+    for (int j = 0; j < 8; ++j)
+      out[i + j] = {p[j], kUndefinedQ};
+  }
+  for (; i < n; ++i)
+    out[i] = {mulModP(lo[x[i].q & 0xFFFF], hi[x[i].q >> 16]), kUndefinedQ};
+}
+#endif
+
+void FieldTest::expAll(const FieldValue *x, FieldValue *out, int64_t n) const {
+#if MIRAGE_HAVE_X86
+  if (detail::cpuHasIfma())
+    return expAllLanes(expLo.data(), expHi.data(), x, out, n);
+#endif
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = {omegaPow(x[i].q), kUndefinedQ};
 }

@@ -19,18 +19,14 @@
 
 #include "Mirage/Verify/Interpreter.h"
 
+#include "Lanes.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <vector>
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#define MIRAGE_HAVE_X86 1
-#else
-#define MIRAGE_HAVE_X86 0
-#endif
-
 using namespace mirage::verify;
+using namespace mirage::verify::detail;
 
 namespace {
 
@@ -119,117 +115,97 @@ void splitPlanes(const FieldValue *a, int64_t m, int64_t k, bool byRow,
     }
 }
 
-/// The residue of hi * 2^52 + lo.
-uint64_t foldP(uint64_t hi, uint64_t lo) {
-  return reduceModP((static_cast<uint128_t>(hi) << 52) + lo);
-}
-uint32_t foldQ(uint64_t hi, uint64_t lo) {
-  return reduceModQ((static_cast<uint128_t>(hi) << 52) + lo);
-}
-
 #if MIRAGE_HAVE_X86
 /// Terms summed in one 64-bit lane of low parts (each < 2^52).
 constexpr int64_t kIfmaChunk = 4096;
 
-__attribute__((target("avx512f,avx512ifma"))) void
-fieldMatmulIfma(const FieldValue *a, const FieldValue *b, FieldValue *c,
-                int64_t m, int64_t k, int64_t n) {
+/// Sums the products over l in [l0, l1) of `rows` rows of A (from i0) and 8
+/// columns of B (from j0, `lanes` of them valid) into low and high parts.
+/// With Rows > 1 the row loop has a constant trip count.
+template <int Rows>
+MIRAGE_TARGET_IFMA inline void
+accumulateChunk(const FieldPlanes &pa, const FieldPlanes &pb, int64_t i0,
+                int64_t j0, int64_t k, int64_t n, int64_t l0, int64_t l1,
+                __mmask8 lanes, int64_t rows, __m512i *loP, __m512i *hiP,
+                __m512i *loQ, __m512i *hiQ) {
+  int64_t count = Rows > 1 ? Rows : rows;
+  for (int64_t l = l0; l < l1; ++l) {
+    __m512i bp = _mm512_maskz_loadu_epi64(lanes, &pb.p[l * n + j0]);
+    __m512i bq = _mm512_maskz_loadu_epi64(lanes, &pb.q[l * n + j0]);
+    for (int64_t r = 0; r < count; ++r) {
+      __m512i xp = _mm512_set1_epi64(pa.p[(i0 + r) * k + l]);
+      __m512i xq = _mm512_set1_epi64(pa.q[(i0 + r) * k + l]);
+      loP[r] = _mm512_madd52lo_epu64(loP[r], xp, bp);
+      hiP[r] = _mm512_madd52hi_epu64(hiP[r], xp, bp);
+      loQ[r] = _mm512_madd52lo_epu64(loQ[r], xq, bq);
+      hiQ[r] = _mm512_madd52hi_epu64(hiQ[r], xq, bq);
+    }
+  }
+}
+
+MIRAGE_TARGET_IFMA_FN void fieldMatmulIfma(const FieldValue *a,
+                                           const FieldValue *b, FieldValue *c,
+                                           int64_t m, int64_t k, int64_t n) {
   thread_local FieldPlanes pa, pb;
   splitPlanes(a, m, k, /*byRow=*/true, pa);
   splitPlanes(b, k, n, /*byRow=*/false, pb);
   constexpr int64_t kRows = 4;
+  const LaneModulus modP{_mm512_set1_epi64(static_cast<int64_t>(kFieldP)),
+                         _mm512_set1_pd(1.0 / static_cast<double>(kFieldP))};
+  const LaneModulus modQ{_mm512_set1_epi64(static_cast<int64_t>(kFieldQ)),
+                         _mm512_set1_pd(1.0 / static_cast<double>(kFieldQ))};
+  // 2^52 mod p and mod q: a lane's value is hi * 2^52 + lo.
+  const __m512i r52P =
+      _mm512_set1_epi64(static_cast<int64_t>((uint64_t(1) << 52) % kFieldP));
+  const __m512i r52Q =
+      _mm512_set1_epi64(static_cast<int64_t>((uint64_t(1) << 52) % kFieldQ));
   for (int64_t j0 = 0; j0 < n; j0 += 8) {
     int64_t cols = std::min<int64_t>(8, n - j0);
     __mmask8 lanes = static_cast<__mmask8>((1u << cols) - 1);
     for (int64_t i0 = 0; i0 < m; i0 += kRows) {
       int64_t rows = std::min(kRows, m - i0);
-      uint64_t outP[kRows][8] = {}, outQ[kRows][8] = {};
+      __m512i outP[kRows], outQ[kRows];
+      for (int64_t r = 0; r < kRows; ++r)
+        outP[r] = outQ[r] = _mm512_setzero_si512();
       for (int64_t l0 = 0; l0 < k; l0 += kIfmaChunk) {
         int64_t l1 = std::min(k, l0 + kIfmaChunk);
         __m512i loP[kRows], hiP[kRows], loQ[kRows], hiQ[kRows];
         for (int64_t r = 0; r < kRows; ++r)
           loP[r] = hiP[r] = loQ[r] = hiQ[r] = _mm512_setzero_si512();
-        if (rows == kRows) {
-          for (int64_t l = l0; l < l1; ++l) {
-            __m512i bp = _mm512_maskz_loadu_epi64(lanes, &pb.p[l * n + j0]);
-            __m512i bq = _mm512_maskz_loadu_epi64(lanes, &pb.q[l * n + j0]);
-            for (int64_t r = 0; r < kRows; ++r) {
-              __m512i xp = _mm512_set1_epi64(pa.p[(i0 + r) * k + l]);
-              __m512i xq = _mm512_set1_epi64(pa.q[(i0 + r) * k + l]);
-              loP[r] = _mm512_madd52lo_epu64(loP[r], xp, bp);
-              hiP[r] = _mm512_madd52hi_epu64(hiP[r], xp, bp);
-              loQ[r] = _mm512_madd52lo_epu64(loQ[r], xq, bq);
-              hiQ[r] = _mm512_madd52hi_epu64(hiQ[r], xq, bq);
-            }
-          }
-        } else {
-          for (int64_t l = l0; l < l1; ++l) {
-            __m512i bp = _mm512_maskz_loadu_epi64(lanes, &pb.p[l * n + j0]);
-            __m512i bq = _mm512_maskz_loadu_epi64(lanes, &pb.q[l * n + j0]);
-            for (int64_t r = 0; r < rows; ++r) {
-              __m512i xp = _mm512_set1_epi64(pa.p[(i0 + r) * k + l]);
-              __m512i xq = _mm512_set1_epi64(pa.q[(i0 + r) * k + l]);
-              loP[r] = _mm512_madd52lo_epu64(loP[r], xp, bp);
-              hiP[r] = _mm512_madd52hi_epu64(hiP[r], xp, bp);
-              loQ[r] = _mm512_madd52lo_epu64(loQ[r], xq, bq);
-              hiQ[r] = _mm512_madd52hi_epu64(hiQ[r], xq, bq);
-            }
-          }
-        }
+        if (rows == kRows)
+          accumulateChunk<kRows>(pa, pb, i0, j0, k, n, l0, l1, lanes, kRows,
+                                 loP, hiP, loQ, hiQ);
+        else
+          accumulateChunk<1>(pa, pb, i0, j0, k, n, l0, l1, lanes, rows, loP,
+                             hiP, loQ, hiQ);
+        // Fold: hi < 2^60 (p) or 2^24 (q), lo < 2^64.
         for (int64_t r = 0; r < rows; ++r) {
-          alignas(64) uint64_t lp[8], hp[8], lq[8], hq[8];
-          _mm512_store_si512(lp, loP[r]);
-          _mm512_store_si512(hp, hiP[r]);
-          _mm512_store_si512(lq, loQ[r]);
-          _mm512_store_si512(hq, hiQ[r]);
-          for (int64_t jj = 0; jj < cols; ++jj) {
-            outP[r][jj] = addModP(outP[r][jj], foldP(hp[jj], lp[jj]));
-            outQ[r][jj] = addModQ(static_cast<uint32_t>(outQ[r][jj]),
-                                  foldQ(hq[jj], lq[jj]));
-          }
+          __m512i p =
+              addLanes(mulModPLanes(reduceLanes(hiP[r], modP), r52P, modP),
+                       reduceLanes(loP[r], modP), modP);
+          __m512i q =
+              addLanes(reduceLanes(_mm512_mullo_epi64(hiQ[r], r52Q), modQ),
+                       reduceLanes(loQ[r], modQ), modQ);
+          outP[r] = addLanes(outP[r], p, modP);
+          outQ[r] = addLanes(outQ[r], q, modQ);
         }
       }
-      for (int64_t r = 0; r < rows; ++r)
+      for (int64_t r = 0; r < rows; ++r) {
+        alignas(64) uint64_t ps[8], qs[8];
+        _mm512_store_si512(ps, outP[r]);
+        _mm512_store_si512(qs, outQ[r]);
         for (int64_t jj = 0; jj < cols; ++jj) {
           FieldValue &out = c[(i0 + r) * n + j0 + jj];
-          out.p = outP[r][jj];
+          out.p = ps[jj];
           out.q = pa.undef[i0 + r] || pb.undef[j0 + jj]
                       ? kUndefinedQ
-                      : static_cast<uint32_t>(outQ[r][jj]);
+                      : static_cast<uint32_t>(qs[jj]);
         }
+      }
     }
   }
 }
 #endif
-
-bool useAvx512(bool ifma) {
-#if MIRAGE_HAVE_X86
-  static const bool forcedPortable = [] {
-    const char *env = std::getenv("MIRAGE_PORTABLE_MATMUL");
-    return env && *env && *env != '0';
-  }();
-  if (forcedPortable)
-    return false;
-  __builtin_cpu_init();
-  if (ifma)
-    return __builtin_cpu_supports("avx512f") &&
-           __builtin_cpu_supports("avx512ifma");
-  return __builtin_cpu_supports("avx512f") &&
-         __builtin_cpu_supports("avx512vl");
-#else
-  (void)ifma;
-  return false;
-#endif
-}
-
-bool hasAvx512() {
-  static const bool has = useAvx512(false);
-  return has;
-}
-bool hasIfma() {
-  static const bool has = useAvx512(true);
-  return has;
-}
 
 } // namespace
 
@@ -246,7 +222,7 @@ void mirage::verify::matmulPortable(const float *a, const float *b, float *c,
 void mirage::verify::matmul(const double *a, const double *b, double *c,
                             int64_t m, int64_t k, int64_t n) {
 #if MIRAGE_HAVE_X86
-  if (hasAvx512())
+  if (cpuHasAvx512())
     return realMatmulAvx512(a, b, c, m, k, n);
 #endif
   matmulPortable(a, b, c, m, k, n);
@@ -255,7 +231,7 @@ void mirage::verify::matmul(const double *a, const double *b, double *c,
 void mirage::verify::matmul(const float *a, const float *b, float *c, int64_t m,
                             int64_t k, int64_t n) {
 #if MIRAGE_HAVE_X86
-  if (hasAvx512())
+  if (cpuHasAvx512())
     return realMatmulAvx512(a, b, c, m, k, n);
 #endif
   matmulPortable(a, b, c, m, k, n);
@@ -323,10 +299,10 @@ void mirage::verify::matmulPortable(const FieldValue *a, const FieldValue *b,
 void mirage::verify::matmul(const FieldValue *a, const FieldValue *b,
                             FieldValue *c, int64_t m, int64_t k, int64_t n) {
 #if MIRAGE_HAVE_X86
-  if (hasIfma())
+  if (cpuHasIfma())
     return fieldMatmulIfma(a, b, c, m, k, n);
 #endif
   matmulPortable(a, b, c, m, k, n);
 }
 
-bool mirage::verify::matmulUsesAvx512() { return hasAvx512(); }
+bool mirage::verify::matmulUsesAvx512() { return cpuHasAvx512(); }

@@ -90,19 +90,18 @@ TEST(Field, WideReductionMatchesDivision) {
     ASSERT_EQ(static_cast<uint32_t>(a % kFieldQ), reduceModQ(a));
   };
   for (int i = 0; i < 200000; ++i) {
-    uint128_t a = (static_cast<uint128_t>(rng.next() >> (i % 64)) << 64) |
-                  rng.next();
+    uint128_t a =
+        (static_cast<uint128_t>(rng.next() >> (i % 64)) << 64) | rng.next();
     check(a >> 1);
     uint64_t b = rng.next() >> (i % 64);
     ASSERT_EQ(b % kFieldP, reduceModP(b)) << b;
   }
   uint128_t all = ~static_cast<uint128_t>(0);
-  for (uint128_t a : {static_cast<uint128_t>(0), static_cast<uint128_t>(1),
-                      static_cast<uint128_t>(kFieldP),
-                      static_cast<uint128_t>(kFieldP - 1),
-                      static_cast<uint128_t>(~uint64_t(0)),
-                      static_cast<uint128_t>(1) << 64, all >> 1,
-                      (all >> 1) - kFieldP})
+  for (uint128_t a :
+       {static_cast<uint128_t>(0), static_cast<uint128_t>(1),
+        static_cast<uint128_t>(kFieldP), static_cast<uint128_t>(kFieldP - 1),
+        static_cast<uint128_t>(~uint64_t(0)), static_cast<uint128_t>(1) << 64,
+        all >> 1, (all >> 1) - kFieldP})
     check(a);
 }
 
@@ -239,3 +238,20 @@ TEST(Field, UniformSampling) {
 }
 
 } // namespace
+
+TEST(Field, ExpAllMatchesOmegaPow) {
+  FieldTest test(42);
+  SplitMix64 rng(7);
+  for (int64_t n : {0, 1, 7, 8, 9, 100}) {
+    std::vector<FieldValue> x(n), out(n);
+    for (FieldValue &v : x)
+      v = FieldTest::randomValue(rng);
+    if (n > 2)
+      x[1].q = static_cast<uint32_t>(kFieldQ - 1);
+    test.expAll(x.data(), out.data(), n);
+    for (int64_t i = 0; i < n; ++i) {
+      EXPECT_EQ(out[i].p, test.omegaPow(x[i].q)) << n << " @" << i;
+      EXPECT_FALSE(out[i].hasQ());
+    }
+  }
+}

@@ -228,6 +228,9 @@ public:
     return mulModP(expLo[e & 0xFFFF], expHi[e >> 16]);
   }
   uint64_t getOmega() const { return omega; }
+  /// exp of `n` values whose q components are all defined: out[i] =
+  /// (omega^x[i].q, undefined). Lane-wise where the CPU has AVX-512.
+  void expAll(const FieldValue *x, FieldValue *out, int64_t n) const;
   /// A uniformly random element (both components defined).
   static FieldValue randomValue(SplitMix64 &rng) {
     uint64_t p = rng.below(kFieldP);
