@@ -1,0 +1,171 @@
+//===- Instantiation.cpp - Grid sizes and loop ranges -----------*- C++ -*-===//
+//
+// Every divisor of the extents, within the device's limits, costed with the
+// kernel cost model (Instantiation.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Instantiation.h"
+
+#include "OpSemantics.h"
+
+#include "Mirage/Search/KernelCost.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+
+using namespace mlir;
+
+namespace mirage::search::detail {
+
+namespace {
+/// Instantiates candidates of one target under one set of options.
+class Instantiator {
+public:
+  Instantiator(const Target &target, const SuperoptimizeOptions &options)
+      : target(target), options(options) {}
+
+  /// Chooses the loop range and grid sizes of every kernel by the cost
+  /// proxy; false if some kernel has no instantiation that fits.
+  bool instantiate(Candidate &c) {
+    double total = 0;
+    unsigned kernels = 0;
+    const Scale &full = target.extent;
+    for (SKernelOp &kop : c.prog.ops) {
+      ++kernels;
+      if (!kop.isKernel) {
+        const SOp &op = kop.op;
+        KernelDesc d;
+        d.predefined = true;
+        SmallVector<SmallVector<int64_t, 4>> argShapes;
+        SmallVector<ArrayRef<int64_t>> argRefs;
+        for (int a : op.args) {
+          argShapes.push_back(kernelShape(c.prog.vals[a], full));
+          double b = bytesOf(argShapes.back());
+          d.inputs.push_back({b, b, false});
+        }
+        for (auto &s : argShapes)
+          argRefs.push_back(s);
+        SmallVector<int64_t, 4> rs = kernelShape(c.prog.vals[op.result], full);
+        d.outputBytes.push_back(bytesOf(rs));
+        d.ops.push_back(costOpOf(op.kind, rs, argRefs, /*inLoop=*/false));
+        total += modelledMicros(target.device, analyzeKernel(target.device, d));
+        continue;
+      }
+      SKernel &k = c.prog.kernels[kop.kernel];
+      if (!chooseInstance(c.prog, k, full))
+        return false;
+      total += k.micros;
+    }
+    c.kernels = kernels;
+    c.micros = total;
+    c.numOps = static_cast<unsigned>(c.prog.ops.size());
+    for (const SKernel &k : c.prog.kernels)
+      c.numOps += static_cast<unsigned>(k.ops.size());
+    return true;
+  }
+
+private:
+  double bytesOf(ArrayRef<int64_t> shape) const {
+    double n = static_cast<double>(target.elementBytes);
+    for (int64_t d : shape)
+      n *= static_cast<double>(d);
+    return n;
+  }
+
+  bool chooseInstance(const SProgram &p, SKernel &k, const Scale &full) {
+    SmallVector<int64_t> fs = {1};
+    if (k.loopAxis)
+      fs = divisorsAbove1(full.lookup(k.loopAxis));
+    SmallVector<SmallVector<int64_t>> gs;
+    for (uint32_t a : k.gridAxes)
+      gs.push_back(divisorsAbove1(full.lookup(a)));
+    bool found = false;
+    SKernel best;
+    SmallVector<unsigned, 3> idx(gs.size(), 0);
+    for (int64_t f : fs) {
+      std::fill(idx.begin(), idx.end(), 0);
+      while (true) {
+        SKernel trial = k;
+        trial.forloop = f;
+        trial.grid.clear();
+        int64_t blocks = 1;
+        for (auto [j, a] : llvm::enumerate(k.gridAxes)) {
+          trial.grid.push_back({a, gs[j][idx[j]]});
+          blocks *= gs[j][idx[j]];
+        }
+        // The largest split goes on grid x (up to 2^31-1 blocks); y and z
+        // are limited to 65535.
+        llvm::sort(trial.grid, [](auto &x, auto &y) {
+          return x.second != y.second ? x.second > y.second : x.first < y.first;
+        });
+        bool ok = blocks <= options.maxBlocks;
+        for (size_t j = 1; j < trial.grid.size(); ++j)
+          ok &= trial.grid[j].second <= 65535;
+        if (ok && evaluateInstance(p, trial, full, blocks) &&
+            (!found || trial.micros < best.micros)) {
+          best = trial;
+          found = true;
+        }
+        if (!nextCombination(idx, [&](size_t j) { return gs[j].size(); }))
+          break;
+      }
+    }
+    if (found)
+      k = best;
+    return found;
+  }
+
+  /// Shared memory, threads and modelled time of one instantiation.
+  bool evaluateInstance(const SProgram &p, SKernel &k, const Scale &full,
+                        int64_t blocks) {
+    double smem = 0, largestTile = 1;
+    SmallVector<SmallVector<int64_t, 4>> shapes;
+    for (const SValue &v : k.vals) {
+      shapes.push_back(blockShape(k, v, full));
+      double n = 1;
+      for (int64_t d : shapes.back())
+        n *= static_cast<double>(d);
+      largestTile = std::max(largestTile, n);
+      smem += n * static_cast<double>(target.elementBytes);
+    }
+    if (smem > static_cast<double>(options.smemLimit))
+      return false;
+    int64_t threads = 32;
+    while (threads < options.maxBlockThreads &&
+           static_cast<double>(threads) < largestTile)
+      threads *= 2;
+    k.threads = threads;
+    KernelDesc d;
+    d.blocks = blocks;
+    d.threads = threads;
+    d.forloop = k.forloop;
+    d.smemBytes = smem;
+    for (auto [i, in] : llvm::enumerate(k.inputs))
+      d.inputs.push_back({bytesOf(kernelShape(p.vals[in], full)),
+                          bytesOf(shapes[i]), k.vals[i].variant});
+    for (int r : k.results)
+      d.outputBytes.push_back(bytesOf(kernelShape(p.vals[r], full)));
+    for (auto [j, op] : llvm::enumerate(k.ops)) {
+      SmallVector<ArrayRef<int64_t>> args;
+      for (int a : op.args)
+        args.push_back(shapes[a]);
+      d.ops.push_back(
+          costOpOf(op.kind, shapes[op.result], args, j < k.numBody + k.numAcc));
+    }
+    k.micros = modelledMicros(target.device, analyzeKernel(target.device, d));
+    return true;
+  }
+
+  const Target &target;
+  const SuperoptimizeOptions &options;
+};
+} // namespace
+
+bool instantiate(const Target &target, const SuperoptimizeOptions &options,
+                 Candidate &c) {
+  return Instantiator(target, options).instantiate(c);
+}
+
+} // namespace mirage::search::detail

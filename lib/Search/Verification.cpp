@@ -1,0 +1,245 @@
+//===- Verification.cpp - Candidates against the target ---------*- C++ -*-===//
+//
+// The fingerprint, the full check, the numerics check and the order they run
+// in (Verification.h; docs/search.md, "Fingerprints and verification").
+//
+//===----------------------------------------------------------------------===//
+
+#include "Verification.h"
+
+#include "Materialize.h"
+
+#include "Mirage/Verify/Equivalence.h"
+#include "Mirage/Verify/Numerics.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace mlir;
+
+namespace mirage::search::detail {
+
+/// Parses `text` (one func.func) in `ctx`; null on failure (diagnostics are
+/// swallowed: a candidate the verifier rejects is simply not a program).
+static OwningOpRef<ModuleOp> parseProgram(MLIRContext *ctx, StringRef text,
+                                          int64_t smemLimit) {
+  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &) { return success(); });
+  return parseSourceString<ModuleOp>(inModule(text, smemLimit),
+                                     ParserConfig(ctx));
+}
+
+static func::FuncOp firstFunc(ModuleOp m) {
+  return *m.getBody()->getOps<func::FuncOp>().begin();
+}
+
+/// Reduced extents for the fingerprint of `c`: each axis keeps the least
+/// common multiple of the splits its kernels make, times 3, so tiles keep
+/// their divisibility and never degenerate to size 1.
+static Scale reducedScale(const Target &t, const Candidate &c) {
+  Scale s;
+  for (auto &[l, n] : t.extent) {
+    int64_t m = 1;
+    for (const SKernel &k : c.prog.kernels)
+      m = std::lcm(m, splitOf(k, l));
+    s[l] = 3 * m < n ? 3 * m : n;
+  }
+  return s;
+}
+
+/// The equivalence check of `a` and `b` with `tests` finite-field tests and,
+/// with `floatCheck`, the f64 comparison.
+static verify::EquivalenceResult runEquivalence(func::FuncOp a, func::FuncOp b,
+                                                unsigned tests, uint64_t seed,
+                                                bool floatCheck) {
+  verify::EquivalenceOptions options;
+  options.numTests = tests;
+  options.seed = seed;
+  options.floatCheck = floatCheck;
+  return verify::checkEquivalence(a, b, options);
+}
+
+/// A scalar constant of the target may stand for a shape (1/64 as the scale
+/// of a mean over 64 elements), which shrinking the shapes would break: such
+/// targets are only checked at the real shapes.
+static bool hasSizeLikeConstants(const Target &target) {
+  return !target.mulScalars.empty() || !target.addScalars.empty() ||
+         !target.clamps.empty();
+}
+
+/// The target and `c` at the reduced shapes of the fingerprint; false if
+/// either does not parse (a candidate the reduction does not fit).
+static bool parseReduced(MLIRContext *ctx, const Target &target,
+                         const Candidate &c, OwningOpRef<ModuleOp> &refMod,
+                         OwningOpRef<ModuleOp> &candMod) {
+  Scale reduced = reducedScale(target, c);
+  refMod =
+      parseProgram(ctx,
+                   printProgram(target.ref, target.refOutputs, target.numInputs,
+                                reduced, target.elementType, "reference"),
+                   target.smemLimit);
+  candMod = parseProgram(ctx,
+                         printProgram(c.prog, c.outputs, target.numInputs,
+                                      reduced, target.elementType, "cand"),
+                         target.smemLimit);
+  return refMod && candMod;
+}
+
+/// The reduced-shape fingerprint of `c`: false if it proves `c` differs
+/// from the target, true otherwise (including when the reduced instance
+/// cannot be built or evaluated: then only the full check decides).
+static bool passesFingerprint(MLIRContext *ctx, const Target &target,
+                              const Candidate &c, uint64_t seed) {
+  if (hasSizeLikeConstants(target))
+    return true;
+  OwningOpRef<ModuleOp> refMod, candMod;
+  if (!parseReduced(ctx, target, c, refMod, candMod))
+    return true;
+  verify::EquivalenceResult r =
+      runEquivalence(firstFunc(*refMod), firstFunc(*candMod), /*tests=*/1, seed,
+                     /*floatCheck=*/false);
+  return r.verdict != verify::Verdict::NotEquivalent &&
+         r.verdict != verify::Verdict::Invalid;
+}
+
+/// The check in the kernels' precision: whether `c` is about as accurate as
+/// the reference when stored in f16/bf16 (docs/verification.md, numerics).
+/// It runs at the reduced shapes of the fingerprint (overflow and
+/// cancellation depend on the values, not on the sizes), or at the real
+/// shapes for targets whose constants may stand for sizes.
+static bool passesNumerics(func::FuncOp func, const Target &target,
+                           const Candidate &c, uint64_t seed) {
+  MLIRContext *ctx = func.getContext();
+  OwningOpRef<ModuleOp> refMod, candMod;
+  func::FuncOp ref = func, cand;
+  if (!hasSizeLikeConstants(target)) {
+    if (!parseReduced(ctx, target, c, refMod, candMod))
+      return true;
+    ref = firstFunc(*refMod);
+    cand = firstFunc(*candMod);
+  } else {
+    candMod = parseProgram(ctx, c.text, target.smemLimit);
+    if (!candMod)
+      return true;
+    cand = firstFunc(*candMod);
+  }
+  verify::NumericsResult r =
+      verify::checkNumerics(ref, cand, verify::NumericsOptions(), seed);
+  return r.verdict != verify::Verdict::Inaccurate;
+}
+
+/// The check at the real shapes: `tests` finite-field tests and, with
+/// `floatCheck`, an f64 comparison that must agree to 1e-6.
+static std::optional<verify::EquivalenceResult>
+passesFullCheck(func::FuncOp func, const Target &target, const Candidate &c,
+                unsigned tests, uint64_t seed, bool floatCheck) {
+  OwningOpRef<ModuleOp> fullMod =
+      parseProgram(func.getContext(), c.text, target.smemLimit);
+  if (!fullMod)
+    return std::nullopt;
+  verify::EquivalenceResult r =
+      runEquivalence(func, firstFunc(*fullMod), tests, seed, floatCheck);
+  if (r.verdict != verify::Verdict::Equivalent ||
+      (r.floatMaxRelDiff && *r.floatMaxRelDiff > 1e-6))
+    return std::nullopt;
+  return r;
+}
+
+LogicalResult checkTargetDecidable(const Target &target, uint64_t seed,
+                                   std::string &error) {
+  Scale tiny;
+  for (auto &[l, n] : target.extent)
+    tiny[l] = std::min<int64_t>(n, 3);
+  std::string text =
+      printProgram(target.ref, target.refOutputs, target.numInputs, tiny,
+                   target.elementType, "target");
+  func::FuncOp func = target.func;
+  OwningOpRef<ModuleOp> m =
+      parseProgram(func.getContext(), text, target.smemLimit);
+  if (!m)
+    return success();
+  verify::EquivalenceResult self =
+      runEquivalence(firstFunc(*m), firstFunc(*m), /*tests=*/1, seed,
+                     /*floatCheck=*/false);
+  if (self.verdict == verify::Verdict::Unknown ||
+      self.verdict == verify::Verdict::Invalid) {
+    error = "the equivalence verifier cannot decide this function (" +
+            self.reason + "), so no candidate could be verified";
+    return failure();
+  }
+  return success();
+}
+
+void auditFingerprints(func::FuncOp func, const Target &target,
+                       const SuperoptimizeOptions &options,
+                       ArrayRef<Candidate> candidates,
+                       SuperoptimizeStats &stats) {
+  const std::string *previous = nullptr;
+  for (const Candidate &c : candidates) {
+    if (stats.audited >= options.auditFingerprints)
+      return;
+    if (previous && *previous == c.text)
+      continue;
+    previous = &c.text;
+    ++stats.audited;
+    bool cheap = passesFingerprint(func.getContext(), target, c, options.seed);
+    bool full =
+        passesFullCheck(func, target, c, 1, options.seed, false).has_value();
+    stats.auditCheapRejects += !cheap;
+    stats.auditFullRejects += !full;
+    stats.auditFalseRejects += !cheap && full;
+  }
+}
+
+void verifyInOrder(func::FuncOp func, const Target &target,
+                   const SuperoptimizeOptions &options,
+                   ArrayRef<Candidate> candidates, Clock::time_point deadline,
+                   SuperoptimizeResult &result) {
+  SuperoptimizeStats &stats = result.stats;
+  const std::string *previous = nullptr;
+  for (auto [i, c] : llvm::enumerate(candidates)) {
+    if (previous && *previous == c.text)
+      continue;
+    previous = &c.text;
+    if (Clock::now() >= deadline) {
+      for (size_t j = i; j < candidates.size(); ++j)
+        stats.unchecked +=
+            j == i || candidates[j].text != candidates[j - 1].text;
+      stats.timedOut = true;
+      if (stats.budgetStop == BudgetStop::None)
+        stats.budgetStop = BudgetStop::Verification;
+      return;
+    }
+    ++stats.fingerprinted;
+    if (!passesFingerprint(func.getContext(), target, c, options.seed)) {
+      ++stats.fingerprintRejected;
+      continue;
+    }
+    ++stats.fullChecks;
+    std::optional<verify::EquivalenceResult> r =
+        passesFullCheck(func, target, c, options.finalTests, options.seed,
+                        /*floatCheck=*/true);
+    if (!r)
+      continue;
+    if (options.numerics && !passesNumerics(func, target, c, options.seed)) {
+      ++stats.numericsRejected;
+      continue;
+    }
+    ++stats.verified;
+    result.program = inModule(c.text, target.smemLimit);
+    result.kernels = c.kernels;
+    result.modelledMicros = c.micros;
+    result.measured = c.measured;
+    result.summary =
+        c.prog.ops.empty() ? "the identity (no ops)" : summarize(c.prog);
+    result.floatMaxRelDiff = r->floatMaxRelDiff.value_or(0.0);
+    result.log10Bound = r->log10Bound;
+    return;
+  }
+}
+
+} // namespace mirage::search::detail

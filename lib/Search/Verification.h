@@ -1,0 +1,49 @@
+//===- Verification.h - Candidates against the target -----------*- C++ -*-===//
+//
+// Private to lib/Search. Candidates are verified in order of cost: a
+// fingerprint at reduced shapes that keep the grid and loop divisibility,
+// then the full equivalence check at the real shapes with a float
+// comparison, then the numerics check in the kernels' precision. The first
+// candidate that passes them all is the result.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_LIB_SEARCH_VERIFICATION_H
+#define MIRAGE_LIB_SEARCH_VERIFICATION_H
+
+#include "SearchIR.h"
+
+#include "Mirage/Search/Superoptimizer.h"
+
+#include <string>
+
+namespace mirage::search::detail {
+
+/// Checks the target against itself at tiny shapes, which is cheap and has
+/// the same structure: fails with `error` if the equivalence verifier cannot
+/// decide it at all (a second exp on a path leaves its fragment), since then
+/// no candidate could be verified.
+mlir::LogicalResult checkTargetDecidable(const Target &target, uint64_t seed,
+                                         std::string &error);
+
+/// Runs both the fingerprint and the full check on the first
+/// `options.auditFingerprints` distinct candidates and counts how they judge
+/// (the fingerprint must never reject a candidate the full check accepts).
+void auditFingerprints(mlir::func::FuncOp func, const Target &target,
+                       const SuperoptimizeOptions &options,
+                       llvm::ArrayRef<Candidate> candidates,
+                       SuperoptimizeStats &stats);
+
+/// Verifies `candidates` (sorted, best first) until one passes the
+/// reduced-shape fingerprint, the full check and (with `options.numerics`)
+/// the numerics check; fills `result` with it.
+/// No check starts after `deadline`: the candidates left are counted in
+/// `stats.unchecked` (a check already running is not interrupted).
+void verifyInOrder(mlir::func::FuncOp func, const Target &target,
+                   const SuperoptimizeOptions &options,
+                   llvm::ArrayRef<Candidate> candidates,
+                   Clock::time_point deadline, SuperoptimizeResult &result);
+
+} // namespace mirage::search::detail
+
+#endif // MIRAGE_LIB_SEARCH_VERIFICATION_H
