@@ -14,10 +14,13 @@
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Search/CostModel.h"
 #include "Mirage/Search/KernelCost.h"
+#include "Mirage/Search/ResultCache.h"
+#include "Mirage/Verify/Equivalence.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
@@ -224,6 +227,69 @@ void addStats(SuperoptimizeStats &sum, const SuperoptimizeStats &s) {
   sum.timedOut |= s.timedOut;
 }
 
+/// The cache key of a subprogram: its canonical text and every option that
+/// changes a search's result (not `threads`, which does not, nor the time
+/// budget: a result is reused whatever budget found it).
+std::string cacheKey(StringRef text, const SuperoptimizeOptions &o,
+                     unsigned maxKernelOps) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << "partition-subprogram\n"
+     << text << "\nchip " << o.chip << " rank "
+     << (o.rankByKernels ? "kernels" : "time") << " kernel-ops " << maxKernelOps
+     << " graph-kernels " << o.maxGraphKernels << " block-ops " << o.maxBlockOps
+     << " inputs " << o.maxKernelInputs << " outputs " << o.maxKernelOutputs
+     << " blocks " << o.maxBlocks << " block-threads " << o.maxBlockThreads
+     << " smem " << o.smemLimit << " pruning " << o.pruning << " seed "
+     << o.seed << " final-tests " << o.finalTests << " numerics " << o.numerics
+     << " deepen " << llvm::format("%.17g", o.deepenFactor) << " verify-budget "
+     << llvm::format("%.17g", o.verifyBudget);
+  return key;
+}
+
+/// A searched subprogram's result as a cache payload: four header lines,
+/// then the program text (possibly empty).
+std::string cachePayload(const SubprogramResult &r) {
+  std::string p;
+  llvm::raw_string_ostream os(p);
+  os << "kernels " << r.kernels << "\nmicros "
+     << llvm::format("%.17g", r.micros) << "\nsummary " << r.summary
+     << "\nnote " << r.note << "\n"
+     << r.program;
+  return p;
+}
+
+/// Reads a payload back into `r` (its unfused cost kept); false if it is
+/// malformed.
+bool readCachePayload(StringRef payload, SubprogramResult &r) {
+  auto line = [&](StringRef tag, StringRef &value) {
+    size_t end = payload.find('\n');
+    if (end == StringRef::npos)
+      return false;
+    value = payload.take_front(end);
+    payload = payload.drop_front(end + 1);
+    return value.consume_front(tag);
+  };
+  StringRef kernels, micros, summary, note;
+  if (!line("kernels ", kernels) || !line("micros ", micros) ||
+      !line("summary ", summary) || !line("note ", note))
+    return false;
+  unsigned k = 0;
+  double t = 0;
+  if (kernels.getAsInteger(10, k) || micros.getAsDouble(t) || !(t > 0) ||
+      summary.empty())
+    return false;
+  // Only a program faster than the unfused ops is ever stored with one.
+  if (!payload.empty() && !(t < r.unfusedMicros))
+    return false;
+  r.kernels = payload.empty() ? r.unfusedKernels : k;
+  r.micros = payload.empty() ? r.unfusedMicros : t;
+  r.summary = summary.str();
+  r.note = note.str();
+  r.program = payload.str();
+  return true;
+}
+
 std::string formatMicros(double v) {
   std::string s;
   llvm::raw_string_ostream(s) << llvm::format("%.1f", v);
@@ -391,6 +457,63 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     }
     return f;
   };
+  std::optional<ResultCache> cache;
+  if (!options.cacheDirectory.empty())
+    cache.emplace(options.cacheDirectory);
+  // A cache hit replaces the search of `d`; a program is re-checked with a
+  // finite-field test against the subprogram first (a hit is a hint).
+  auto lookupCache = [&](Distinct &d, StringRef key) {
+    std::string problem;
+    std::optional<std::string> payload = cache->lookup(key, problem);
+    if (!payload) {
+      if (!problem.empty())
+        result.cacheProblems.push_back(problem);
+      return false;
+    }
+    SubprogramResult r = d.result;
+    if (!readCachePayload(*payload, r)) {
+      result.cacheProblems.push_back("malformed payload in " +
+                                     cache->entryPath(key));
+      return false;
+    }
+    if (!r.program.empty()) {
+      OwningOpRef<ModuleOp> parsed;
+      {
+        ScopedDiagnosticHandler quiet(func.getContext(),
+                                      [](Diagnostic &) { return success(); });
+        parsed = parseSourceString<ModuleOp>(r.program,
+                                             ParserConfig(func.getContext()));
+      }
+      func::FuncOp candidate;
+      if (parsed)
+        for (func::FuncOp f : parsed->getBody()->getOps<func::FuncOp>()) {
+          candidate = f;
+          break;
+        }
+      verify::EquivalenceResult check;
+      if (candidate &&
+          candidate.getFunctionType() == d.outlined.func.getFunctionType()) {
+        verify::EquivalenceOptions eo;
+        eo.numTests = 1;
+        eo.seed = so.seed + 1;
+        eo.floatCheck = false;
+        check = verify::checkEquivalence(d.outlined.func, candidate, eo);
+      }
+      if (check.verdict != verify::Verdict::Equivalent) {
+        result.cacheProblems.push_back(
+            "cached program in " + cache->entryPath(key) +
+            " failed the re-check" +
+            (check.reason.empty() ? "" : ": " + check.reason));
+        return false;
+      }
+    }
+    r.fromCache = true;
+    d.result = std::move(r);
+    ++result.cacheHits;
+    if (memo)
+      (*memo)[d.outlined.text] = d.result;
+    return true;
+  };
   while (true) {
     double best = kInf;
     std::vector<SmallVector<double>> pre, suf;
@@ -448,6 +571,12 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     SuperoptimizeOptions sub = so;
     sub.timeBudget = budget;
     sub.maxKernelOps = std::min(so.maxKernelOps, options.maxKernelOps);
+    std::string key;
+    if (cache) {
+      key = cacheKey(d.outlined.text, sub, sub.maxKernelOps);
+      if (lookupCache(d, key))
+        continue;
+    }
     std::string searchError;
     auto searchStart = Clock::now();
     FailureOr<SuperoptimizeResult> found =
@@ -456,9 +585,14 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
         std::chrono::duration<double>(Clock::now() - searchStart).count();
     r.searched = true;
     ++result.searched;
+    // An outcome the budget cut short is not stored: a larger one may do
+    // better.
+    bool cacheable = true;
     if (failed(found)) {
       r.note = searchError;
     } else {
+      cacheable = found->stats.budgetStop == BudgetStop::None ||
+                  !found->program.empty();
       addStats(result.stats, found->stats);
       if (found->program.empty()) {
         r.note = "no verified program";
@@ -482,6 +616,11 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
                             " us (unfused " + formatMicros(r.unfusedMicros) +
                             " us)";
     result.searches.push_back(std::move(log));
+    if (cache && cacheable) {
+      std::string storeError;
+      if (!cache->store(key, cachePayload(r), storeError))
+        result.cacheProblems.push_back("cannot store an entry: " + storeError);
+    }
     if (memo)
       (*memo)[d.outlined.text] = r;
   }
@@ -594,7 +733,7 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     for (Operation *op : llvm::reverse(piece.ops))
       op->erase();
   }
-  if (failed(verify(clone))) {
+  if (failed(mlir::verify(clone))) {
     error = "internal error: the spliced function does not verify";
     return failure();
   }

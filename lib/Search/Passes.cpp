@@ -13,6 +13,7 @@
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Search/KernelCost.h"
 #include "Mirage/Search/Partition.h"
+#include "Mirage/Search/ResultCache.h"
 #include "Mirage/Search/Superoptimizer.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -279,6 +280,10 @@ struct SuperoptimizePass
     PartitionOptions po;
     po.search = o;
     po.maxOps = maxPartitionOps;
+    // No cache when measured times re-rank (they are not part of the key).
+    if (cacheDir != "none" && o.measuredMicros.empty())
+      po.cacheDirectory =
+          cacheDir.empty() ? ResultCache::defaultDirectory() : cacheDir;
     func::FuncOp ref;
     if (keepReference)
       ref = func.clone();
@@ -315,6 +320,8 @@ struct SuperoptimizePass
       llvm::raw_string_ostream(t) << llvm::format(spec, v);
       return t;
     };
+    for (const std::string &problem : r->cacheProblems)
+      emitRemark(func.getLoc(), "result cache: ") << problem;
     size_t count = r->subprograms.size();
     for (auto [i, entry] : llvm::enumerate(r->subprograms)) {
       const ChosenSubprogram &sp = entry;
@@ -336,12 +343,15 @@ struct SuperoptimizePass
          << " kernel(s), modelled " << fmt(res.micros) << " us, unfused "
          << fmt(res.unfusedMicros) << " us; ";
       if (!res.program.empty())
-        os << (sp.deduplicated
-                   ? "deduplicated"
+        os << (sp.deduplicated ? "deduplicated"
+               : res.fromCache
+                   ? "from cache"
                    : "searched in " + fmt(res.seconds, "%.2f") + " s");
       else
         os << "unfused (" << (res.note.empty() ? "one op" : res.note) << ")"
-           << (sp.deduplicated ? ", deduplicated" : "");
+           << (sp.deduplicated ? ", deduplicated"
+               : res.fromCache ? ", from cache"
+                               : "");
       emitRemark(sp.loc, line);
     }
     if (partitionSearches)
@@ -358,8 +368,9 @@ struct SuperoptimizePass
         << r->orders << " topological order(s), " << r->considered
         << " distinct, " << r->searched << " searched, " << r->skippedByBound
         << " not searched by the bound, " << r->skippedByBudget
-        << " for the time budget, " << r->deduplicated
-        << " chosen deduplicated; " << fmt(r->seconds, "%.2f") << " s";
+        << " for the time budget, " << r->cacheHits << " from the cache, "
+        << r->deduplicated << " chosen deduplicated; "
+        << fmt(r->seconds, "%.2f") << " s";
   }
 
   /// The entries of the measured-times file: function, summary, time.

@@ -5,7 +5,7 @@
 // second layer's subprogram and the whole second function are answered from
 // the first one's search.
 //
-// RUN: mirage-opt --mirage-superoptimize="threads=2 keep-reference=1" %s -o %t 2> %t.remarks
+// RUN: mirage-opt --mirage-superoptimize="threads=2 keep-reference=1 cache-dir=none" %s -o %t 2> %t.remarks
 // RUN: FileCheck %s --input-file=%t
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // RUN: mirage-opt --mirage-check-equivalence %t -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV

@@ -2,11 +2,11 @@
 // partition or subprograms the search does not support get remarks; the pass
 // never crashes.
 //
-// RUN: not mirage-opt --mirage-superoptimize="max-partition-ops=0" %s 2>&1 | FileCheck %s --check-prefix=ZERO
-// RUN: not mirage-opt --mirage-superoptimize="max-partition-ops=17" %s 2>&1 | FileCheck %s --check-prefix=MANY
-// RUN: not mirage-opt --mirage-superoptimize="partition-min-ops=0" %s 2>&1 | FileCheck %s --check-prefix=MIN
-// RUN: mirage-opt --mirage-superoptimize="max-partition-ops=2 partition-min-ops=3 partition-searches=1" %s -split-input-file -verify-diagnostics -o /dev/null
-// RUN: mirage-opt --mirage-superoptimize="max-partition-ops=2 partition-min-ops=3" %s -split-input-file 2>/dev/null | FileCheck %s
+// RUN: not mirage-opt --mirage-superoptimize="max-partition-ops=0 cache-dir=none" %s 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: not mirage-opt --mirage-superoptimize="max-partition-ops=17 cache-dir=none" %s 2>&1 | FileCheck %s --check-prefix=MANY
+// RUN: not mirage-opt --mirage-superoptimize="partition-min-ops=0 cache-dir=none" %s 2>&1 | FileCheck %s --check-prefix=MIN
+// RUN: mirage-opt --mirage-superoptimize="max-partition-ops=2 partition-min-ops=3 partition-searches=1 cache-dir=none" %s -split-input-file -verify-diagnostics -o /dev/null
+// RUN: mirage-opt --mirage-superoptimize="max-partition-ops=2 partition-min-ops=3 cache-dir=none" %s -split-input-file 2>/dev/null | FileCheck %s
 
 // ZERO: error: mirage-superoptimize: max-partition-ops must be in [1, 16], got 0
 // MANY: error: mirage-superoptimize: max-partition-ops must be in [1, 16], got 17

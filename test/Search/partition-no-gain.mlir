@@ -6,7 +6,7 @@
 // input in every block and models far slower than two library matmuls; only
 // the matmul with its bias add is fused.
 //
-// RUN: mirage-opt --mirage-superoptimize="threads=2 max-partition-ops=2 partition-min-ops=3 max-block-ops=4 partition-searches=1" %s -split-input-file -o %t 2> %t.remarks
+// RUN: mirage-opt --mirage-superoptimize="threads=2 max-partition-ops=2 partition-min-ops=3 max-block-ops=4 partition-searches=1 cache-dir=none" %s -split-input-file -o %t 2> %t.remarks
 // RUN: FileCheck %s --input-file=%t
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 

@@ -4,7 +4,7 @@
 // consumers). The breadth-first topological order keeps the three
 // projections adjacent; the result is equivalent to the input.
 //
-// RUN: mirage-opt --mirage-superoptimize="threads=2 keep-reference=1 partition-min-ops=6" %s -o %t 2> %t.remarks
+// RUN: mirage-opt --mirage-superoptimize="threads=2 keep-reference=1 partition-min-ops=6 cache-dir=none" %s -o %t 2> %t.remarks
 // RUN: FileCheck %s --input-file=%t
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // RUN: mirage-opt --mirage-check-equivalence %t -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV

@@ -37,6 +37,11 @@ struct PartitionOptions {
   /// search that deepens to two kernels costs far more to enumerate and to
   /// verify at real shapes (docs/partitioning.md).
   unsigned maxKernelOps = 1;
+  /// Directory of the on-disk result cache (ResultCache.h) consulted per
+  /// subprogram before it is searched; empty: no cache. A hit with a
+  /// program is re-checked (finite-field test against the subprogram)
+  /// before it is used.
+  std::string cacheDirectory;
 };
 
 /// The best program found for one subprogram (memoised by canonical text).
@@ -59,6 +64,8 @@ struct SubprogramResult {
   std::string note;
   /// The search ran for this subprogram (not a memo hit, not skipped).
   bool searched = false;
+  /// The result came from the on-disk cache instead of a search.
+  bool fromCache = false;
   double seconds = 0;
 };
 
@@ -95,6 +102,11 @@ struct PartitionResult {
   /// subprograms answered by an identical one searched before.
   unsigned intervals = 0, considered = 0, searched = 0, deduplicated = 0,
            skippedByBound = 0, skippedByBudget = 0;
+  /// Subprograms answered by the on-disk cache, and what was wrong with
+  /// entries that could not be used (corrupted, foreign, malformed, failing
+  /// the re-check, a store that failed), for remarks.
+  unsigned cacheHits = 0;
+  std::vector<std::string> cacheProblems;
   /// Topological orders the dynamic programming ran over.
   unsigned orders = 0;
   /// Wall-clock seconds of the whole partitioned search.

@@ -129,6 +129,10 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            /*default=*/"false",
            "a remark for every search of a subprogram of a partitioned "
            "function (ops, budget, time, outcome)">,
+    Option<"cacheDir", "cache-dir", "std::string", /*default=*/"\"\"",
+           "result cache of the subprograms of partitioned functions "
+           "(docs/cache.md): a directory, '' for the default "
+           "($XDG_CACHE_HOME/mirage or ~/.cache/mirage), 'none' for no cache">,
     Option<"keepReference", "keep-reference", "bool", /*default=*/"false",
            "keep the input as @<name>_reference and point mk.reference "
            "at it">,
