@@ -123,9 +123,18 @@ LogicalResult Evaluator<Dom>::evalLoop(mb::ForLoopOp loop, int64_t forloop) {
       int64_t n = x.t->shape.back();
       switch (kind) {
       case AccumulatorKind::Sum:
-        term = std::make_shared<T>(*x.t);
-        d = sumDeg(x.deg, forloop);
-        break;
+        // The first term is copied, later ones are added in place.
+        if (st.acc) {
+          if (st.acc->shape != x.t->shape)
+            return fail(&op, EvalErrorKind::InvalidInput,
+                        "accumulated value changes shape between iterations");
+          for (int64_t i = 0, e = x.t->numElements(); i < e; ++i)
+            st.acc->data[i] = dom.add(st.acc->data[i], x.t->data[i]);
+        } else {
+          st.acc = std::make_shared<T>(*x.t);
+        }
+        st.deg = sumDeg(x.deg, forloop);
+        continue;
       case AccumulatorKind::SumLast:
       case AccumulatorKind::MeanLast:
         term = sumLast(*x.t, 1, false);

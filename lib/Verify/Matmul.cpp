@@ -41,6 +41,38 @@ realMatmulBody(const F *a, const F *b, F *c, int64_t m, int64_t k, int64_t n) {
   constexpr int64_t kRows = 4;
   constexpr int64_t kCols = 128 / sizeof(F);
   int64_t fullCols = n - n % kCols;
+  if (fullCols == 0 && m > 1) {
+    // Narrow B (a column tile of a few columns): vectorize over the rows of
+    // A instead, A transposed so that a row block is contiguous per l.
+    thread_local std::vector<F> at;
+    at.resize(m * k);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t l = 0; l < k; ++l)
+        at[l * m + i] = a[i * k + l];
+    constexpr int64_t kRowLanes = 64 / sizeof(F);
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i0 = 0; i0 < m; i0 += kRowLanes) {
+        int64_t rows = std::min(kRowLanes, m - i0);
+        F acc[kRowLanes] = {};
+        const F *ai = at.data() + i0;
+        if (rows == kRowLanes) {
+          for (int64_t l = 0; l < k; ++l) {
+            F y = b[l * n + j];
+            for (int64_t r = 0; r < kRowLanes; ++r)
+              acc[r] += ai[l * m + r] * y;
+          }
+        } else {
+          for (int64_t l = 0; l < k; ++l) {
+            F y = b[l * n + j];
+            for (int64_t r = 0; r < rows; ++r)
+              acc[r] += ai[l * m + r] * y;
+          }
+        }
+        for (int64_t r = 0; r < rows; ++r)
+          c[(i0 + r) * n + j] = acc[r];
+      }
+    return;
+  }
   for (int64_t j0 = 0; j0 < fullCols; j0 += kCols) {
     int64_t i0 = 0;
     for (; i0 + kRows <= m; i0 += kRows) {

@@ -22,7 +22,8 @@ struct Shape {
 };
 
 const Shape kShapes[] = {{1, 1, 1},    {3, 5, 7},    {4, 8, 8},    {5, 17, 33},
-                         {16, 64, 40}, {7, 4097, 9}, {2, 9000, 3}, {9, 3, 130}};
+                         {16, 64, 40}, {7, 4097, 9}, {2, 9000, 3}, {9, 3, 130},
+                         {8, 300, 2},  {19, 50, 1}};
 
 template <typename F>
 std::vector<F> naive(const std::vector<F> &a, const std::vector<F> &b,
