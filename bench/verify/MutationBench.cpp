@@ -36,6 +36,7 @@
 #include "Mirage/InitMirage.h"
 #include "Mirage/Verify/Equivalence.h"
 #include "Mutations.h"
+#include "ReferencePairs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -245,23 +246,15 @@ int main(int argc, char **argv) {
       ++badInputs;
       continue;
     }
-    SmallVector<std::pair<func::FuncOp, func::FuncOp>> todo;
     bool missing = false;
-    module->walk([&](func::FuncOp f) {
-      auto sym = f->getAttrOfType<FlatSymbolRefAttr>(
-          mk::MKDialect::kReferenceAttrName);
-      if (!sym)
-        return;
-      auto ref = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(f, sym);
-      if (!ref) {
-        llvm::errs() << "error: " << file << ": @" << f.getSymName()
-                     << " names reference " << sym << ", which does not "
-                     << "exist\n";
-        missing = true;
-        return;
-      }
-      todo.push_back({ref, f});
-    });
+    SmallVector<std::pair<func::FuncOp, func::FuncOp>> todo =
+        bench::findReferencePairs(
+            *module, [&](func::FuncOp f, FlatSymbolRefAttr sym) {
+              llvm::errs() << "error: " << file << ": @" << f.getSymName()
+                           << " names reference " << sym
+                           << ", which does not exist\n";
+              missing = true;
+            });
     if (missing) {
       ++badInputs;
       continue;
@@ -383,7 +376,7 @@ int main(int argc, char **argv) {
 
   // Table.
   static const char *outcomeNames[kNumOutcomes] = {
-      "both-reject", "both-accept", "DEFECT",       "false-reject",
+      "both-reject", "both-accept", "DEFECT",        "false-reject",
       "acc/f64-unk", "rej/f64-unk", "field-unknown", "blind-spot"};
   os << llvm::format("%-8s %9s %7s %6s", "kind", "generated", "invalid",
                      "valid");

@@ -15,6 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ReferencePairs.h"
+
 #include "Mirage/InitMirage.h"
 #include "Mirage/Verify/Equivalence.h"
 
@@ -103,8 +105,8 @@ int main(int argc, char **argv) {
   llvm::raw_ostream &os = llvm::outs();
   unsigned bad = 0, pairs = 0;
   if (finalCheck)
-    os << llvm::format("%-28s %-22s %9s  %s\n", "file", "candidate",
-                       "wall", "verdict");
+    os << llvm::format("%-28s %-22s %9s  %s\n", "file", "candidate", "wall",
+                       "verdict");
   else if (!seeds)
     os << llvm::format("%-28s %-22s %11s %11s %9s %9s %9s %9s\n", "file",
                        "candidate", "ff-test", "ff-test", "ff-ref", "ff-cand",
@@ -123,16 +125,10 @@ int main(int argc, char **argv) {
     std::string base = llvm::StringRef(file).rsplit('/').second.str();
     if (base.empty())
       base = file;
-    SmallVector<std::pair<func::FuncOp, func::FuncOp>> todo;
-    module->walk([&](func::FuncOp f) {
-      auto sym = f->getAttrOfType<FlatSymbolRefAttr>(
-          mk::MKDialect::kReferenceAttrName);
-      if (!sym)
-        return;
-      auto ref = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(f, sym);
-      if (ref)
-        todo.push_back({ref, f});
-    });
+    // A candidate without its reference is not a pair; skip it.
+    SmallVector<std::pair<func::FuncOp, func::FuncOp>> todo =
+        bench::findReferencePairs(*module,
+                                  [](func::FuncOp, FlatSymbolRefAttr) {});
     for (auto &pair : todo) {
       func::FuncOp ref = pair.first, cand = pair.second;
       ++pairs;
