@@ -24,6 +24,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cmath>
 #include <tuple>
 
@@ -38,6 +39,10 @@ using namespace mirage;
 using namespace mirage::search;
 
 namespace {
+
+/// The least budget left after a whole-function search that found nothing
+/// for which the function is partitioned instead.
+constexpr double kMinPartitionSeconds = 1.0;
 
 /// Reads a measured-times file (docs/cost-model.md): one entry a line,
 /// `<function> <microseconds> <program summary>`, `#` comments and blank
@@ -200,20 +205,14 @@ struct SuperoptimizePass
         continue;
       }
       std::string error;
+      auto searchStart = std::chrono::steady_clock::now();
       FailureOr<SuperoptimizeResult> r = superoptimize(func, o, error);
       if (failed(r)) {
         emitRemark(func.getLoc(), "not superoptimized: ") << error;
         continue;
       }
       const SuperoptimizeStats &s = r->stats;
-      numStates += s.states;
-      numPruned += s.pruned;
-      numDuplicates += s.duplicates;
-      numCandidates += s.candidates;
-      numFingerprinted += s.fingerprinted;
-      numVerified += s.verified;
-      searchMillis += static_cast<uint64_t>(
-          (s.searchSeconds + s.verifySeconds) * 1000.0);
+      addStatistics(s);
       std::string statsLine;
       llvm::raw_string_ostream os(statsLine);
       os << "states " << s.states << ", pruned " << s.pruned
@@ -245,6 +244,15 @@ struct SuperoptimizePass
       if (r->program.empty()) {
         emitRemark(func.getLoc(), "not superoptimized: no verified program (")
             << statsLine << ")";
+        // A function too large for the whole search is partitioned with
+        // what is left of its budget.
+        SuperoptimizeOptions rest = o;
+        rest.timeBudget -= std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - searchStart)
+                               .count();
+        if (rest.timeBudget >= kMinPartitionSeconds &&
+            func.getBody().front().getOperations().size() > 2)
+          runPartitioned(func, rest, symbols);
         continue;
       }
       OwningOpRef<ModuleOp> parsed =
@@ -273,7 +281,20 @@ struct SuperoptimizePass
     }
   }
 
-  /// A function of more than max-partition-ops ops: the partitioned
+  /// Adds the counters of one search (or of a partitioned search's
+  /// searches) to the pass statistics.
+  void addStatistics(const SuperoptimizeStats &s) {
+    numStates += s.states;
+    numPruned += s.pruned;
+    numDuplicates += s.duplicates;
+    numCandidates += s.candidates;
+    numFingerprinted += s.fingerprinted;
+    numVerified += s.verified;
+    searchMillis +=
+        static_cast<uint64_t>((s.searchSeconds + s.verifySeconds) * 1000.0);
+  }
+
+  /// A function of at least partition-min-ops ops: the partitioned
   /// search, a remark per chosen subprogram and one on the function.
   void runPartitioned(func::FuncOp func, const SuperoptimizeOptions &o,
                       SymbolTable &symbols) {
@@ -304,15 +325,7 @@ struct SuperoptimizePass
       func->setAttr(mk::MKDialect::kReferenceAttrName,
                     FlatSymbolRefAttr::get(ref.getNameAttr()));
     }
-    const SuperoptimizeStats &s = r->stats;
-    numStates += s.states;
-    numPruned += s.pruned;
-    numDuplicates += s.duplicates;
-    numCandidates += s.candidates;
-    numFingerprinted += s.fingerprinted;
-    numVerified += s.verified;
-    searchMillis +=
-        static_cast<uint64_t>((s.searchSeconds + s.verifySeconds) * 1000.0);
+    addStatistics(r->stats);
     numSubprograms += r->subprograms.size();
     numSubprogramSearches += r->searched;
     auto fmt = [](double v, const char *spec = "%.1f") {

@@ -9,6 +9,18 @@
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // RUN: mirage-opt --mirage-check-equivalence %t -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV
 
+// A function below partition-min-ops (8) is searched whole first; when that
+// verifies nothing (here: one kernel-level op cannot write three outputs),
+// it is partitioned with the rest of its budget.
+// RUN: mirage-opt --mirage-superoptimize="max-kernel-ops=1 keep-reference=1 cache-dir=none" %s -o %t.fallback 2> %t.fallback.remarks
+// RUN: FileCheck %s --check-prefix=FALLBACK --input-file=%t.fallback.remarks
+// RUN: mirage-opt --mirage-check-equivalence %t.fallback -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV
+
+// FALLBACK: remark: not superoptimized: no verified program
+// FALLBACK: remark: subprogram 1 of 2:
+// FALLBACK: remark: subprogram 2 of 2:
+// FALLBACK: remark: superoptimized in 2 subprogram(s): 6 ops, 2 kernel(s) (unfused 6)
+
 // REMARK: remark: subprogram 1 of
 // REMARK: remark: superoptimized in {{[0-9]+}} subprogram(s): 6 ops, {{[1-3]}} kernel(s) (unfused 6)
 
