@@ -61,7 +61,10 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     always a candidate, so the result is never modelled slower than the
     input. One remark per chosen subprogram gives its ops, its program, its
     modelled and unfused times and whether it was deduplicated; one remark
-    on the function gives the totals.
+    on the function gives the totals. A smaller function whose whole search
+    verifies nothing is partitioned with the rest of its budget. The
+    subprograms' results are kept in the result cache of `cache-dir`
+    (docs/cache.md).
   }];
   let options = [
     Option<"maxKernelOps", "max-kernel-ops", "unsigned", /*default=*/"3",
