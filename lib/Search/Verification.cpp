@@ -52,11 +52,13 @@ static Scale reducedScale(const Target &t, const Candidate &c) {
 }
 
 /// The equivalence check of `a` and `b` with `tests` finite-field tests and,
-/// with `floatCheck`, the f64 comparison.
-static verify::EquivalenceResult runEquivalence(func::FuncOp a, func::FuncOp b,
-                                                unsigned tests, uint64_t seed,
-                                                bool floatCheck) {
+/// with `floatCheck`, the f64 comparison; Unknown if `deadline` passes.
+static verify::EquivalenceResult
+runEquivalence(func::FuncOp a, func::FuncOp b, unsigned tests, uint64_t seed,
+               bool floatCheck,
+               Clock::time_point deadline = verify::kNoDeadline) {
   verify::EquivalenceOptions options;
+  options.deadline = deadline;
   options.numTests = tests;
   options.seed = seed;
   options.floatCheck = floatCheck;
@@ -92,8 +94,10 @@ static bool parseReduced(MLIRContext *ctx, const Target &target,
 /// The reduced-shape fingerprint of `c`: false if it proves `c` differs
 /// from the target, true otherwise (including when the reduced instance
 /// cannot be built or evaluated: then only the full check decides).
-static bool passesFingerprint(MLIRContext *ctx, const Target &target,
-                              const Candidate &c, uint64_t seed) {
+static bool
+passesFingerprint(MLIRContext *ctx, const Target &target, const Candidate &c,
+                  uint64_t seed,
+                  Clock::time_point deadline = verify::kNoDeadline) {
   if (hasSizeLikeConstants(target))
     return true;
   OwningOpRef<ModuleOp> refMod, candMod;
@@ -101,7 +105,7 @@ static bool passesFingerprint(MLIRContext *ctx, const Target &target,
     return true;
   verify::EquivalenceResult r =
       runEquivalence(firstFunc(*refMod), firstFunc(*candMod), /*tests=*/1, seed,
-                     /*floatCheck=*/false);
+                     /*floatCheck=*/false, deadline);
   return r.verdict != verify::Verdict::NotEquivalent &&
          r.verdict != verify::Verdict::Invalid;
 }
@@ -111,38 +115,46 @@ static bool passesFingerprint(MLIRContext *ctx, const Target &target,
 /// It runs at the reduced shapes of the fingerprint (overflow and
 /// cancellation depend on the values, not on the sizes), or at the real
 /// shapes for targets whose constants may stand for sizes.
-static bool passesNumerics(func::FuncOp func, const Target &target,
-                           const Candidate &c, uint64_t seed) {
+/// Unknown when the deadline stopped it.
+static verify::Verdict numericsVerdict(func::FuncOp func, const Target &target,
+                                       const Candidate &c, uint64_t seed,
+                                       Clock::time_point deadline) {
   MLIRContext *ctx = func.getContext();
   OwningOpRef<ModuleOp> refMod, candMod;
   func::FuncOp ref = func, cand;
   if (!hasSizeLikeConstants(target)) {
     if (!parseReduced(ctx, target, c, refMod, candMod))
-      return true;
+      return verify::Verdict::Equivalent;
     ref = firstFunc(*refMod);
     cand = firstFunc(*candMod);
   } else {
     candMod = parseProgram(ctx, c.text, target.smemLimit);
     if (!candMod)
-      return true;
+      return verify::Verdict::Equivalent;
     cand = firstFunc(*candMod);
   }
-  verify::NumericsResult r =
-      verify::checkNumerics(ref, cand, verify::NumericsOptions(), seed);
-  return r.verdict != verify::Verdict::Inaccurate;
+  verify::NumericsOptions options;
+  options.deadline = deadline;
+  return verify::checkNumerics(ref, cand, options, seed).verdict;
 }
 
 /// The check at the real shapes: `tests` finite-field tests and, with
-/// `floatCheck`, an f64 comparison that must agree to 1e-6.
+/// `floatCheck`, an f64 comparison that must agree to 1e-6. `cancelled` is
+/// set when the deadline stopped the check.
 static std::optional<verify::EquivalenceResult>
 passesFullCheck(func::FuncOp func, const Target &target, const Candidate &c,
-                unsigned tests, uint64_t seed, bool floatCheck) {
+                unsigned tests, uint64_t seed, bool floatCheck,
+                Clock::time_point deadline = verify::kNoDeadline,
+                bool *cancelled = nullptr) {
   OwningOpRef<ModuleOp> fullMod =
       parseProgram(func.getContext(), c.text, target.smemLimit);
   if (!fullMod)
     return std::nullopt;
-  verify::EquivalenceResult r =
-      runEquivalence(func, firstFunc(*fullMod), tests, seed, floatCheck);
+  verify::EquivalenceResult r = runEquivalence(func, firstFunc(*fullMod), tests,
+                                               seed, floatCheck, deadline);
+  if (cancelled)
+    *cancelled =
+        r.verdict == verify::Verdict::Unknown && Clock::now() >= deadline;
   if (r.verdict != verify::Verdict::Equivalent ||
       (r.floatMaxRelDiff && *r.floatMaxRelDiff > 1e-6))
     return std::nullopt;
@@ -201,33 +213,45 @@ void verifyInOrder(func::FuncOp func, const Target &target,
                    SuperoptimizeResult &result) {
   SuperoptimizeStats &stats = result.stats;
   const std::string *previous = nullptr;
+  // Candidates i and later are not checked (a check that the deadline
+  // stopped did not decide its candidate).
+  auto stopAt = [&](size_t i) {
+    for (size_t j = i; j < candidates.size(); ++j)
+      stats.unchecked += j == i || candidates[j].text != candidates[j - 1].text;
+    stats.timedOut = true;
+    if (stats.budgetStop == BudgetStop::None)
+      stats.budgetStop = BudgetStop::Verification;
+  };
   for (auto [i, c] : llvm::enumerate(candidates)) {
     if (previous && *previous == c.text)
       continue;
     previous = &c.text;
-    if (Clock::now() >= deadline) {
-      for (size_t j = i; j < candidates.size(); ++j)
-        stats.unchecked +=
-            j == i || candidates[j].text != candidates[j - 1].text;
-      stats.timedOut = true;
-      if (stats.budgetStop == BudgetStop::None)
-        stats.budgetStop = BudgetStop::Verification;
-      return;
-    }
+    if (Clock::now() >= deadline)
+      return stopAt(i);
     ++stats.fingerprinted;
-    if (!passesFingerprint(func.getContext(), target, c, options.seed)) {
+    if (!passesFingerprint(func.getContext(), target, c, options.seed,
+                           deadline)) {
       ++stats.fingerprintRejected;
       continue;
     }
     ++stats.fullChecks;
+    bool cancelled = false;
     std::optional<verify::EquivalenceResult> r =
         passesFullCheck(func, target, c, options.finalTests, options.seed,
-                        /*floatCheck=*/true);
+                        /*floatCheck=*/true, deadline, &cancelled);
+    if (cancelled)
+      return stopAt(i);
     if (!r)
       continue;
-    if (options.numerics && !passesNumerics(func, target, c, options.seed)) {
-      ++stats.numericsRejected;
-      continue;
+    if (options.numerics) {
+      verify::Verdict v =
+          numericsVerdict(func, target, c, options.seed, deadline);
+      if (v == verify::Verdict::Unknown && Clock::now() >= deadline)
+        return stopAt(i);
+      if (v == verify::Verdict::Inaccurate) {
+        ++stats.numericsRejected;
+        continue;
+      }
     }
     ++stats.verified;
     result.program = inModule(c.text, target.smemLimit);

@@ -37,8 +37,9 @@ void auditFingerprints(mlir::func::FuncOp func, const Target &target,
 /// Verifies `candidates` (sorted, best first) until one passes the
 /// reduced-shape fingerprint, the full check and (with `options.numerics`)
 /// the numerics check; fills `result` with it.
-/// No check starts after `deadline`: the candidates left are counted in
-/// `stats.unchecked` (a check already running is not interrupted).
+/// No check starts after `deadline`, and a check running then stops within
+/// one op, thread block or loop iteration of its evaluations: the candidates
+/// left (that one included) are counted in `stats.unchecked`.
 void verifyInOrder(mlir::func::FuncOp func, const Target &target,
                    const SuperoptimizeOptions &options,
                    llvm::ArrayRef<Candidate> candidates,

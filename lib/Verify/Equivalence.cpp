@@ -118,25 +118,34 @@ static void runFieldTests(func::FuncOp reference, func::FuncOp candidate,
   for (unsigned t = 0; t < options.numTests; ++t) {
     uint64_t seed = testSeed(options.seed, t);
     FieldTest test(seed);
-    std::vector<FieldTensor> inputs = randomFieldInputs(reference, test, seed);
+    std::vector<FieldTensor> inputs =
+        randomFieldInputs(reference, test, seed, options.deadline);
     EvalError refErr, candErr;
     FieldEvalInfo refInfo, candInfo;
     auto stopped = [&](const EvalError &err, func::FuncOp f) {
       bool decidable = err.kind == EvalErrorKind::OutsideFragment ||
-                       err.kind == EvalErrorKind::DivisionByZero;
+                       err.kind == EvalErrorKind::DivisionByZero ||
+                       err.kind == EvalErrorKind::Cancelled;
       result.fieldVerdict = decidable ? Verdict::Unknown : Verdict::Invalid;
       result.reason = ("in @" + f.getSymName() + ": " + err.message).str();
       result.failingOp = err.op;
       result.testsRun = t;
     };
+    if (options.deadline != kNoDeadline &&
+        std::chrono::steady_clock::now() >= options.deadline) {
+      refErr = {EvalErrorKind::Cancelled,
+                "the time budget ran out while drawing the inputs", nullptr};
+      return stopped(refErr, reference);
+    }
     std::optional<std::vector<FieldTensor>> refOut, candOut;
     runBoth(
         [&] {
-          refOut = evaluateField(reference, inputs, test, refErr, &refInfo);
+          refOut = evaluateField(reference, inputs, test, refErr, &refInfo,
+                                 options.deadline);
         },
         [&] {
-          candOut =
-              evaluateField(candidate, inputs, test, candErr, &candInfo);
+          candOut = evaluateField(candidate, inputs, test, candErr, &candInfo,
+                                  options.deadline);
         },
         options.parallel);
     if (!refOut)
@@ -229,6 +238,7 @@ mirage::verify::checkEquivalence(func::FuncOp reference, func::FuncOp candidate,
   if (options.floatCheck) {
     FloatCheckOptions fo = options.floatOptions;
     fo.parallel = options.parallel;
+    fo.deadline = options.deadline;
     result.floatResult = checkFloat(reference, candidate, fo, options.seed);
     const FloatCheckResult &fr = *result.floatResult;
     if (!fr.decisive.empty())
@@ -257,8 +267,8 @@ mirage::verify::checkEquivalence(func::FuncOp reference, func::FuncOp candidate,
 
   NumericsOptions no = options.numericsOptions;
   no.parallel = options.parallel;
-  result.numericsResult =
-      checkNumerics(reference, candidate, no, options.seed);
+  no.deadline = options.deadline;
+  result.numericsResult = checkNumerics(reference, candidate, no, options.seed);
   const NumericsResult &nr = *result.numericsResult;
   if (nr.verdict == Verdict::Inaccurate) {
     result.verdict = Verdict::Inaccurate;
@@ -317,8 +327,7 @@ std::string mirage::verify::describeChecks(const EquivalenceResult &result,
          << " inputs at output #" << c.outputIndex << " element "
          << formatIndex(c.element);
     } else if (fr.verdict == Verdict::Equivalent) {
-      os << "agree (max relative difference " << fmtShort(fr.maxRelDiff)
-         << ")";
+      os << "agree (max relative difference " << fmtShort(fr.maxRelDiff) << ")";
     } else {
       os << stringifyVerdict(fr.verdict);
     }

@@ -99,8 +99,9 @@ public:
   };
 
   Evaluator(Dom &dom, EvalError &error, FieldEvalInfo *info,
-            RealEvalInfo *realInfo = nullptr)
-      : dom(dom), error(error), info(info), realInfo(realInfo) {}
+            RealEvalInfo *realInfo = nullptr, Deadline deadline = kNoDeadline)
+      : dom(dom), error(error), info(info), realInfo(realInfo),
+        deadline(deadline) {}
 
   std::optional<std::vector<T>> run(func::FuncOp func, ArrayRef<T> inputs);
 
@@ -110,6 +111,13 @@ private:
     error.op = op;
     error.message = msg.str();
     return failure();
+  }
+  /// Fails at `op` once the deadline has passed.
+  LogicalResult checkDeadline(Operation *op) {
+    if (deadline == kNoDeadline || std::chrono::steady_clock::now() < deadline)
+      return success();
+    return fail(op, EvalErrorKind::Cancelled,
+                "the time budget ran out during the evaluation");
   }
   /// Turns a failure raised inside the domain into an error at `op`.
   LogicalResult checkDomain(Operation *op) {
@@ -142,8 +150,7 @@ private:
   void roundStored(Value v, T &t) {
     if (isa<BlockArgument>(v) || isa<AccumulatorOpInterface>(v.getDefiningOp()))
       return;
-    if (isa_and_nonnull<mt::ThreadGraphOp>(
-            v.getParentRegion()->getParentOp()))
+    if (isa_and_nonnull<mt::ThreadGraphOp>(v.getParentRegion()->getParentOp()))
       return;
     Type elem = cast<RankedTensorType>(v.getType()).getElementType();
     if (!elem.isF16() && !elem.isBF16())
@@ -210,6 +217,7 @@ private:
   EvalError &error;
   FieldEvalInfo *info;
   RealEvalInfo *realInfo;
+  Deadline deadline;
   llvm::DenseMap<Value, Val> env;
   /// Index of the thread block and loop iteration being evaluated.
   std::array<int64_t, 3> blockIdx = {0, 0, 0};
@@ -257,8 +265,7 @@ private:
   std::array<int64_t, 4> unneededAt = {-1, -1, -1, -1};
   /// Evaluates `op` of a block graph (loop body when `iter >= 0`), reusing
   /// its results from an earlier block when they are block-invariant.
-  LogicalResult evalBlockGraphOp(Operation &op, int64_t iter,
-                                 int64_t forloop);
+  LogicalResult evalBlockGraphOp(Operation &op, int64_t iter, int64_t forloop);
   GraphKernelOpInterface currentKernel;
 };
 

@@ -106,6 +106,8 @@ LogicalResult Evaluator<Dom>::evalLoop(mb::ForLoopOp loop, int64_t forloop) {
     }
 
   for (iteration = 0; iteration < forloop; ++iteration) {
+    if (failed(checkDeadline(loop)))
+      return failure();
     for (Operation &op : body.without_terminator()) {
       auto accOp = dyn_cast<AccumulatorOpInterface>(op);
       if (!accOp) {
@@ -300,10 +302,9 @@ void Evaluator<Dom>::computeGridDeps(Block &body, ArrayRef<int64_t> grid) {
   visit(body);
 }
 
-template <typename Dom>
-bool Evaluator<Dom>::isReusable(Operation &op) const {
-  if (isa<AccumulatorOpInterface, mb::OutputSaverOp, mb::ForLoopOp,
-          mb::YieldOp, mb::ReturnOp>(op))
+template <typename Dom> bool Evaluator<Dom>::isReusable(Operation &op) const {
+  if (isa<AccumulatorOpInterface, mb::OutputSaverOp, mb::ForLoopOp, mb::YieldOp,
+          mb::ReturnOp>(op))
     return false;
   auto it = gridDeps.find(&op);
   return it != gridDeps.end() &&
@@ -311,8 +312,8 @@ bool Evaluator<Dom>::isReusable(Operation &op) const {
 }
 
 template <typename Dom>
-typename Evaluator<Dom>::ReuseKey
-Evaluator<Dom>::reuseKey(Operation &op, int64_t iter) const {
+typename Evaluator<Dom>::ReuseKey Evaluator<Dom>::reuseKey(Operation &op,
+                                                           int64_t iter) const {
   unsigned deps = gridDeps.lookup(&op);
   auto coord = [&](int g) { return (deps >> g) & 1 ? blockIdx[g] : 0; };
   // A value that does not depend on the iteration is kept once, not once
@@ -451,6 +452,8 @@ LogicalResult Evaluator<Dom>::evalKernel(GraphKernelOpInterface kernel) {
     for (int64_t by = 0; by < grid[1]; ++by)
       for (int64_t bx = 0; bx < grid[0]; ++bx) {
         blockIdx = {bx, by, bz};
+        if (failed(checkDeadline(kop)))
+          return failure();
         for (Operation &op : body.without_terminator()) {
           if (auto loop = dyn_cast<mb::ForLoopOp>(op)) {
             if (failed(evalLoop(loop, forloop)))
@@ -496,7 +499,6 @@ LogicalResult Evaluator<Dom>::evalKernel(GraphKernelOpInterface kernel) {
     set(res, outputs[i], outDegs[i]);
   return success();
 }
-
 
 #define MIRAGE_INSTANTIATE_EVALUATOR_KERNELS(Dom)                              \
   template LogicalResult Evaluator<Dom>::evalThreadGraph(mt::ThreadGraphOp);   \

@@ -375,7 +375,6 @@ LogicalResult Evaluator<Dom>::evalTranspose(Operation &op,
   return success();
 }
 
-
 #define MIRAGE_INSTANTIATE_EVALUATOR_OPS(Dom)                                  \
   template std::shared_ptr<Evaluator<Dom>::T> Evaluator<Dom>::binary(          \
       ElementwiseKind, const T &, const T &);                                  \

@@ -34,7 +34,8 @@ llvm::StringRef mirage::verify::stringifyDistribution(FloatDistribution d) {
 
 std::vector<FloatTensor> mirage::verify::floatInputs(func::FuncOp func,
                                                      FloatDistribution dist,
-                                                     uint64_t seed) {
+                                                     uint64_t seed,
+                                                     Deadline deadline) {
   // Each distribution has its own streams: the same seed gives unrelated
   // points for different distributions.
   uint64_t s =
@@ -43,21 +44,23 @@ std::vector<FloatTensor> mirage::verify::floatInputs(func::FuncOp func,
   case FloatDistribution::Mixed:
     return sampledInputs<double>(
         staticArgumentShapes(func), s,
-        [](SplitMix64 &rng) { return rng.uniform(-1.0, 1.0); });
+        [](SplitMix64 &rng) { return rng.uniform(-1.0, 1.0); }, deadline);
   case FloatDistribution::Wide:
     return sampledInputs<double>(
-        staticArgumentShapes(func), s, [](SplitMix64 &rng) {
+        staticArgumentShapes(func), s,
+        [](SplitMix64 &rng) {
           // A decade 10^k, k in [-3, 1], then a uniform mantissa in [1, 10): no
           // transcendental per element (weights have 10^7 of them).
           static constexpr double kDecades[] = {1e-3, 1e-2, 1e-1, 1.0, 10.0};
           uint64_t r = rng.next();
           double mag = kDecades[(r >> 1) % 5] * rng.uniform(1.0, 10.0);
           return (r & 1) ? -mag : mag;
-        });
+        },
+        deadline);
   case FloatDistribution::Positive:
     return sampledInputs<double>(
         staticArgumentShapes(func), s,
-        [](SplitMix64 &rng) { return rng.uniform(0.1, 2.0); });
+        [](SplitMix64 &rng) { return rng.uniform(0.1, 2.0); }, deadline);
   }
   return {};
 }
@@ -84,6 +87,8 @@ struct DistributionOutcome {
   std::optional<FloatCounterexample> counterexample;
   /// Why it did not decide, if it did not.
   std::string skipped;
+  /// An evaluation passed the deadline.
+  bool cancelled = false;
 };
 } // namespace
 
@@ -94,13 +99,31 @@ static DistributionOutcome compareOn(func::FuncOp reference,
                                      std::optional<std::string> &invalid) {
   double tolerance = options.tolerance;
   DistributionOutcome out;
-  std::vector<FloatTensor> inputs = floatInputs(reference, dist, seed);
+  std::vector<FloatTensor> inputs =
+      floatInputs(reference, dist, seed, options.deadline);
+  if (options.deadline != kNoDeadline &&
+      std::chrono::steady_clock::now() >= options.deadline) {
+    out.cancelled = true;
+    return out;
+  }
   EvalError refErr, candErr;
   RealEvalInfo refInfo, candInfo;
   std::optional<std::vector<FloatTensor>> ref, cand;
-  runBoth([&] { ref = evaluateFloat(reference, inputs, refErr, &refInfo); },
-          [&] { cand = evaluateFloat(candidate, inputs, candErr, &candInfo); },
-          options.parallel);
+  runBoth(
+      [&] {
+        ref = evaluateFloat(reference, inputs, refErr, &refInfo,
+                            options.deadline);
+      },
+      [&] {
+        cand = evaluateFloat(candidate, inputs, candErr, &candInfo,
+                             options.deadline);
+      },
+      options.parallel);
+  if ((!ref && refErr.kind == EvalErrorKind::Cancelled) ||
+      (!cand && candErr.kind == EvalErrorKind::Cancelled)) {
+    out.cancelled = true;
+    return out;
+  }
   if (!ref || !cand) {
     const EvalError &e = ref ? candErr : refErr;
     invalid =
@@ -191,6 +214,11 @@ FloatCheckResult mirage::verify::checkFloat(func::FuncOp reference,
     if (invalid) {
       result.verdict = Verdict::Invalid;
       result.reason = *invalid;
+      return result;
+    }
+    if (o.cancelled) {
+      result.verdict = Verdict::Unknown;
+      result.reason = "the time budget ran out during the f64 check";
       return result;
     }
     result.run.push_back(dist);

@@ -107,7 +107,7 @@ Evaluator<Dom>::run(func::FuncOp func, ArrayRef<T> inputs) {
   for (auto [v, user] : lastUser)
     dyingAfter[user].push_back(v);
   for (Operation &op : body.without_terminator()) {
-    if (failed(evalOp(op)))
+    if (failed(checkDeadline(&op)) || failed(evalOp(op)))
       return std::nullopt;
     auto dying = dyingAfter.find(&op);
     if (dying != dyingAfter.end())
@@ -222,16 +222,16 @@ std::optional<std::string> mirage::verify::checkSignature(func::FuncOp func) {
 
 std::optional<std::vector<FloatTensor>>
 mirage::verify::evaluateFloat(func::FuncOp func, ArrayRef<FloatTensor> inputs,
-                              EvalError &error, RealEvalInfo *info) {
+                              EvalError &error, RealEvalInfo *info,
+                              Deadline deadline) {
   FloatDomain dom;
-  Evaluator<FloatDomain> ev(dom, error, nullptr, info);
+  Evaluator<FloatDomain> ev(dom, error, nullptr, info, deadline);
   return ev.run(func, inputs);
 }
 
-std::optional<std::vector<FloatTensor>>
-mirage::verify::evaluateKernelPrecision(func::FuncOp func,
-                                        ArrayRef<FloatTensor> inputs,
-                                        EvalError &error, RealEvalInfo *info) {
+std::optional<std::vector<FloatTensor>> mirage::verify::evaluateKernelPrecision(
+    func::FuncOp func, ArrayRef<FloatTensor> inputs, EvalError &error,
+    RealEvalInfo *info, Deadline deadline) {
   using F32Tensor = Tensor<float>;
   std::vector<F32Tensor> in;
   ArrayRef<Type> argTypes = func.getFunctionType().getInputs();
@@ -246,7 +246,7 @@ mirage::verify::evaluateKernelPrecision(func::FuncOp func,
     in.push_back(std::move(t));
   }
   KernelPrecisionDomain dom;
-  Evaluator<KernelPrecisionDomain> ev(dom, error, nullptr, info);
+  Evaluator<KernelPrecisionDomain> ev(dom, error, nullptr, info, deadline);
   auto out = ev.run(func, in);
   if (!out)
     return std::nullopt;
@@ -263,9 +263,9 @@ mirage::verify::evaluateKernelPrecision(func::FuncOp func,
 std::optional<std::vector<FieldTensor>>
 mirage::verify::evaluateField(func::FuncOp func, ArrayRef<FieldTensor> inputs,
                               const FieldTest &test, EvalError &error,
-                              FieldEvalInfo *info) {
+                              FieldEvalInfo *info, Deadline deadline) {
   FieldDomain dom(test);
-  Evaluator<FieldDomain> ev(dom, error, info);
+  Evaluator<FieldDomain> ev(dom, error, info, nullptr, deadline);
   return ev.run(func, inputs);
 }
 

@@ -122,7 +122,14 @@ NumericsResult mirage::verify::checkNumerics(func::FuncOp reference,
         mix64(seed + 0x3C6EF372FE94F82BULL * (static_cast<uint64_t>(dist) + 1));
     std::vector<FloatTensor> inputs = sampledInputs<double>(
         staticArgumentShapes(reference), s,
-        [range](SplitMix64 &rng) { return rng.uniform(-range, range); });
+        [range](SplitMix64 &rng) { return rng.uniform(-range, range); },
+        options.deadline);
+    if (options.deadline != kNoDeadline &&
+        std::chrono::steady_clock::now() >= options.deadline) {
+      result.verdict = Verdict::Unknown;
+      result.reason = "the time budget ran out during the numerics check";
+      return result;
+    }
     // The exact run sees the inputs the kernels see: rounded to their types.
     for (auto [x, t] : llvm::zip(inputs, argTypes)) {
       Type elem = cast<RankedTensorType>(t).getElementType();
@@ -133,11 +140,26 @@ NumericsResult mirage::verify::checkNumerics(func::FuncOp reference,
     std::optional<std::vector<FloatTensor>> exact, ref, cand;
     runBoth(
         [&] {
-          exact = evaluateFloat(reference, inputs, e0);
-          ref = evaluateKernelPrecision(reference, inputs, e1);
+          exact =
+              evaluateFloat(reference, inputs, e0, nullptr, options.deadline);
+          if (exact)
+            ref = evaluateKernelPrecision(reference, inputs, e1, nullptr,
+                                          options.deadline);
         },
-        [&] { cand = evaluateKernelPrecision(candidate, inputs, e2); },
+        [&] {
+          cand = evaluateKernelPrecision(candidate, inputs, e2, nullptr,
+                                         options.deadline);
+        },
         options.parallel);
+    auto cancelled = [](bool ok, const EvalError &e) {
+      return !ok && e.kind == EvalErrorKind::Cancelled;
+    };
+    if (cancelled(exact.has_value(), e0) || cancelled(ref.has_value(), e1) ||
+        cancelled(cand.has_value(), e2)) {
+      result.verdict = Verdict::Unknown;
+      result.reason = "the time budget ran out during the numerics check";
+      return result;
+    }
     if (!exact || !ref || !cand) {
       const EvalError &e = !exact ? e0 : !ref ? e1 : e2;
       func::FuncOp f = exact && ref ? candidate : reference;

@@ -150,9 +150,9 @@ struct CheckEquivalencePass
       } else {
         const FloatCounterexample &cex = *result.floatResult->counterexample;
         diag << "in f64 on " << stringifyDistribution(cex.distribution)
-             << " inputs (seed " << cex.seed << "): output #"
-             << cex.outputIndex << " element " << formatIndex(cex.element)
-             << ": reference " << fmt(cex.referenceValue) << " vs candidate "
+             << " inputs (seed " << cex.seed << "): output #" << cex.outputIndex
+             << " element " << formatIndex(cex.element) << ": reference "
+             << fmt(cex.referenceValue) << " vs candidate "
              << fmt(cex.candidateValue);
         if (result.fieldVerdict == Verdict::Equivalent)
           diag << " (the finite field cannot see this difference)";

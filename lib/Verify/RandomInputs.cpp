@@ -52,10 +52,10 @@ std::vector<FloatTensor> mirage::verify::randomFloatInputs(func::FuncOp func,
 
 std::vector<FieldTensor>
 mirage::verify::randomFieldInputs(func::FuncOp func, const FieldTest &test,
-                                  uint64_t seed) {
+                                  uint64_t seed, Deadline deadline) {
   return sampledInputs<FieldValue>(
       staticArgumentShapes(func), seed,
-      [&](SplitMix64 &rng) { return test.randomValue(rng); });
+      [&](SplitMix64 &rng) { return test.randomValue(rng); }, deadline);
 }
 
 void mirage::verify::runBoth(llvm::function_ref<void()> first,

@@ -781,3 +781,39 @@ TEST_F(InterpreterTest, SignatureMismatchIsInvalid) {
 }
 
 } // namespace
+
+TEST_F(InterpreterTest, PastDeadlineStopsEvaluationAndChecks) {
+  func::FuncOp a = parse(R"(
+    func.func @a(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf32> {
+      %m = mk.matmul %x, %w : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
+      %s = mk.mul_scalar %m, 2.0 : tensor<4x4xf32>
+      return %s : tensor<4x4xf32>
+    }
+    func.func @b(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf32> {
+      %m = mk.matmul %x, %w : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
+      %s = mk.add %m, %m : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+      return %s : tensor<4x4xf32>
+    })",
+                         "a");
+  ASSERT_TRUE(a);
+  auto b = module->lookupSymbol<func::FuncOp>("b");
+  Deadline past = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  EvalError err;
+  EXPECT_FALSE(evaluateFloat(a, iotaFloat(a), err, nullptr, past));
+  EXPECT_EQ(EvalErrorKind::Cancelled, err.kind);
+  FieldTest test(1);
+  EXPECT_FALSE(evaluateField(a, iotaField(a), test, err, nullptr, past));
+  EXPECT_EQ(EvalErrorKind::Cancelled, err.kind);
+  // Drawing inputs stops too.
+  EXPECT_TRUE(randomFieldInputs(a, test, 1, past).empty());
+  EXPECT_EQ(2u, randomFieldInputs(a, test, 1).size());
+
+  EquivalenceOptions options;
+  options.deadline = past;
+  EquivalenceResult r = checkEquivalence(a, b, options);
+  EXPECT_EQ(Verdict::Unknown, r.verdict);
+  EXPECT_NE(std::string::npos, r.reason.find("time budget")) << r.reason;
+  // A deadline in the future changes nothing.
+  options.deadline = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  EXPECT_EQ(Verdict::Equivalent, checkEquivalence(a, b, options).verdict);
+}

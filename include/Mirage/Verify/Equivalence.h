@@ -42,6 +42,10 @@ struct EquivalenceOptions {
   NumericsOptions numericsOptions;
   /// Evaluate the reference and the candidate on two threads at once.
   bool parallel = true;
+  /// Past it, every check stops and the verdict is Unknown ("the time budget
+  /// ran out"); the overrun is at most one op, block or loop iteration of an
+  /// evaluation (Deadline in Interpreter.h).
+  Deadline deadline = kNoDeadline;
 };
 
 /// A differing output element in the finite field.

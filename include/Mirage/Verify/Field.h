@@ -91,8 +91,7 @@ inline uint64_t reduceModP(uint128_t a) {
   constexpr uint64_t k2To64ModP =
       static_cast<uint64_t>((static_cast<uint128_t>(1) << 64) % kFieldP);
   uint64_t hi = reduceModP(static_cast<uint64_t>(a >> 64));
-  return addModP(mulModP(hi, k2To64ModP),
-                 reduceModP(static_cast<uint64_t>(a)));
+  return addModP(mulModP(hi, k2To64ModP), reduceModP(static_cast<uint64_t>(a)));
 }
 
 inline uint32_t addModQ(uint32_t a, uint32_t b) {

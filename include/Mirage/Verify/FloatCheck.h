@@ -33,9 +33,11 @@ constexpr unsigned kNumFloatDistributions = 3;
 /// "mixed", "wide", "positive".
 llvm::StringRef stringifyDistribution(FloatDistribution d);
 
-/// Inputs of `func` drawn from `dist`, one stream per argument from `seed`.
+/// Inputs of `func` drawn from `dist`, one stream per argument from `seed`;
+/// empty if `deadline` passes while they are drawn.
 std::vector<FloatTensor> floatInputs(mlir::func::FuncOp func,
-                                     FloatDistribution dist, uint64_t seed);
+                                     FloatDistribution dist, uint64_t seed,
+                                     Deadline deadline = kNoDeadline);
 
 /// Options of the f64 check.
 struct FloatCheckOptions {
@@ -48,6 +50,8 @@ struct FloatCheckOptions {
       FloatDistribution::Positive};
   /// Evaluate both programs on two threads at once.
   bool parallel = true;
+  /// Past it, the check stops with an Unknown verdict.
+  Deadline deadline = kNoDeadline;
 };
 
 /// A differing output element of an f64 run.

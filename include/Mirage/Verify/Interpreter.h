@@ -18,6 +18,9 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -98,7 +101,16 @@ enum class EvalErrorKind {
   OutsideFragment,
   /// Division by a value that is zero in the field.
   DivisionByZero,
+  /// The evaluation passed its deadline (a time budget ran out).
+  Cancelled,
 };
+
+/// When an evaluation gives up: past it, the evaluation fails with
+/// EvalErrorKind::Cancelled. The clock is read before every op of a function,
+/// every thread block of a kernel and every loop iteration, so the overrun is
+/// at most one of those. kNoDeadline never stops.
+using Deadline = std::chrono::steady_clock::time_point;
+inline constexpr Deadline kNoDeadline = Deadline::max();
 
 /// An evaluation failure: its kind, a message and the op it happened at.
 struct EvalError {
@@ -146,7 +158,8 @@ struct RealEvalInfo {
 /// `std::nullopt` and fills `error`.
 std::optional<std::vector<FloatTensor>>
 evaluateFloat(mlir::func::FuncOp func, llvm::ArrayRef<FloatTensor> inputs,
-              EvalError &error, RealEvalInfo *info = nullptr);
+              EvalError &error, RealEvalInfo *info = nullptr,
+              Deadline deadline = kNoDeadline);
 
 /// Evaluates `func` as the generated code computes: inputs, tiles and kernel
 /// outputs rounded to their element type (f16, bf16), every operation,
@@ -157,14 +170,15 @@ evaluateFloat(mlir::func::FuncOp func, llvm::ArrayRef<FloatTensor> inputs,
 std::optional<std::vector<FloatTensor>>
 evaluateKernelPrecision(mlir::func::FuncOp func,
                         llvm::ArrayRef<FloatTensor> inputs, EvalError &error,
-                        RealEvalInfo *info = nullptr);
+                        RealEvalInfo *info = nullptr,
+                        Deadline deadline = kNoDeadline);
 
 /// Evaluates `func` on `inputs` in the finite field, with the random choices
 /// of `test`. On failure returns `std::nullopt` and fills `error`.
 std::optional<std::vector<FieldTensor>>
 evaluateField(mlir::func::FuncOp func, llvm::ArrayRef<FieldTensor> inputs,
               const FieldTest &test, EvalError &error,
-              FieldEvalInfo *info = nullptr);
+              FieldEvalInfo *info = nullptr, Deadline deadline = kNoDeadline);
 
 /// Checks that every argument and result of `func` is a static ranked tensor
 /// the interpreter accepts; returns an error message otherwise.
@@ -186,22 +200,36 @@ void fillInputsInParallel(unsigned n, llvm::function_ref<void(unsigned)> fill);
 /// Random inputs of the given shapes (staticArgumentShapes of a function):
 /// one SplitMix64 stream per argument derived from `seed`, each element drawn
 /// by `draw` (called concurrently for different arguments). Empty without
-/// shapes.
+/// shapes, or when `deadline` passes while they are drawn (the clock is read
+/// every 2^20 elements).
 template <typename E, typename Draw>
-std::vector<Tensor<E>>
-sampledInputs(const std::optional<std::vector<llvm::SmallVector<int64_t, 4>>>
-                  &shapes,
-              uint64_t seed, const Draw &draw) {
+std::vector<Tensor<E>> sampledInputs(
+    const std::optional<std::vector<llvm::SmallVector<int64_t, 4>>> &shapes,
+    uint64_t seed, const Draw &draw, Deadline deadline = kNoDeadline) {
   if (!shapes)
     return {};
   std::vector<Tensor<E>> inputs(shapes->size());
+  std::atomic<bool> late{false};
   fillInputsInParallel(shapes->size(), [&](unsigned i) {
     SplitMix64 rng(inputStreamSeed(seed, i));
-    Tensor<E> x((*shapes)[i]);
-    for (E &v : x.data)
-      v = draw(rng);
+    // Appended, not filled and overwritten: fresh pages are touched once,
+    // inside the loop that watches the deadline.
+    Tensor<E> x;
+    x.shape.assign((*shapes)[i].begin(), (*shapes)[i].end());
+    int64_t n = Tensor<E>::numElementsOf(x.shape);
+    x.data.reserve(n);
+    constexpr int64_t kChunk = int64_t(1) << 20;
+    for (int64_t b = 0; b < n && !late; b += kChunk) {
+      for (int64_t j = b, e = std::min(n, b + kChunk); j < e; ++j)
+        x.data.push_back(draw(rng));
+      if (deadline != kNoDeadline &&
+          std::chrono::steady_clock::now() >= deadline)
+        late = true;
+    }
     inputs[i] = std::move(x);
   });
+  if (late)
+    return {};
   return inputs;
 }
 /// Uniform random inputs in [-1, 1) for the arguments of `func`, one stream
@@ -209,9 +237,10 @@ sampledInputs(const std::optional<std::vector<llvm::SmallVector<int64_t, 4>>>
 std::vector<FloatTensor> randomFloatInputs(mlir::func::FuncOp func,
                                            uint64_t seed);
 /// Uniform random field inputs, fresh per tensor, derived from `seed`.
+/// Empty if `deadline` passes while they are drawn.
 std::vector<FieldTensor> randomFieldInputs(mlir::func::FuncOp func,
-                                           const FieldTest &test,
-                                           uint64_t seed);
+                                           const FieldTest &test, uint64_t seed,
+                                           Deadline deadline = kNoDeadline);
 
 /// Runs `first` on the calling thread and `second` on another one and waits
 /// for both: the two programs of a comparison are evaluated at once (the

@@ -52,6 +52,8 @@ struct NumericsOptions {
       NumericsDistribution::Logits, NumericsDistribution::LargeLogits};
   /// Evaluate the two programs on two threads at once.
   bool parallel = true;
+  /// Past it, the check stops with an Unknown verdict.
+  Deadline deadline = kNoDeadline;
 };
 
 /// The error of one program on one distribution and output.
