@@ -221,6 +221,7 @@ void addStats(SuperoptimizeStats &sum, const SuperoptimizeStats &s) {
   sum.fullChecks += s.fullChecks;
   sum.verified += s.verified;
   sum.numericsRejected += s.numericsRejected;
+  sum.aboveCeiling += s.aboveCeiling;
   sum.saturationSeconds += s.saturationSeconds;
   sum.searchSeconds += s.searchSeconds;
   sum.verifySeconds += s.verifySeconds;
@@ -571,6 +572,9 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     SuperoptimizeOptions sub = so;
     sub.timeBudget = budget;
     sub.maxKernelOps = std::min(so.maxKernelOps, options.maxKernelOps);
+    // Only a program faster than the unfused ops can be chosen: slower
+    // candidates are not verified at all.
+    sub.costCeilingMicros = r.unfusedMicros * (1 - kEps);
     std::string key;
     if (cache) {
       key = cacheKey(d.outlined.text, sub, sub.maxKernelOps);
@@ -594,7 +598,12 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
       cacheable = found->stats.budgetStop == BudgetStop::None ||
                   !found->program.empty();
       addStats(result.stats, found->stats);
-      if (found->program.empty()) {
+      if (found->program.empty() && found->stats.aboveCeiling > 0 &&
+          found->stats.fullChecks == 0) {
+        r.note = "no gain: " + std::to_string(found->stats.aboveCeiling) +
+                 " candidate(s), none modelled below the unfused " +
+                 formatMicros(r.unfusedMicros) + " us";
+      } else if (found->program.empty()) {
         r.note = "no verified program";
       } else if (!(found->modelledMicros < r.unfusedMicros * (1 - kEps))) {
         r.note = "no gain: the search's " + found->summary + " models " +

@@ -115,6 +115,13 @@ mirage::search::superoptimize(func::FuncOp func,
       pool.push_back(std::move(c));
     }
     rankCandidates(pool, options.rankByKernels);
+    if (options.costCeilingMicros > 0) {
+      size_t before = pool.size();
+      llvm::erase_if(pool, [&](const Candidate &c) {
+        return c.micros >= options.costCeilingMicros;
+      });
+      stats.aboveCeiling += before - pool.size();
+    }
     stats.searchSeconds +=
         std::chrono::duration<double>(Clock::now() - enumStart).count();
     if (pool.empty())

@@ -90,6 +90,11 @@ struct SuperoptimizeOptions {
   /// deeper search costs much more, so it must promise a large gain. 1 is an
   /// exact branch and bound; 0 never deepens past a verified program.
   double deepenFactor = 4.0;
+  /// If > 0, candidates modelled at this many microseconds or more are not
+  /// verified: a caller that already has a program this fast (the
+  /// partitioned search: the unfused ops of a subprogram) gains nothing from
+  /// them, and their checks at the real shapes can be the longest of all.
+  double costCeilingMicros = 0;
   /// Before verifying, run both the reduced-shape fingerprint and the full
   /// check on this many candidates and count disagreements (for tests).
   unsigned auditFingerprints = 0;
@@ -122,6 +127,9 @@ struct SuperoptimizeStats {
   uint64_t fullChecks = 0, verified = 0;
   /// Verified candidates rejected by the numerics check.
   uint64_t numericsRejected = 0;
+  /// Candidates not verified because they model at or above
+  /// costCeilingMicros.
+  uint64_t aboveCeiling = 0;
   /// The fingerprint audit: candidates audited, rejected by the reduced
   /// fingerprint, rejected by the full check, and rejected by the
   /// fingerprint although the full check accepted them (must stay 0).
