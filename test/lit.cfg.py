@@ -16,7 +16,8 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [os.path.join(config.mirage_obj_root, "bin"), config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["mirage-opt", "mirage-run", "mlir-opt", "mlir-runner"],
+llvm_config.add_tool_substitutions(["mirage-opt", "mirage-run", "mlir-opt", "mlir-runner",
+                                    "mirage-capi-pipeline-test"],
                                    tool_dirs)
 config.substitutions.append(("%mirage_src_root", config.mirage_src_root))
 config.substitutions.append(

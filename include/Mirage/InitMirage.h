@@ -1,6 +1,15 @@
 //===- InitMirage.h - Register Mirage dialects and passes -------*- C++ -*-===//
 //
-// Entry points for tools and downstream compilers that embed Mirage.
+// Entry points for tools and downstream compilers that embed Mirage
+// (docs/embedding.md): call both before parsing, e.g.
+//
+//   mlir::DialectRegistry registry;
+//   mirage::registerAllMirageDialects(registry);
+//   mirage::registerAllMiragePasses();
+//   mlir::MLIRContext context(registry);
+//
+// Link Mirage::Mirage from the installed CMake package (or every library named
+// below in this build). The C API is in include/mirage-c/.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +20,7 @@
 #include "Mirage/Dialect/Block/IR/Block.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Dialect/Thread/IR/Thread.h"
+#include "Mirage/Import/Passes.h"
 #include "Mirage/Search/Passes.h"
 #include "Mirage/Verify/Passes.h"
 #include "Mirage/Transforms/Passes.h"
@@ -23,8 +33,10 @@ inline void registerAllMirageDialects(mlir::DialectRegistry &registry) {
   registry.insert<mk::MKDialect, mb::MBDialect, mt::MTDialect>();
 }
 
-/// Registers every Mirage pass and pass pipeline with the global registry.
+/// Registers every Mirage pass and pass pipeline with the global registry,
+/// the import of linalg/tosa (`--mirage-import`) included.
 inline void registerAllMiragePasses() {
+  registerMirageImportPasses();
   registerMirageTransformsPasses();
   registerMirageConversionPasses();
   registerMiragePipelines();

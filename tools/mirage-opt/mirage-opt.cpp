@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "InputGuard.h"
-#include "Mirage/Import/Passes.h"
 #include "Mirage/InitMirage.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -25,7 +24,6 @@ int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   mlir::registerAllPasses();
   mirage::registerAllMiragePasses();
-  mirage::registerMirageImportPasses();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
