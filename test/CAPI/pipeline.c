@@ -12,11 +12,11 @@
 #include "mirage-c/Dialects.h"
 #include "mirage-c/Passes.h"
 
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/Dialect/Arith.h"
 #include "mlir-c/Dialect/Func.h"
 #include "mlir-c/Dialect/Linalg.h"
 #include "mlir-c/Dialect/Tensor.h"
-#include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 
