@@ -81,11 +81,12 @@ KernelTime mirage::search::modelKernel(const DeviceModel &device,
     double blocks = static_cast<double>(std::max<int64_t>(work.blocks, 1));
     t.residentBlocks = residentBlocksPerSM(device, work.threads, work.smemBytes);
     t.share = std::min(1.0, blocks / device.sms);
+    t.memoryShare = std::min(1.0, kSmBandwidthHeadroom * blocks / device.sms);
     t.waves = std::ceil(blocks / (device.sms * t.residentBlocks));
   }
   t.memory = (work.bytes / device.bytesPerSecond +
               work.l2Bytes / device.l2BytesPerSecond) /
-             t.share * 1e6;
+             t.memoryShare * 1e6;
   t.compute = (work.tensorFlops / device.tensorFlopsPerSecond +
                work.cudaOps / device.cudaOpsPerSecond +
                work.sfuOps / device.sfuOpsPerSecond) /

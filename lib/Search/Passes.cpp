@@ -446,7 +446,8 @@ struct CostReportPass
              << w.loopIterations << ", smem " << fmt(w.smemBytes, "%.0f")
              << " B, " << fmt(t.residentBlocks, "%.0f") << " blocks/SM, "
              << fmt(t.waves, "%.0f") << " wave(s), SM share "
-             << fmt(t.share, "%.2f");
+             << fmt(t.share, "%.2f") << ", memory share "
+             << fmt(t.memoryShare, "%.2f");
         emitRemark(k.op->getLoc(), line);
       }
       const RooflineFloor &f = p->floor;

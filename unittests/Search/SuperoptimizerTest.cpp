@@ -164,6 +164,28 @@ func.func @f(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
   EXPECT_NE(error.find("sm_70"), std::string::npos) << error;
 }
 
+TEST_F(SuperoptimizerTest, CostCeilingSkipsSlowerCandidates) {
+  func::FuncOp f = load(kSmallRmsNormMatmul);
+  std::string error;
+  SuperoptimizeOptions o;
+  FailureOr<SuperoptimizeResult> best = superoptimize(f, o, error);
+  ASSERT_TRUE(succeeded(best) && !best->program.empty()) << error;
+  EXPECT_EQ(best->stats.aboveCeiling, 0u);
+  // A ceiling just above the best keeps it; one at it leaves nothing to
+  // verify, and nothing is checked.
+  o.costCeilingMicros = best->modelledMicros * 1.001;
+  FailureOr<SuperoptimizeResult> kept = superoptimize(f, o, error);
+  ASSERT_TRUE(succeeded(kept)) << error;
+  EXPECT_EQ(kept->program, best->program);
+  EXPECT_GT(kept->stats.aboveCeiling, 0u);
+  o.costCeilingMicros = best->modelledMicros;
+  FailureOr<SuperoptimizeResult> none = superoptimize(f, o, error);
+  ASSERT_TRUE(succeeded(none)) << error;
+  EXPECT_TRUE(none->program.empty());
+  EXPECT_EQ(none->stats.fullChecks, 0u);
+  EXPECT_GT(none->stats.aboveCeiling, 0u);
+}
+
 TEST_F(SuperoptimizerTest, SpentBudgetReturnsNothing) {
   func::FuncOp f = load(kSmallGatedMlp);
   std::string error;
@@ -190,11 +212,15 @@ TEST(CostModelTest, Basics) {
   EXPECT_NEAR(modelledMicros(*h100, w),
               h100->launchMicros + 100e6 / h100->bytesPerSecond * 1e6, 1e-6);
   EXPECT_GT(modelledMicros(*a100, w), modelledMicros(*h100, w));
-  // Fewer blocks than SMs get a share of the bandwidth: 33 of 132 SMs.
+  // Fewer blocks than SMs get a share of the bandwidth: 33 blocks on 132
+  // SMs draw kSmBandwidthHeadroom x 33 / 132 of it; 66 or more draw all.
   KernelWork few = w;
   few.blocks = 33;
+  double full = modelledMicros(*h100, w) - h100->launchMicros;
   EXPECT_NEAR(modelledMicros(*h100, few) - h100->launchMicros,
-              4.0 * (modelledMicros(*h100, w) - h100->launchMicros), 1e-6);
+              full * 132 / (kSmBandwidthHeadroom * 33), 1e-6);
+  few.blocks = 66;
+  EXPECT_NEAR(modelledMicros(*h100, few) - h100->launchMicros, full, 1e-6);
   // Matmul FLOPs on tensor cores are cheaper than the same count of
   // CUDA-core operations.
   KernelWork tensor, vector;

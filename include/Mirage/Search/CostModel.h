@@ -7,9 +7,11 @@
 //
 //   launch + max(memory, compute, latency)
 //
-// with memory = (DRAM bytes / HBM BW + L2 bytes / L2 BW) / share,
+// with memory = (DRAM bytes / HBM BW + L2 bytes / L2 BW) / memory share,
 // compute = (tensor FLOPs / tensor peak + CUDA ops / CUDA rate + SFU ops /
-// SFU rate) / share, share = min(1, blocks / SMs), and latency = waves x
+// SFU rate) / share, share = min(1, blocks / SMs), memory share = min(1,
+// kSmBandwidthHeadroom x blocks / SMs) (an SM with enough loads in flight
+// draws more than its fair part of the HBM bandwidth), and latency = waves x
 // (first tile load + F x the unhidden part of one loop iteration), where
 // waves = ceil(blocks / (SMs x resident blocks per SM)) and the resident
 // blocks follow from the threads, the shared memory and the registers of a
@@ -84,6 +86,11 @@ std::string getDeviceModelNames();
 constexpr double kRegistersPerThread = 64;
 /// Shared memory the CUDA runtime reserves per block on sm_80 and sm_90.
 constexpr double kReservedSmemPerBlock = 1024;
+/// How many times its fair part (HBM bandwidth / SMs) of the bandwidth one
+/// busy SM can draw when others are idle: a grid on half the SMs still
+/// streams at nearly the full bandwidth. An assumption of the model
+/// (docs/cost-model.md), not a measured constant of each part.
+constexpr double kSmBandwidthHeadroom = 2.0;
 
 /// What the model needs to know about one kernel.
 struct KernelWork {
@@ -114,6 +121,8 @@ struct KernelTime {
   double residentBlocks = 1;
   double waves = 1;
   double share = 1;
+  /// The share of the HBM and L2 bandwidth the grid can draw.
+  double memoryShare = 1;
   /// Microseconds: launch overhead, memory, compute, loop latency, total.
   double launch = 0, memory = 0, compute = 0, latency = 0, total = 0;
   /// The term that sets the time: "memory", "compute" or "latency".
