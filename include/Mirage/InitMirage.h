@@ -8,8 +8,8 @@
 //   mirage::registerAllMiragePasses();
 //   mlir::MLIRContext context(registry);
 //
-// Link Mirage::Mirage from the installed CMake package (or every library named
-// below in this build). The C API is in include/mirage-c/.
+// Link Mirage::Mirage from the installed CMake package (in this build, the
+// Mirage* libraries, as tools/mirage-opt does). The C API is include/mirage-c/.
 //
 //===----------------------------------------------------------------------===//
 
