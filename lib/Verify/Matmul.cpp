@@ -34,22 +34,56 @@ namespace {
 // Real products
 //===----------------------------------------------------------------------===//
 
+/// C[:, j0 : j0 + width) for the kCols columns of B at `bc` (row stride
+/// `ldb`; columns past `width` may hold anything, they are not stored).
+template <typename F, int64_t kCols>
+[[gnu::always_inline]] inline void
+realColumnTile(const F *a, const F *bc, int64_t ldb, F *c, int64_t m, int64_t k,
+               int64_t n, int64_t j0, int64_t width) {
+#pragma clang fp contract(off)
+  constexpr int64_t kRows = 4;
+  int64_t i0 = 0;
+  for (; i0 + kRows <= m; i0 += kRows) {
+    F acc[kRows][kCols] = {};
+    const F *a0 = a + i0 * k;
+    for (int64_t l = 0; l < k; ++l) {
+      const F *bl = bc + l * ldb;
+      for (int64_t r = 0; r < kRows; ++r) {
+        F x = a0[r * k + l];
+        for (int64_t jj = 0; jj < kCols; ++jj)
+          acc[r][jj] += x * bl[jj];
+      }
+    }
+    for (int64_t r = 0; r < kRows; ++r)
+      std::copy(acc[r], acc[r] + width, c + (i0 + r) * n + j0);
+  }
+  for (; i0 < m; ++i0) {
+    F acc[kCols] = {};
+    for (int64_t l = 0; l < k; ++l) {
+      F x = a[i0 * k + l];
+      const F *bl = bc + l * ldb;
+      for (int64_t jj = 0; jj < kCols; ++jj)
+        acc[jj] += x * bl[jj];
+    }
+    std::copy(acc, acc + width, c + i0 * n + j0);
+  }
+}
+
 template <typename F>
 [[gnu::always_inline]] inline void
 realMatmulBody(const F *a, const F *b, F *c, int64_t m, int64_t k, int64_t n) {
 #pragma clang fp contract(off)
-  constexpr int64_t kRows = 4;
   constexpr int64_t kCols = 128 / sizeof(F);
+  constexpr int64_t kRowLanes = 64 / sizeof(F);
   int64_t fullCols = n - n % kCols;
-  if (fullCols == 0 && m > 1) {
-    // Narrow B (a column tile of a few columns): vectorize over the rows of
-    // A instead, A transposed so that a row block is contiguous per l.
+  if (fullCols == 0 && m >= kRowLanes && n * 2 <= kCols) {
+    // A few columns and many rows: vectorize over the rows of A instead, A
+    // transposed so that a row block is contiguous per l.
     thread_local std::vector<F> at;
     at.resize(m * k);
     for (int64_t i = 0; i < m; ++i)
       for (int64_t l = 0; l < k; ++l)
         at[l * m + i] = a[i * k + l];
-    constexpr int64_t kRowLanes = 64 / sizeof(F);
     for (int64_t j = 0; j < n; ++j)
       for (int64_t i0 = 0; i0 < m; i0 += kRowLanes) {
         int64_t rows = std::min(kRowLanes, m - i0);
@@ -73,40 +107,19 @@ realMatmulBody(const F *a, const F *b, F *c, int64_t m, int64_t k, int64_t n) {
       }
     return;
   }
-  for (int64_t j0 = 0; j0 < fullCols; j0 += kCols) {
-    int64_t i0 = 0;
-    for (; i0 + kRows <= m; i0 += kRows) {
-      F acc[kRows][kCols] = {};
-      const F *a0 = a + i0 * k;
-      for (int64_t l = 0; l < k; ++l) {
-        const F *bl = b + l * n + j0;
-        for (int64_t r = 0; r < kRows; ++r) {
-          F x = a0[r * k + l];
-          for (int64_t jj = 0; jj < kCols; ++jj)
-            acc[r][jj] += x * bl[jj];
-        }
-      }
-      for (int64_t r = 0; r < kRows; ++r)
-        std::copy(acc[r], acc[r] + kCols, c + (i0 + r) * n + j0);
-    }
-    for (; i0 < m; ++i0) {
-      F acc[kCols] = {};
-      for (int64_t l = 0; l < k; ++l) {
-        F x = a[i0 * k + l];
-        const F *bl = b + l * n + j0;
-        for (int64_t jj = 0; jj < kCols; ++jj)
-          acc[jj] += x * bl[jj];
-      }
-      std::copy(acc, acc + kCols, c + i0 * n + j0);
-    }
-  }
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = fullCols; j < n; ++j) {
-      F s = 0;
-      for (int64_t l = 0; l < k; ++l)
-        s += a[i * k + l] * b[l * n + j];
-      c[i * n + j] = s;
-    }
+  for (int64_t j0 = 0; j0 < fullCols; j0 += kCols)
+    realColumnTile<F, kCols>(a, b + j0, n, c, m, k, n, j0, kCols);
+  if (fullCols == n)
+    return;
+  // The last columns, zero-padded to a whole tile: the padding only feeds
+  // outputs that are not stored, so each stored output is the same sum.
+  int64_t width = n - fullCols;
+  thread_local std::vector<F> padded;
+  padded.assign(k * kCols, F(0));
+  for (int64_t l = 0; l < k; ++l)
+    std::copy(b + l * n + fullCols, b + l * n + n, padded.data() + l * kCols);
+  realColumnTile<F, kCols>(a, padded.data(), kCols, c, m, k, n, fullCols,
+                           width);
 }
 
 #if MIRAGE_HAVE_X86
