@@ -719,8 +719,8 @@ TEST_F(InterpreterTest, DivisionByFieldZeroIsUnknown) {
   EXPECT_NE(std::string::npos, r.reason.find("zero in the field"));
 }
 
-TEST_F(InterpreterTest, EquivalenceVerdictsAndBound) {
-  func::FuncOp a = parse(R"(
+/// 2*(x w), (x w) + (x w) and x w: the first two are equal.
+constexpr const char *kScaledMatmuls = R"(
     func.func @a(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf32> {
       %m = mk.matmul %x, %w : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
       %s = mk.mul_scalar %m, 2.0 : tensor<4x4xf32>
@@ -734,8 +734,10 @@ TEST_F(InterpreterTest, EquivalenceVerdictsAndBound) {
     func.func @c(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf32> {
       %m = mk.matmul %x, %w : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
       return %m : tensor<4x4xf32>
-    })",
-                         "a");
+    })";
+
+TEST_F(InterpreterTest, EquivalenceVerdictsAndBound) {
+  func::FuncOp a = parse(kScaledMatmuls, "a");
   ASSERT_TRUE(a);
   auto b = module->lookupSymbol<func::FuncOp>("b");
   auto c = module->lookupSymbol<func::FuncOp>("c");
@@ -783,18 +785,7 @@ TEST_F(InterpreterTest, SignatureMismatchIsInvalid) {
 } // namespace
 
 TEST_F(InterpreterTest, PastDeadlineStopsEvaluationAndChecks) {
-  func::FuncOp a = parse(R"(
-    func.func @a(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf32> {
-      %m = mk.matmul %x, %w : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
-      %s = mk.mul_scalar %m, 2.0 : tensor<4x4xf32>
-      return %s : tensor<4x4xf32>
-    }
-    func.func @b(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf32> {
-      %m = mk.matmul %x, %w : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
-      %s = mk.add %m, %m : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
-      return %s : tensor<4x4xf32>
-    })",
-                         "a");
+  func::FuncOp a = parse(kScaledMatmuls, "a");
   ASSERT_TRUE(a);
   auto b = module->lookupSymbol<func::FuncOp>("b");
   Deadline past = std::chrono::steady_clock::now() - std::chrono::seconds(1);
