@@ -11,6 +11,8 @@
 
 #include "Mirage/Search/Partition.h"
 
+#include "TargetImport.h"
+
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Search/CostModel.h"
 #include "Mirage/Search/KernelCost.h"
@@ -312,20 +314,9 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
             std::to_string(options.maxOps);
     return failure();
   }
-  if (func.isExternal()) {
-    error = "function has no body";
+  FailureOr<DeviceModel> device = detail::checkSearchable(func, so.chip, error);
+  if (failed(device))
     return failure();
-  }
-  if (!func.getBody().hasOneBlock()) {
-    error = "function has more than one block";
-    return failure();
-  }
-  std::optional<DeviceModel> device = getDeviceModel(so.chip);
-  if (!device) {
-    error = "unknown chip '" + so.chip + "' (expected " +
-            getDeviceModelNames() + ")";
-    return failure();
-  }
   Block &body = func.getBody().front();
   for (Operation &op : body.without_terminator()) {
     if (op.getNumRegions() || op.getNumResults() == 0) {

@@ -86,11 +86,8 @@ static std::optional<Kind> kindOf(Operation *op, Params &p) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
-LogicalResult importTarget(func::FuncOp func,
-                           const SuperoptimizeOptions &options, Target &t,
-                           std::string &error) {
-  t.func = func;
-  t.smemLimit = options.smemLimit;
+FailureOr<DeviceModel> checkSearchable(func::FuncOp func, StringRef chip,
+                                       std::string &error) {
   if (func.isExternal()) {
     error = "function has no body";
     return failure();
@@ -99,12 +96,23 @@ LogicalResult importTarget(func::FuncOp func,
     error = "function has more than one block";
     return failure();
   }
-  std::optional<DeviceModel> device = getDeviceModel(options.chip);
+  std::optional<DeviceModel> device = getDeviceModel(chip);
   if (!device) {
-    error = "unknown chip '" + options.chip + "' (expected " +
+    error = "unknown chip '" + chip.str() + "' (expected " +
             getDeviceModelNames() + ")";
     return failure();
   }
+  return *device;
+}
+
+LogicalResult importTarget(func::FuncOp func,
+                           const SuperoptimizeOptions &options, Target &t,
+                           std::string &error) {
+  t.func = func;
+  t.smemLimit = options.smemLimit;
+  FailureOr<DeviceModel> device = checkSearchable(func, options.chip, error);
+  if (failed(device))
+    return failure();
   t.device = *device;
   Type element;
   SmallVector<SmallVector<int64_t, 4>> shapes;

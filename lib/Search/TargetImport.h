@@ -19,6 +19,13 @@
 
 namespace mirage::search::detail {
 
+/// What every searched function (whole or partitioned) must have: a body of
+/// one block, and a chip the cost model knows, whose device is returned;
+/// fails with `error`.
+mlir::FailureOr<DeviceModel> checkSearchable(mlir::func::FuncOp func,
+                                             llvm::StringRef chip,
+                                             std::string &error);
+
 /// Builds the target description; fails with `error` on unsupported input.
 mlir::LogicalResult importTarget(mlir::func::FuncOp func,
                                  const SuperoptimizeOptions &options, Target &t,
