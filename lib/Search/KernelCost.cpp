@@ -275,7 +275,9 @@ FailureOr<KernelDesc> mirage::search::describeKernel(Operation *op,
     bool inLoop = inner->getParentOfType<mb::ForLoopOp>() != nullptr;
     if (auto it = dyn_cast<mb::InputIterOp>(inner)) {
       d.inputs.push_back({bytesOf(it.getInput().getType()),
-                          bytesOf(it.getType()), it.getFmap() >= 0});
+                          bytesOf(it.getType()),
+                          // fmap is stored unsigned; -1: no loop walk.
+                          static_cast<int64_t>(it.getFmap()) >= 0});
       return;
     }
     if (isa<mb::OutputSaverOp>(inner)) {

@@ -284,7 +284,8 @@ void Evaluator<Dom>::computeGridDeps(Block &body, ArrayRef<int64_t> grid) {
           if (imap[g] >= 0)
             deps |= 1u << g;
         deps &= kernelGridMask;
-        if (it.getFmap() >= 0)
+        // fmap is stored unsigned: -1 (no loop walk) reads as 2^64 - 1.
+        if (static_cast<int64_t>(it.getFmap()) >= 0)
           deps |= kIterationDep;
       } else if (auto loop = dyn_cast<mb::ForLoopOp>(op)) {
         visit(loop.getBody().front());
@@ -307,8 +308,14 @@ template <typename Dom> bool Evaluator<Dom>::isReusable(Operation &op) const {
           mb::ReturnOp>(op))
     return false;
   auto it = gridDeps.find(&op);
-  return it != gridDeps.end() &&
-         (it->second & ~kIterationDep) != kernelGridMask;
+  if (it == gridDeps.end())
+    return false;
+  // Shared by blocks that agree on the grid dims it depends on, or, in the
+  // loop body, by the iterations of one block when it does not depend on
+  // the iteration (a loop-invariant tile).
+  return (it->second & ~kIterationDep) != kernelGridMask ||
+         (!(it->second & kIterationDep) &&
+          isa_and_nonnull<mb::ForLoopOp>(op.getParentOp()));
 }
 
 template <typename Dom>
