@@ -114,12 +114,19 @@ realMatmulBody(const F *a, const F *b, F *c, int64_t m, int64_t k, int64_t n) {
   // The last columns, zero-padded to a whole tile: the padding only feeds
   // outputs that are not stored, so each stored output is the same sum.
   int64_t width = n - fullCols;
+  // A remainder of at most half a tile gets a half-width tile.
+  constexpr int64_t kHalf = kCols / 2;
+  int64_t tile = width <= kHalf ? kHalf : kCols;
   thread_local std::vector<F> padded;
-  padded.assign(k * kCols, F(0));
+  padded.assign(k * tile, F(0));
   for (int64_t l = 0; l < k; ++l)
-    std::copy(b + l * n + fullCols, b + l * n + n, padded.data() + l * kCols);
-  realColumnTile<F, kCols>(a, padded.data(), kCols, c, m, k, n, fullCols,
-                           width);
+    std::copy(b + l * n + fullCols, b + l * n + n, padded.data() + l * tile);
+  if (tile == kHalf)
+    realColumnTile<F, kHalf>(a, padded.data(), kHalf, c, m, k, n, fullCols,
+                             width);
+  else
+    realColumnTile<F, kCols>(a, padded.data(), kCols, c, m, k, n, fullCols,
+                             width);
 }
 
 #if MIRAGE_HAVE_X86
@@ -161,6 +168,44 @@ void splitPlanes(const FieldValue *a, int64_t m, int64_t k, bool byRow,
 }
 
 #if MIRAGE_HAVE_X86
+/// splitPlanes eight values at a time: the p and q components of four
+/// 16-byte values per register are separated with permutes (the padding
+/// after q is masked off).
+MIRAGE_TARGET_IFMA_FN void splitPlanesLanes(const FieldValue *a, int64_t m,
+                                            int64_t k, bool byRow,
+                                            FieldPlanes &out) {
+  static_assert(sizeof(FieldValue) == 16, "p, q and 4 bytes of padding");
+  int64_t n = m * k;
+  out.p.resize(n);
+  out.q.resize(n);
+  out.undef.assign(byRow ? m : k, 0);
+  const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
+  const __m512i odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+  const __m512i low32 = _mm512_set1_epi64(0xFFFFFFFFLL);
+  const __m512i undefQ = _mm512_set1_epi64(kUndefinedQ);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m512i lo = _mm512_loadu_si512(static_cast<const void *>(a + i));
+    __m512i hi = _mm512_loadu_si512(static_cast<const void *>(a + i + 4));
+    __m512i p = _mm512_permutex2var_epi64(lo, even, hi);
+    __m512i q = _mm512_and_si512(_mm512_permutex2var_epi64(lo, odd, hi), low32);
+    __mmask8 undef = _mm512_cmpeq_epi64_mask(q, undefQ);
+    _mm512_storeu_si512(out.p.data() + i, p);
+    _mm512_storeu_si512(out.q.data() + i, _mm512_maskz_mov_epi64(~undef, q));
+    for (unsigned bits = undef; bits; bits &= bits - 1) {
+      int64_t e = i + __builtin_ctz(bits);
+      out.undef[byRow ? e / k : e % k] = 1;
+    }
+  }
+  for (; i < n; ++i) {
+    bool undef = !a[i].hasQ();
+    out.p[i] = a[i].p;
+    out.q[i] = undef ? 0 : a[i].q;
+    if (undef)
+      out.undef[byRow ? i / k : i % k] = 1;
+  }
+}
+
 /// Terms summed in one 64-bit lane of low parts (each < 2^52).
 constexpr int64_t kIfmaChunk = 4096;
 
@@ -192,8 +237,8 @@ MIRAGE_TARGET_IFMA_FN void fieldMatmulIfma(const FieldValue *a,
                                            const FieldValue *b, FieldValue *c,
                                            int64_t m, int64_t k, int64_t n) {
   thread_local FieldPlanes pa, pb;
-  splitPlanes(a, m, k, /*byRow=*/true, pa);
-  splitPlanes(b, k, n, /*byRow=*/false, pb);
+  splitPlanesLanes(a, m, k, /*byRow=*/true, pa);
+  splitPlanesLanes(b, k, n, /*byRow=*/false, pb);
   constexpr int64_t kRows = 4;
   const LaneModulus modP{_mm512_set1_epi64(static_cast<int64_t>(kFieldP)),
                          _mm512_set1_pd(1.0 / static_cast<double>(kFieldP))};
