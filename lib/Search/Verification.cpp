@@ -154,7 +154,7 @@ passesFullCheck(func::FuncOp func, const Target &target, const Candidate &c,
                                                seed, floatCheck, deadline);
   if (cancelled)
     *cancelled =
-        r.verdict == verify::Verdict::Unknown && Clock::now() >= deadline;
+        r.verdict == verify::Verdict::Unknown && verify::pastDeadline(deadline);
   if (r.verdict != verify::Verdict::Equivalent ||
       (r.floatMaxRelDiff && *r.floatMaxRelDiff > 1e-6))
     return std::nullopt;
@@ -226,7 +226,7 @@ void verifyInOrder(func::FuncOp func, const Target &target,
     if (previous && *previous == c.text)
       continue;
     previous = &c.text;
-    if (Clock::now() >= deadline)
+    if (verify::pastDeadline(deadline))
       return stopAt(i);
     ++stats.fingerprinted;
     if (!passesFingerprint(func.getContext(), target, c, options.seed,
@@ -246,7 +246,7 @@ void verifyInOrder(func::FuncOp func, const Target &target,
     if (options.numerics) {
       verify::Verdict v =
           numericsVerdict(func, target, c, options.seed, deadline);
-      if (v == verify::Verdict::Unknown && Clock::now() >= deadline)
+      if (v == verify::Verdict::Unknown && verify::pastDeadline(deadline))
         return stopAt(i);
       if (v == verify::Verdict::Inaccurate) {
         ++stats.numericsRejected;

@@ -131,8 +131,7 @@ static void runFieldTests(func::FuncOp reference, func::FuncOp candidate,
       result.failingOp = err.op;
       result.testsRun = t;
     };
-    if (options.deadline != kNoDeadline &&
-        std::chrono::steady_clock::now() >= options.deadline) {
+    if (pastDeadline(options.deadline)) {
       refErr = {EvalErrorKind::Cancelled,
                 "the time budget ran out while drawing the inputs", nullptr};
       return stopped(refErr, reference);

@@ -114,7 +114,7 @@ private:
   }
   /// Fails at `op` once the deadline has passed.
   LogicalResult checkDeadline(Operation *op) {
-    if (deadline == kNoDeadline || std::chrono::steady_clock::now() < deadline)
+    if (!pastDeadline(deadline))
       return success();
     return fail(op, EvalErrorKind::Cancelled,
                 "the time budget ran out during the evaluation");

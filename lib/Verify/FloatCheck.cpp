@@ -101,8 +101,7 @@ static DistributionOutcome compareOn(func::FuncOp reference,
   DistributionOutcome out;
   std::vector<FloatTensor> inputs =
       floatInputs(reference, dist, seed, options.deadline);
-  if (options.deadline != kNoDeadline &&
-      std::chrono::steady_clock::now() >= options.deadline) {
+  if (pastDeadline(options.deadline)) {
     out.cancelled = true;
     return out;
   }

@@ -150,35 +150,36 @@ struct FieldPlanes {
   std::vector<char> undef;
 };
 
-/// Splits the m x k matrix `a` into planes in its own layout; `undef` marks
-/// rows (byRow) or columns.
-void splitPlanes(const FieldValue *a, int64_t m, int64_t k, bool byRow,
-                 FieldPlanes &out) {
+/// Sizes `out` for an m x k matrix; no row or column marked.
+void resizePlanes(int64_t m, int64_t k, bool byRow, FieldPlanes &out) {
   out.p.resize(m * k);
   out.q.resize(m * k);
   out.undef.assign(byRow ? m : k, 0);
-  for (int64_t r = 0; r < m; ++r)
-    for (int64_t i = r * k, e = i + k; i < e; ++i) {
-      const FieldValue &v = a[i];
-      bool undef = !v.hasQ();
-      out.p[i] = v.p;
-      out.q[i] = undef ? 0 : v.q;
-      out.undef[byRow ? r : i - r * k] |= undef;
-    }
+}
+
+/// Elements [begin, end) of the m x k matrix `a` into the planes of `out`
+/// (resizePlanes), in its own layout; `undef` marks rows (byRow) or columns.
+void splitPlanesRange(const FieldValue *a, int64_t k, bool byRow, int64_t begin,
+                      int64_t end, FieldPlanes &out) {
+  for (int64_t i = begin; i < end; ++i) {
+    bool undef = !a[i].hasQ();
+    out.p[i] = a[i].p;
+    out.q[i] = undef ? 0 : a[i].q;
+    if (undef)
+      out.undef[byRow ? i / k : i % k] = 1;
+  }
 }
 
 #if MIRAGE_HAVE_X86
-/// splitPlanes eight values at a time: the p and q components of four
-/// 16-byte values per register are separated with permutes (the padding
-/// after q is masked off).
+/// splitPlanesRange over the whole matrix, eight values at a time: the p and q
+/// components of four 16-byte values per register are separated with permutes
+/// (the padding after q is masked off).
 MIRAGE_TARGET_IFMA_FN void splitPlanesLanes(const FieldValue *a, int64_t m,
                                             int64_t k, bool byRow,
                                             FieldPlanes &out) {
   static_assert(sizeof(FieldValue) == 16, "p, q and 4 bytes of padding");
   int64_t n = m * k;
-  out.p.resize(n);
-  out.q.resize(n);
-  out.undef.assign(byRow ? m : k, 0);
+  resizePlanes(m, k, byRow, out);
   const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
   const __m512i odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
   const __m512i low32 = _mm512_set1_epi64(0xFFFFFFFFLL);
@@ -197,13 +198,7 @@ MIRAGE_TARGET_IFMA_FN void splitPlanesLanes(const FieldValue *a, int64_t m,
       out.undef[byRow ? e / k : e % k] = 1;
     }
   }
-  for (; i < n; ++i) {
-    bool undef = !a[i].hasQ();
-    out.p[i] = a[i].p;
-    out.q[i] = undef ? 0 : a[i].q;
-    if (undef)
-      out.undef[byRow ? i / k : i % k] = 1;
-  }
+  splitPlanesRange(a, k, byRow, i, n, out);
 }
 
 /// Terms summed in one 64-bit lane of low parts (each < 2^52).
@@ -334,8 +329,9 @@ void mirage::verify::matmulPortable(const FieldValue *a, const FieldValue *b,
   // 32 x 32 blocks so that reads and writes stay in cache), then dot
   // products of up to 4 rows at once: products of p residues are < 2^102,
   // so 2^24 of them fit in 128 bits.
-  FieldPlanes pa, pb;
-  splitPlanes(a, m, k, /*byRow=*/true, pa);
+  FieldPlanes pa;
+  resizePlanes(m, k, /*byRow=*/true, pa);
+  splitPlanesRange(a, k, /*byRow=*/true, 0, m * k, pa);
   std::vector<uint64_t, TensorAllocator<uint64_t>> bp(n * k), bq(n * k);
   std::vector<char> colUndef(n, 0);
   constexpr int64_t kBlock = 32;

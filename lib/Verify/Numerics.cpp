@@ -124,8 +124,7 @@ NumericsResult mirage::verify::checkNumerics(func::FuncOp reference,
         staticArgumentShapes(reference), s,
         [range](SplitMix64 &rng) { return rng.uniform(-range, range); },
         options.deadline);
-    if (options.deadline != kNoDeadline &&
-        std::chrono::steady_clock::now() >= options.deadline) {
+    if (pastDeadline(options.deadline)) {
       result.verdict = Verdict::Unknown;
       result.reason = "the time budget ran out during the numerics check";
       return result;

@@ -111,6 +111,11 @@ enum class EvalErrorKind {
 /// at most one of those. kNoDeadline never stops.
 using Deadline = std::chrono::steady_clock::time_point;
 inline constexpr Deadline kNoDeadline = Deadline::max();
+/// Whether `deadline` has passed (never for kNoDeadline).
+inline bool pastDeadline(Deadline deadline) {
+  return deadline != kNoDeadline &&
+         std::chrono::steady_clock::now() >= deadline;
+}
 
 /// An evaluation failure: its kind, a message and the op it happened at.
 struct EvalError {
@@ -222,8 +227,7 @@ std::vector<Tensor<E>> sampledInputs(
     for (int64_t b = 0; b < n && !late; b += kChunk) {
       for (int64_t j = b, e = std::min(n, b + kChunk); j < e; ++j)
         x.data.push_back(draw(rng));
-      if (deadline != kNoDeadline &&
-          std::chrono::steady_clock::now() >= deadline)
+      if (pastDeadline(deadline))
         late = true;
     }
     inputs[i] = std::move(x);
