@@ -182,6 +182,28 @@ private:
   LogicalResult evalTranspose(Operation &op, ArrayRef<int64_t> perm);
   LogicalResult evalThreadGraph(mt::ThreadGraphOp tg);
   LogicalResult evalKernel(GraphKernelOpInterface kernel);
+  /// Where each saver's result is returned by the block graph.
+  using SaverIndex = llvm::DenseMap<Operation *, SmallVector<unsigned, 1>>;
+  /// Runs the block graph `body` for the block at `blockIdx` and stores its
+  /// saved tiles into `outputs`.
+  LogicalResult evalBlock(Block &body, const SaverIndex &saverIndex,
+                          ArrayRef<std::shared_ptr<T>> outputs,
+                          MutableArrayRef<Degree> outDegs, int64_t forloop);
+  /// Whether blocks with different indices save disjoint tiles (each grid
+  /// dim of size > 1 is mapped to its own output dim by every saver).
+  static bool saversWriteDisjointTiles(Block &body, ArrayRef<int64_t> grid);
+  /// Evaluates the blocks [begin, end) (in the grid's linear order) on two
+  /// threads, with the result of a sequential run.
+  LogicalResult evalBlocksInParallel(Block &body, ArrayRef<int64_t> grid,
+                                     int64_t begin, int64_t end,
+                                     const SaverIndex &saverIndex,
+                                     ArrayRef<std::shared_ptr<T>> outputs,
+                                     MutableArrayRef<Degree> outDegs,
+                                     int64_t forloop);
+  /// A kernel whose first block takes at least this long has its other
+  /// blocks evaluated on two threads: below it a thread costs more than it
+  /// saves.
+  static constexpr double kParallelBlockSeconds = 2e-4;
   LogicalResult evalLoop(mb::ForLoopOp loop, int64_t forloop);
   LogicalResult evalInputIter(mb::InputIterOp it, int64_t forloop);
 

@@ -10,8 +10,14 @@
 
 #include "Evaluator.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <thread>
 
 using namespace mlir;
 using namespace mirage;
@@ -409,6 +415,158 @@ LogicalResult Evaluator<Dom>::evalBlockGraphOp(Operation &op, int64_t iter,
 }
 
 template <typename Dom>
+LogicalResult
+Evaluator<Dom>::evalBlock(Block &body, const SaverIndex &saverIndex,
+                          ArrayRef<std::shared_ptr<T>> outputs,
+                          MutableArrayRef<Degree> outDegs, int64_t forloop) {
+  Operation *kop = body.getParentOp();
+  if (failed(checkDeadline(kop)))
+    return failure();
+  for (Operation &op : body.without_terminator()) {
+    if (auto loop = dyn_cast<mb::ForLoopOp>(op)) {
+      if (failed(evalLoop(loop, forloop)))
+        return failure();
+      continue;
+    }
+    auto saver = dyn_cast<mb::OutputSaverOp>(op);
+    if (!saver) {
+      if (failed(evalBlockGraphOp(op, /*iter=*/-1, forloop)))
+        return failure();
+      continue;
+    }
+    auto idx = saverIndex.find(saver);
+    if (idx == saverIndex.end())
+      return fail(saver, EvalErrorKind::InvalidInput,
+                  "output saver result is not returned");
+    Val tile;
+    if (failed(get(saver, saver.getInput(), tile)))
+      return failure();
+    // A saver may be returned at several positions: fill each.
+    for (unsigned pos : idx->second) {
+      T &out = *outputs[pos];
+      ArrayRef<int64_t> omap = saver.getOmap();
+      SmallVector<int64_t, 4> off(out.shape.size(), 0), zero(off);
+      if (tile.t->shape.size() != out.shape.size())
+        return fail(saver, EvalErrorKind::InvalidInput,
+                    "tile rank differs from the output rank");
+      for (int g = 0; g < 3 && g < static_cast<int>(omap.size()); ++g)
+        if (omap[g] >= 0)
+          off[omap[g]] = blockIdx[g] * tile.t->shape[omap[g]];
+      for (size_t k = 0; k < off.size(); ++k)
+        if (off[k] + tile.t->shape[k] > out.shape[k])
+          return fail(saver, EvalErrorKind::InvalidInput,
+                      "saved tile lies outside the output tensor");
+      copyBox(tile.t->data.data(), tile.t->shape, zero, out.data.data(),
+              out.shape, off, tile.t->shape);
+      outDegs[pos] = maxDeg(outDegs[pos], tile.deg);
+    }
+  }
+  return success();
+}
+
+/// MIRAGE_VERIFY_BLOCK_THREADS: 1 evaluates every kernel's blocks on one
+/// thread, 2 on two threads whenever the savers allow it (for tests);
+/// otherwise kernels whose first block is slow use two.
+enum class BlockThreads { Adaptive, One, Always };
+static BlockThreads blockThreadsMode() {
+  const char *env = std::getenv("MIRAGE_VERIFY_BLOCK_THREADS");
+  if (!env)
+    return BlockThreads::Adaptive;
+  StringRef v(env);
+  return v == "1" ? BlockThreads::One
+         : v == "2" ? BlockThreads::Always
+                    : BlockThreads::Adaptive;
+}
+
+template <typename Dom>
+bool Evaluator<Dom>::saversWriteDisjointTiles(Block &body,
+                                              ArrayRef<int64_t> grid) {
+  // Every grid dim of size > 1 must move every saver's tile along its own
+  // output dim: then blocks that differ in some index write disjoint boxes.
+  for (auto saver : body.getOps<mb::OutputSaverOp>()) {
+    ArrayRef<int64_t> omap = saver.getOmap();
+    llvm::SmallDenseSet<int64_t, 4> dims;
+    for (int g = 0; g < 3; ++g) {
+      if (grid[g] <= 1)
+        continue;
+      if (g >= static_cast<int>(omap.size()) || omap[g] < 0 ||
+          !dims.insert(omap[g]).second)
+        return false;
+    }
+  }
+  return true;
+}
+
+template <typename Dom>
+LogicalResult Evaluator<Dom>::evalBlocksInParallel(
+    Block &body, ArrayRef<int64_t> grid, int64_t begin, int64_t end,
+    const SaverIndex &saverIndex, ArrayRef<std::shared_ptr<T>> outputs,
+    MutableArrayRef<Degree> outDegs, int64_t forloop) {
+  // The helper gets the upper half of the blocks and its own domain, error,
+  // infos, value map and reuse cache (it recomputes what it reuses). The
+  // savers write disjoint tiles, so the outputs are shared. This evaluator
+  // takes the lower half and always finishes it, so the first error in block
+  // order is the one reported, as in a sequential run; the helper stops
+  // early once this evaluator has failed.
+  int64_t mid = begin + (end - begin) / 2;
+  Dom helperDom = dom;
+  helperDom.err.reset();
+  EvalError helperError;
+  FieldEvalInfo helperInfo;
+  RealEvalInfo helperRealInfo;
+  Evaluator helper(helperDom, helperError, info ? &helperInfo : nullptr,
+                   realInfo ? &helperRealInfo : nullptr, deadline);
+  helper.env = env;
+  helper.currentKernel = currentKernel;
+  helper.computeGridDeps(body, grid);
+  SmallVector<Degree> helperDegs(outDegs.size(), constDeg());
+  std::atomic<bool> mainFailed{false};
+  LogicalResult helperResult = success();
+  auto blockAt = [&](int64_t b) -> std::array<int64_t, 3> {
+    return {b % grid[0], (b / grid[0]) % grid[1], b / (grid[0] * grid[1])};
+  };
+  std::thread other([&] {
+    for (int64_t b = mid; b < end && !mainFailed; ++b) {
+      helper.blockIdx = blockAt(b);
+      if (failed(helper.evalBlock(body, saverIndex, outputs, helperDegs,
+                                  forloop))) {
+        helperResult = failure();
+        return;
+      }
+    }
+  });
+  LogicalResult mainResult = success();
+  for (int64_t b = begin; b < mid; ++b) {
+    blockIdx = blockAt(b);
+    if (failed(evalBlock(body, saverIndex, outputs, outDegs, forloop))) {
+      mainResult = failure();
+      mainFailed = true;
+      break;
+    }
+  }
+  other.join();
+  if (failed(mainResult))
+    return failure();
+  if (failed(helperResult)) {
+    error = helperError;
+    return failure();
+  }
+  for (auto [mine, theirs] : llvm::zip_equal(outDegs, helperDegs))
+    mine = maxDeg(mine, theirs);
+  if (info) {
+    info->usesExp |= helperInfo.usesExp;
+    info->usesSqrt |= helperInfo.usesSqrt;
+    info->usesOpaque |= helperInfo.usesOpaque;
+    info->maxExpArgDegree =
+        std::max(info->maxExpArgDegree, helperInfo.maxExpArgDegree);
+  }
+  // The lower blocks come first in a sequential run.
+  if (realInfo && !realInfo->firstNonFinite && helperRealInfo.firstNonFinite)
+    *realInfo = helperRealInfo;
+  return success();
+}
+
+template <typename Dom>
 LogicalResult Evaluator<Dom>::evalKernel(GraphKernelOpInterface kernel) {
   Operation *kop = kernel;
   if (kop->getNumRegions() != 1 || kop->getRegion(0).empty())
@@ -433,7 +591,7 @@ LogicalResult Evaluator<Dom>::evalKernel(GraphKernelOpInterface kernel) {
                 "block graph must end in mb.return of the kernel results");
   // Each saver's result is returned at some position; that is where the
   // blocks' tiles go.
-  llvm::DenseMap<Operation *, SmallVector<unsigned, 1>> saverIndex;
+  SaverIndex saverIndex;
   for (auto [i, v] : llvm::enumerate(ret.getOutputs()))
     if (Operation *def = v.getDefiningOp())
       saverIndex[def].push_back(i);
@@ -455,52 +613,35 @@ LogicalResult Evaluator<Dom>::evalKernel(GraphKernelOpInterface kernel) {
       ev.gridDeps.clear();
     }
   } reuseScope{*this};
-  for (int64_t bz = 0; bz < grid[2]; ++bz)
-    for (int64_t by = 0; by < grid[1]; ++by)
-      for (int64_t bx = 0; bx < grid[0]; ++bx) {
-        blockIdx = {bx, by, bz};
-        if (failed(checkDeadline(kop)))
-          return failure();
-        for (Operation &op : body.without_terminator()) {
-          if (auto loop = dyn_cast<mb::ForLoopOp>(op)) {
-            if (failed(evalLoop(loop, forloop)))
-              return failure();
-            continue;
-          }
-          auto saver = dyn_cast<mb::OutputSaverOp>(op);
-          if (!saver) {
-            if (failed(evalBlockGraphOp(op, /*iter=*/-1, forloop)))
-              return failure();
-            continue;
-          }
-          auto idx = saverIndex.find(saver);
-          if (idx == saverIndex.end())
-            return fail(saver, EvalErrorKind::InvalidInput,
-                        "output saver result is not returned");
-          Val tile;
-          if (failed(get(saver, saver.getInput(), tile)))
-            return failure();
-          // A saver may be returned at several positions: fill each.
-          for (unsigned pos : idx->second) {
-            T &out = *outputs[pos];
-            ArrayRef<int64_t> omap = saver.getOmap();
-            SmallVector<int64_t, 4> off(out.shape.size(), 0), zero(off);
-            if (tile.t->shape.size() != out.shape.size())
-              return fail(saver, EvalErrorKind::InvalidInput,
-                          "tile rank differs from the output rank");
-            for (int g = 0; g < 3 && g < static_cast<int>(omap.size()); ++g)
-              if (omap[g] >= 0)
-                off[omap[g]] = blockIdx[g] * tile.t->shape[omap[g]];
-            for (size_t k = 0; k < off.size(); ++k)
-              if (off[k] + tile.t->shape[k] > out.shape[k])
-                return fail(saver, EvalErrorKind::InvalidInput,
-                            "saved tile lies outside the output tensor");
-            copyBox(tile.t->data.data(), tile.t->shape, zero, out.data.data(),
-                    out.shape, off, tile.t->shape);
-            outDegs[pos] = maxDeg(outDegs[pos], tile.deg);
-          }
-        }
-      }
+  int64_t numBlocks = grid[0] * grid[1] * grid[2];
+  auto blockAt = [&](int64_t b) -> std::array<int64_t, 3> {
+    return {b % grid[0], (b / grid[0]) % grid[1], b / (grid[0] * grid[1])};
+  };
+  // Block 0 first; if it was slow, the others are split between this
+  // evaluator and a helper (evalBlocksInParallel).
+  auto start = std::chrono::steady_clock::now();
+  blockIdx = blockAt(0);
+  if (failed(evalBlock(body, saverIndex, outputs, outDegs, forloop)))
+    return failure();
+  double firstSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  BlockThreads mode = blockThreadsMode();
+  bool slow = mode == BlockThreads::Always ||
+              (mode == BlockThreads::Adaptive &&
+               firstSeconds >= kParallelBlockSeconds &&
+               std::thread::hardware_concurrency() >= 2);
+  if (numBlocks >= 3 && slow && saversWriteDisjointTiles(body, grid)) {
+    if (failed(evalBlocksInParallel(body, grid, 1, numBlocks, saverIndex,
+                                    outputs, outDegs, forloop)))
+      return failure();
+  } else {
+    for (int64_t b = 1; b < numBlocks; ++b) {
+      blockIdx = blockAt(b);
+      if (failed(evalBlock(body, saverIndex, outputs, outDegs, forloop)))
+        return failure();
+    }
+  }
   currentKernel = savedKernel;
   for (auto [i, res] : llvm::enumerate(kop->getResults()))
     set(res, outputs[i], outDegs[i]);

@@ -6,7 +6,10 @@
 // both give the bits of the naive loop.
 //
 // Field products: A's rows and B's columns are split into residue planes (an
-// undefined q counts as 0 and marks its row or column). The AVX-512 IFMA path
+// undefined q counts as 0 and marks its row or column); the AVX-512 path
+// reads B's values directly, separating p and q in registers, when A has at
+// most 16 rows (the split would move more memory than the products). The
+// AVX-512 IFMA path
 // multiplies 52-bit residues lane-wise: for 8 columns of 4 rows it sums the
 // low and the high 52 bits of each product in separate 64-bit lanes (p, q
 // < 2^52, so 4096 low parts fit in a lane), then folds hi * 2^52 + lo into a
@@ -203,20 +206,66 @@ MIRAGE_TARGET_IFMA_FN void splitPlanesLanes(const FieldValue *a, int64_t m,
 
 /// Terms summed in one 64-bit lane of low parts (each < 2^52).
 constexpr int64_t kIfmaChunk = 4096;
+/// Products with at most this many rows read B's values where they are
+/// instead of splitting B into planes: with few rows each value of B is used
+/// a few times, and the split (a read and a write of all of B) would move
+/// more memory than the products read.
+constexpr int64_t kDirectRows = 16;
+
+/// B's residues for the inner loop from its planes (splitPlanesLanes).
+struct PlanesOfB {
+  const FieldPlanes &planes;
+  int64_t n;
+  MIRAGE_TARGET_IFMA void load(int64_t l, int64_t j0, __mmask8 lanes,
+                               __m512i &p, __m512i &q,
+                               __mmask8 & /*undef*/) const {
+    p = _mm512_maskz_loadu_epi64(lanes, &planes.p[l * n + j0]);
+    q = _mm512_maskz_loadu_epi64(lanes, &planes.q[l * n + j0]);
+  }
+};
+
+/// B's residues for the inner loop from its values: the p and q components
+/// of 8 values (two registers of 4) are separated with permutes, as in
+/// splitPlanesLanes; lanes with an undefined q get 0 and are marked in
+/// `undef`.
+struct ValuesOfB {
+  const FieldValue *b;
+  int64_t n;
+  MIRAGE_TARGET_IFMA void load(int64_t l, int64_t j0, __mmask8 lanes,
+                               __m512i &p, __m512i &q, __mmask8 &undef) const {
+    // Value i of a register covers its 64-bit words 2i and 2i + 1.
+    static constexpr __mmask8 kWords[16] = {0x00, 0x03, 0x0C, 0x0F, 0x30, 0x33,
+                                            0x3C, 0x3F, 0xC0, 0xC3, 0xCC, 0xCF,
+                                            0xF0, 0xF3, 0xFC, 0xFF};
+    const FieldValue *row = b + l * n + j0;
+    __m512i lo = _mm512_maskz_loadu_epi64(kWords[lanes & 15], row);
+    __m512i hi = _mm512_maskz_loadu_epi64(kWords[lanes >> 4], row + 4);
+    const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
+    const __m512i odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+    p = _mm512_permutex2var_epi64(lo, even, hi);
+    q = _mm512_and_si512(_mm512_permutex2var_epi64(lo, odd, hi),
+                         _mm512_set1_epi64(0xFFFFFFFFLL));
+    __mmask8 u =
+        _mm512_mask_cmpeq_epi64_mask(lanes, q, _mm512_set1_epi64(kUndefinedQ));
+    q = _mm512_maskz_mov_epi64(static_cast<__mmask8>(~u), q);
+    undef |= u;
+  }
+};
 
 /// Sums the products over l in [l0, l1) of `rows` rows of A (from i0) and 8
-/// columns of B (from j0, `lanes` of them valid) into low and high parts.
+/// columns of B (from j0, `lanes` of them valid) into low and high parts;
+/// `undef` collects the lanes of B whose q is undefined (ValuesOfB).
 /// With Rows > 1 the row loop has a constant trip count.
-template <int Rows>
+template <int Rows, typename BSource>
 MIRAGE_TARGET_IFMA inline void
-accumulateChunk(const FieldPlanes &pa, const FieldPlanes &pb, int64_t i0,
-                int64_t j0, int64_t k, int64_t n, int64_t l0, int64_t l1,
-                __mmask8 lanes, int64_t rows, __m512i *loP, __m512i *hiP,
-                __m512i *loQ, __m512i *hiQ) {
+accumulateChunk(const FieldPlanes &pa, const BSource &bs, int64_t i0,
+                int64_t j0, int64_t k, int64_t l0, int64_t l1, __mmask8 lanes,
+                int64_t rows, __m512i *loP, __m512i *hiP, __m512i *loQ,
+                __m512i *hiQ, __mmask8 &undef) {
   int64_t count = Rows > 1 ? Rows : rows;
   for (int64_t l = l0; l < l1; ++l) {
-    __m512i bp = _mm512_maskz_loadu_epi64(lanes, &pb.p[l * n + j0]);
-    __m512i bq = _mm512_maskz_loadu_epi64(lanes, &pb.q[l * n + j0]);
+    __m512i bp, bq;
+    bs.load(l, j0, lanes, bp, bq, undef);
     for (int64_t r = 0; r < count; ++r) {
       __m512i xp = _mm512_set1_epi64(pa.p[(i0 + r) * k + l]);
       __m512i xq = _mm512_set1_epi64(pa.q[(i0 + r) * k + l]);
@@ -228,12 +277,13 @@ accumulateChunk(const FieldPlanes &pa, const FieldPlanes &pb, int64_t i0,
   }
 }
 
-MIRAGE_TARGET_IFMA_FN void fieldMatmulIfma(const FieldValue *a,
-                                           const FieldValue *b, FieldValue *c,
-                                           int64_t m, int64_t k, int64_t n) {
-  thread_local FieldPlanes pa, pb;
-  splitPlanesLanes(a, m, k, /*byRow=*/true, pa);
-  splitPlanesLanes(b, k, n, /*byRow=*/false, pb);
+/// C = A B with A's planes in `pa` and B read through `bs`; `colUndef(j)`
+/// says whether column j of B holds an undefined q (for ValuesOfB the
+/// lanes found while reading count too).
+template <typename BSource, typename ColUndef>
+MIRAGE_TARGET_IFMA inline void
+fieldProductLanes(const FieldPlanes &pa, const BSource &bs, FieldValue *c,
+                  int64_t m, int64_t k, int64_t n, ColUndef colUndef) {
   constexpr int64_t kRows = 4;
   const LaneModulus modP{_mm512_set1_epi64(static_cast<int64_t>(kFieldP)),
                          _mm512_set1_pd(1.0 / static_cast<double>(kFieldP))};
@@ -247,6 +297,7 @@ MIRAGE_TARGET_IFMA_FN void fieldMatmulIfma(const FieldValue *a,
   for (int64_t j0 = 0; j0 < n; j0 += 8) {
     int64_t cols = std::min<int64_t>(8, n - j0);
     __mmask8 lanes = static_cast<__mmask8>((1u << cols) - 1);
+    __mmask8 undef = 0;
     for (int64_t i0 = 0; i0 < m; i0 += kRows) {
       int64_t rows = std::min(kRows, m - i0);
       __m512i outP[kRows], outQ[kRows];
@@ -258,11 +309,11 @@ MIRAGE_TARGET_IFMA_FN void fieldMatmulIfma(const FieldValue *a,
         for (int64_t r = 0; r < kRows; ++r)
           loP[r] = hiP[r] = loQ[r] = hiQ[r] = _mm512_setzero_si512();
         if (rows == kRows)
-          accumulateChunk<kRows>(pa, pb, i0, j0, k, n, l0, l1, lanes, kRows,
-                                 loP, hiP, loQ, hiQ);
+          accumulateChunk<kRows>(pa, bs, i0, j0, k, l0, l1, lanes, kRows, loP,
+                                 hiP, loQ, hiQ, undef);
         else
-          accumulateChunk<1>(pa, pb, i0, j0, k, n, l0, l1, lanes, rows, loP,
-                             hiP, loQ, hiQ);
+          accumulateChunk<1>(pa, bs, i0, j0, k, l0, l1, lanes, rows, loP, hiP,
+                             loQ, hiQ, undef);
         // Fold: hi < 2^60 (p) or 2^24 (q), lo < 2^64.
         for (int64_t r = 0; r < rows; ++r) {
           __m512i p =
@@ -282,13 +333,26 @@ MIRAGE_TARGET_IFMA_FN void fieldMatmulIfma(const FieldValue *a,
         for (int64_t jj = 0; jj < cols; ++jj) {
           FieldValue &out = c[(i0 + r) * n + j0 + jj];
           out.p = ps[jj];
-          out.q = pa.undef[i0 + r] || pb.undef[j0 + jj]
+          out.q = pa.undef[i0 + r] || ((undef >> jj) & 1) || colUndef(j0 + jj)
                       ? kUndefinedQ
                       : static_cast<uint32_t>(qs[jj]);
         }
       }
     }
   }
+}
+
+MIRAGE_TARGET_IFMA_FN void fieldMatmulIfma(const FieldValue *a,
+                                           const FieldValue *b, FieldValue *c,
+                                           int64_t m, int64_t k, int64_t n) {
+  thread_local FieldPlanes pa, pb;
+  splitPlanesLanes(a, m, k, /*byRow=*/true, pa);
+  if (m <= kDirectRows)
+    return fieldProductLanes(pa, ValuesOfB{b, n}, c, m, k, n,
+                             [](int64_t) { return false; });
+  splitPlanesLanes(b, k, n, /*byRow=*/false, pb);
+  fieldProductLanes(pa, PlanesOfB{pb, n}, c, m, k, n,
+                    [&](int64_t j) { return pb.undef[j] != 0; });
 }
 #endif
 

@@ -440,6 +440,14 @@ TEST_F(InterpreterTest, AccumRescaledSum) {
 // imap / fmap / omap
 //===----------------------------------------------------------------------===//
 
+/// Sets MIRAGE_VERIFY_BLOCK_THREADS for one scope.
+struct BlockThreadsScope {
+  explicit BlockThreadsScope(const char *value) {
+    setenv("MIRAGE_VERIFY_BLOCK_THREADS", value, 1);
+  }
+  ~BlockThreadsScope() { unsetenv("MIRAGE_VERIFY_BLOCK_THREADS"); }
+};
+
 /// A kernel reading x with (imap, fmap) and saving the accumulated sum with
 /// omap.
 std::string mapKernel(StringRef inType, StringRef tileType, StringRef outType,
@@ -679,11 +687,53 @@ TEST_F(InterpreterTest, MapCombinationsOfTheBenchmarkPrograms) {
         }
     SCOPED_TRACE("imap " + arrStr(c.imap) + " fmap " + std::to_string(c.fmap) +
                  " omap " + arrStr(c.omap));
-    expectNear(want, runFloat(f));
-    std::vector<FieldValue> field = runField(f, FieldTest(13));
-    ASSERT_EQ(want.size(), field.size());
-    for (size_t i = 0; i < want.size(); ++i)
-      EXPECT_EQ(fieldFromInt(static_cast<int64_t>(want[i])), field[i]);
+    // Blocks on one thread, and the blocks after the first split between
+    // two threads (kernels of at least 3 blocks).
+    for (const char *threads : {"1", "2"}) {
+      SCOPED_TRACE(std::string("block threads ") + threads);
+      BlockThreadsScope scope(threads);
+      expectNear(want, runFloat(f));
+      std::vector<FieldValue> field = runField(f, FieldTest(13));
+      ASSERT_EQ(want.size(), field.size());
+      for (size_t i = 0; i < want.size(); ++i)
+        EXPECT_EQ(fieldFromInt(static_cast<int64_t>(want[i])), field[i]);
+    }
+  }
+}
+
+TEST_F(InterpreterTest, BlocksOnTwoThreadsReportTheFirstError) {
+  // Block b divides its row x[b, :] by x[b, :] - s (iota inputs: row b
+  // holds 4b + 1 ... 4b + 4): with s = 1 only block 0 divides by zero in the
+  // field, with s = 29 only block 7 (in the helper thread's half). The
+  // error is the same as on one thread.
+  for (const char *shift : {"1.0", "29.0"}) {
+    func::FuncOp f = parse(std::string(R"(
+      func.func @f(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+        %y = mk.graph_kernel (%x) grid = [8, 1, 1] block = [32, 1, 1] forloop = 1 {
+        ^bb0(%X: tensor<8x4xf32>):
+          %a = mb.for_loop -> (tensor<1x4xf32>) {
+            %t = mb.input_iter %X imap = [0, -1, -1] fmap = -1 : tensor<8x4xf32> -> tensor<1x4xf32>
+            %d = mb.add_scalar %t, -)") + shift + R"( : tensor<1x4xf32>
+            %q = mb.div %t, %d : tensor<1x4xf32>, tensor<1x4xf32> -> tensor<1x4xf32>
+            %r = mb.accum_sum %q : tensor<1x4xf32> -> tensor<1x4xf32>
+            mb.yield %r : tensor<1x4xf32>
+          }
+          %o = mb.output_saver %a omap = [0, -1, -1] : tensor<1x4xf32> -> tensor<8x4xf32>
+          mb.return %o : tensor<8x4xf32>
+        } : (tensor<8x4xf32>) -> tensor<8x4xf32>
+        return %y : tensor<8x4xf32>
+      })",
+                           "f");
+    ASSERT_TRUE(f) << shift;
+    std::string messages[2];
+    for (int threads = 1; threads <= 2; ++threads) {
+      BlockThreadsScope scope(threads == 1 ? "1" : "2");
+      EvalError err;
+      EXPECT_FALSE(evaluateField(f, iotaField(f), FieldTest(5), err));
+      EXPECT_EQ(EvalErrorKind::DivisionByZero, err.kind);
+      messages[threads - 1] = err.message;
+    }
+    EXPECT_EQ(messages[0], messages[1]);
   }
 }
 

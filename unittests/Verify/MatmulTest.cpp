@@ -3,7 +3,8 @@
 // Every path of Matmul.h against a naive reference, on shapes that exercise
 // the register tiles' edges (rows not a multiple of 4, columns not a
 // multiple of the vector width), long reductions (more than one chunk of
-// the field path) and undefined q components.
+// the field path), undefined q components, and for the field both ways of
+// reading B (its values for at most 16 rows of A, its planes above).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,9 +22,10 @@ struct Shape {
   int64_t m, k, n;
 };
 
-const Shape kShapes[] = {{1, 1, 1},    {3, 5, 7},    {4, 8, 8},    {5, 17, 33},
-                         {16, 64, 40}, {7, 4097, 9}, {2, 9000, 3}, {9, 3, 130},
-                         {8, 300, 2},  {19, 50, 1}};
+const Shape kShapes[] = {{1, 1, 1},    {3, 5, 7},    {4, 8, 8},
+                         {5, 17, 33},  {16, 64, 40}, {7, 4097, 9},
+                         {2, 9000, 3}, {9, 3, 130},  {8, 300, 2},
+                         {19, 50, 1},  {20, 33, 13}, {17, 4100, 9}};
 
 template <typename F>
 std::vector<F> naive(const std::vector<F> &a, const std::vector<F> &b,
