@@ -3,7 +3,9 @@
 // The functions that host code lowered by upstream `gpu-to-llvm` calls
 // (MLIR 22 ABI): module load from the embedded binary, kernel launch,
 // streams, events, device memory, memcpy and memset. One primary context of
-// device 0 (or the one set by mgpuSetDefaultDevice), retained on first use.
+// device 0 (or the one set by mgpuSetDefaultDevice), retained on first use and
+// made current around every driver call: mirage-run calls mgpuMemcpy and
+// mgpuStreamSynchronize on the null stream, which has no context of its own.
 // Driver errors are reported on stderr with the failing call, as the host
 // code has no error channel.
 //
@@ -59,6 +61,22 @@ int mgpuMirageDeviceCount() {
   return n;
 }
 
+/// Compute capability of the default device as major * 10 + minor (90 for
+/// sm_90), 0 when there is none; mirage-run picks the PTX target from it.
+int mgpuMirageComputeCapability() {
+  if (cuInit(0) != CUDA_SUCCESS)
+    return 0;
+  CUdevice dev;
+  int major = 0, minor = 0;
+  if (cuDeviceGet(&dev, defaultDevice) != CUDA_SUCCESS ||
+      cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                           dev) != CUDA_SUCCESS ||
+      cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                           dev) != CUDA_SUCCESS)
+    return 0;
+  return major * 10 + minor;
+}
+
 void mgpuSetDefaultDevice(int32_t device) { defaultDevice = device; }
 
 CUmodule mgpuModuleLoad(void *data, size_t /*gpuBlobSize*/) {
@@ -77,9 +95,13 @@ CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
   return module;
 }
 
-void mgpuModuleUnload(CUmodule module) { CHECK(cuModuleUnload(module)); }
+void mgpuModuleUnload(CUmodule module) {
+  ScopedContext scoped;
+  CHECK(cuModuleUnload(module));
+}
 
 CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
+  ScopedContext scoped;
   CUfunction function = nullptr;
   CHECK(cuModuleGetFunction(&function, module, name));
   return function;
@@ -106,13 +128,18 @@ CUstream mgpuStreamCreate() {
   return stream;
 }
 
-void mgpuStreamDestroy(CUstream stream) { CHECK(cuStreamDestroy(stream)); }
+void mgpuStreamDestroy(CUstream stream) {
+  ScopedContext scoped;
+  CHECK(cuStreamDestroy(stream));
+}
 
 void mgpuStreamSynchronize(CUstream stream) {
+  ScopedContext scoped;
   CHECK(cuStreamSynchronize(stream));
 }
 
 void mgpuStreamWaitEvent(CUstream stream, CUevent event) {
+  ScopedContext scoped;
   CHECK(cuStreamWaitEvent(stream, event, 0));
 }
 
@@ -123,11 +150,18 @@ CUevent mgpuEventCreate() {
   return event;
 }
 
-void mgpuEventDestroy(CUevent event) { CHECK(cuEventDestroy(event)); }
+void mgpuEventDestroy(CUevent event) {
+  ScopedContext scoped;
+  CHECK(cuEventDestroy(event));
+}
 
-void mgpuEventSynchronize(CUevent event) { CHECK(cuEventSynchronize(event)); }
+void mgpuEventSynchronize(CUevent event) {
+  ScopedContext scoped;
+  CHECK(cuEventSynchronize(event));
+}
 
 void mgpuEventRecord(CUevent event, CUstream stream) {
+  ScopedContext scoped;
   CHECK(cuEventRecord(event, stream));
 }
 
@@ -144,23 +178,27 @@ void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/, bool isHostShared) {
 }
 
 void mgpuMemFree(void *ptr, CUstream /*stream*/) {
+  ScopedContext scoped;
   if (ptr)
     CHECK(cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)));
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, CUstream stream) {
+  ScopedContext scoped;
   CHECK(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
                       reinterpret_cast<CUdeviceptr>(src), sizeBytes, stream));
 }
 
 void mgpuMemset32(void *dst, unsigned int value, size_t count,
                   CUstream stream) {
+  ScopedContext scoped;
   CHECK(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
                          stream));
 }
 
 void mgpuMemset16(void *dst, unsigned short value, size_t count,
                   CUstream stream) {
+  ScopedContext scoped;
   CHECK(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
                          stream));
 }

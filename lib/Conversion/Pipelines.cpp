@@ -51,6 +51,14 @@ struct PtxOptions : public PassPipelineOptions<PtxOptions> {
   Option<int> optLevel{*this, "opt-level",
                        llvm::cl::desc("LLVM optimisation level"),
                        llvm::cl::init(3)};
+  Option<bool> deviceBuffers{
+      *this, "device-buffers",
+      llvm::cl::desc("Allocate the host function's temporaries in device "
+                     "memory (mirage-host-buffers-to-gpu), so that the "
+                     "lowered host code runs on a GPU (mirage-run "
+                     "--device=gpu); off: host memref.alloc, as the kernel "
+                     "manifest describes them"),
+      llvm::cl::init(false)};
 };
 
 struct CpuOptions : public PassPipelineOptions<CpuOptions> {
@@ -110,6 +118,8 @@ void mirage::registerMiragePipelines() {
           manifest.output = opts.dumpDir + "/manifest.json";
           pm.addPass(mirage::createWriteKernelManifest(manifest));
         }
+        if (opts.deviceBuffers)
+          pm.addPass(mirage::createHostBuffersToGPU());
         gpu::GPUToNVVMPipelineOptions nvvm;
         nvvm.cubinChip = opts.chip;
         std::string features = opts.features;

@@ -1,10 +1,11 @@
 //===- mirage-run.cpp - Run a lowered uGraph against the interpreter ------===//
 //
 // Reads a function of mk ops (input form or superoptimized), lowers it with
-// the project's `mirage-to-cpu` pipeline, JIT-compiles it with MLIR's
-// ExecutionEngine, feeds it seeded inputs and compares every output with the
-// f64 interpreter of lib/Verify on the same (element-type rounded) inputs.
-// See docs/running.md.
+// the project's `mirage-to-cpu` pipeline (or `mirage-to-ptx` with device
+// buffers for --device=gpu), JIT-compiles it with MLIR's ExecutionEngine,
+// feeds it seeded inputs and compares every output with the f64 interpreter
+// of lib/Verify on the same (element-type rounded) inputs. See
+// docs/running.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 #include "Mirage/Verify/Interpreter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -24,7 +26,9 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/Format.h"
@@ -35,6 +39,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 using namespace mlir;
@@ -72,6 +77,24 @@ static cl::opt<std::string>
     gpuRuntimeLib("gpu-runtime-lib",
                   cl::desc("Mirage CUDA runtime library (--device=gpu)"),
                   cl::init(MIRAGE_RUN_DEFAULT_GPU_RUNTIME));
+static cl::opt<std::string>
+    chip("chip",
+         cl::desc("--device=gpu: PTX target, sm_80 or sm_90 (default: from "
+                  "the GPU's compute capability; sm_90 with --compile-only)"),
+         cl::init(""));
+static cl::opt<bool> compileOnly(
+    "compile-only",
+    cl::desc("Lower and JIT-compile the host code, then stop: no inputs, no "
+             "interpreter, no run; with --device=gpu the CUDA runtime and "
+             "driver are not loaded (the host code's mgpu* calls are bound to "
+             "a stub that counts calls)"),
+    cl::init(false));
+static cl::opt<std::string>
+    ptxDumpDir("ptx-dump-dir",
+               cl::desc("--device=gpu: write the PTX of every kernel and "
+                        "manifest.json to this directory (mirage-to-ptx "
+                        "dump-dir)"),
+               cl::init(""));
 
 namespace {
 
@@ -163,201 +186,122 @@ std::string typeName(Type t) {
   return s;
 }
 
-} // namespace
+/// The functions of libMirageCudaRuntime.so that mirage-run calls itself (the
+/// lowered host code calls the others). The JIT resolves the host code's
+/// mgpu* calls in the same loaded library, so both share its context.
+struct GpuRuntime {
+  int (*deviceCount)() = nullptr;
+  int (*computeCapability)() = nullptr;
+  void *(*memAlloc)(uint64_t, void *, bool) = nullptr;
+  void (*memFree)(void *, void *) = nullptr;
+  void (*memcpy)(void *, void *, size_t, void *) = nullptr;
+  void (*streamSynchronize)(void *) = nullptr;
+};
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM y(argc, argv);
-  mirage::registerAllMiragePasses();
-  cl::ParseCommandLineOptions(argc, argv,
-                              "Mirage runner: lower, JIT and compare a uGraph "
-                              "against the f64 interpreter\n");
-
-  if (device != "cpu" && device != "gpu")
-    return fail("unknown --device=" + device + " (expected cpu or gpu)");
-  if (device == "gpu") {
+/// Loads the runtime and checks that there is a GPU; the reason otherwise.
+std::optional<std::string> loadGpuRuntime(GpuRuntime &rt) {
 #ifndef MIRAGE_HAVE_CUDA_RUNTIME
-    return fail("--device=gpu needs the Mirage CUDA runtime (runtime/), "
-                "which was not built: the CUDA toolkit was not found when "
-                "the project was configured");
+  (void)rt;
+  return std::string(
+      "--device=gpu needs the Mirage CUDA runtime (runtime/), which was not "
+      "built: the CUDA toolkit was not found when the project was configured");
 #else
-    std::string err;
-    auto lib = llvm::sys::DynamicLibrary::getPermanentLibrary(
-        gpuRuntimeLib.c_str(), &err);
-    if (!lib.isValid())
-      return fail("--device=gpu: no usable CUDA driver or GPU: cannot load " +
-                  gpuRuntimeLib + ": " + err);
-    auto *count = reinterpret_cast<int (*)()>(
-        lib.getAddressOfSymbol("mgpuMirageDeviceCount"));
-    if (!count || count() <= 0)
-      return fail("--device=gpu: no CUDA GPU is present (the runtime found "
-                  "no device)");
-    return fail("--device=gpu: GPU execution of the lowered host code is not "
-                "implemented in mirage-run yet; use bench/gpu/run");
+  std::string err;
+  auto lib = llvm::sys::DynamicLibrary::getPermanentLibrary(
+      gpuRuntimeLib.c_str(), &err);
+  if (!lib.isValid())
+    return "--device=gpu: no usable CUDA driver or GPU: cannot load " +
+           gpuRuntimeLib + ": " + err;
+  auto get = [&](auto &fn, const char *name) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+        lib.getAddressOfSymbol(name));
+    return fn != nullptr;
+  };
+  if (!get(rt.deviceCount, "mgpuMirageDeviceCount") ||
+      !get(rt.computeCapability, "mgpuMirageComputeCapability") ||
+      !get(rt.memAlloc, "mgpuMemAlloc") || !get(rt.memFree, "mgpuMemFree") ||
+      !get(rt.memcpy, "mgpuMemcpy") ||
+      !get(rt.streamSynchronize, "mgpuStreamSynchronize"))
+    return "--device=gpu: " + gpuRuntimeLib +
+           " lacks an mgpu* function mirage-run needs (an older build?)";
+  if (rt.deviceCount() <= 0)
+    return std::string(
+        "--device=gpu: no CUDA GPU is present (the runtime found no device)");
+  return std::nullopt;
 #endif
-  }
+}
 
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  mirage::registerAllMirageDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+/// The PTX target of a compute capability (major * 10 + minor).
+std::optional<std::string> chipFor(int capability) {
+  if (capability >= 90)
+    return std::string("sm_90");
+  if (capability >= 80)
+    return std::string("sm_80");
+  return std::nullopt;
+}
 
-  llvm::SourceMgr sourceMgr;
-  std::string errorMessage;
-  auto file = openInputFile(inputFilename, &errorMessage);
-  if (!file)
-    return fail("cannot open '" + inputFilename + "': " + errorMessage);
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return fail("cannot parse '" + inputFilename + "'");
+/// Counts calls of the stub that --compile-only binds the mgpu* functions to.
+int stubCalls = 0;
+extern "C" void *mirageRunRuntimeStub() {
+  ++stubCalls;
+  return nullptr;
+}
 
-  // Pick the function.
-  func::FuncOp func;
-  SmallVector<func::FuncOp> funcs;
-  for (auto f : module->getOps<func::FuncOp>())
-    if (!f.isExternal())
-      funcs.push_back(f);
-  if (!funcName.empty()) {
-    func = module->lookupSymbol<func::FuncOp>(funcName);
-    if (!func || func.isExternal())
-      return fail("no function @" + funcName + " with a body in '" +
-                  inputFilename + "'");
-  } else {
-    if (funcs.empty())
-      return fail("no function with a body in '" + inputFilename + "'");
-    func = funcs.front();
-  }
-  std::string name = func.getSymName().str();
+/// The mgpu* functions the lowered host code calls, declared by the LLVM IR
+/// translation of gpu.binary and gpu.launch_func (module load, launch) and by
+/// gpu-to-llvm (streams, memory).
+FailureOr<SmallVector<std::string>> runtimeCalls(ModuleOp module) {
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return failure();
+  SmallVector<std::string> names;
+  for (const llvm::Function &fn : *llvmModule)
+    if (fn.isDeclaration() && fn.getName().starts_with("mgpu"))
+      names.push_back(fn.getName().str());
+  llvm::sort(names);
+  return names;
+}
 
-  if (auto msg = mirage::verify::checkSignature(func))
-    return fail("@" + name + ": " + *msg);
-  for (Type t : llvm::concat<const Type>(func.getArgumentTypes(),
-                                         func.getResultTypes())) {
-    Type e = cast<RankedTensorType>(t).getElementType();
-    if (!e.isF16() && !e.isBF16() && !e.isF32())
-      return fail("@" + name + ": element type " + typeName(e) +
-                  " is not supported (f16, bf16, f32)");
-  }
-
-  // Seeded inputs, rounded to the argument element types: both runs see the
-  // same values.
-  std::vector<mirage::verify::FloatTensor> inputs =
-      mirage::verify::randomFloatInputs(func, seed);
-  std::vector<Buffer> argBufs;
-  for (auto [i, t] : llvm::enumerate(func.getArgumentTypes())) {
-    Type elem = cast<RankedTensorType>(t).getElementType();
-    for (double &v : inputs[i].data)
-      v = mirage::verify::roundToElementType(static_cast<float>(v * inputScale),
-                                             elem);
-    argBufs.push_back(makeBuffer(inputs[i], elem));
-  }
-
-  mirage::verify::EvalError evalError;
-  auto auto0 = std::chrono::steady_clock::now();
-  auto reference = mirage::verify::evaluateFloat(func, inputs, evalError);
-  double interpMs = std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - auto0)
-                        .count();
-  if (!reference) {
-    if (evalError.op)
-      evalError.op->emitError() << "interpreter: " << evalError.message;
-    return fail("@" + name +
-                ": the interpreter cannot evaluate it: " + evalError.message);
-  }
-
-  std::vector<Buffer> outBufs;
-  for (auto [i, t] : llvm::enumerate(func.getResultTypes())) {
-    auto rt = cast<RankedTensorType>(t);
-    mirage::verify::FloatTensor zero(rt.getShape(), 0.0);
-    outBufs.push_back(makeBuffer(zero, rt.getElementType()));
-  }
-  SmallVector<SmallVector<int64_t, 4>> resultShapes;
-
-  // Lower only the chosen function.
-  for (auto f : llvm::make_early_inc_range(module->getOps<func::FuncOp>()))
-    if (f != func)
-      f.erase();
-  PassManager pm(&context);
-  std::string pipeline =
-      "mirage-to-cpu{threads=" + std::to_string(threads.getValue()) + "}";
-  if (failed(parsePassPipeline(pipeline, pm)))
-    return fail("cannot build the pipeline " + pipeline);
-  if (failed(pm.run(*module)))
-    return fail("@" + name + ": lowering with " + pipeline + " failed");
-
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  ExecutionEngineOptions options;
-  auto transformer = makeOptimizingTransformer(2, 0, nullptr);
-  options.transformer = transformer;
-  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  SmallVector<StringRef> libs;
-  libs.push_back(ompLib);
-  options.sharedLibPaths = libs;
-  auto engine = ExecutionEngine::create(*module, options);
-  if (!engine) {
-    std::string msg = llvm::toString(engine.takeError());
-    return fail("@" + name + ": JIT compilation failed: " + msg);
-  }
-
-  // The lowered host function takes every memref (inputs, then one
-  // destination per result) as an expanded descriptor: allocated pointer,
-  // aligned pointer, offset, sizes, strides.
-  std::vector<std::vector<int64_t>> descs;
-  std::vector<void *> args;
-  auto addDesc = [&](Buffer &b) {
-    std::vector<int64_t> d;
-    int64_t p = reinterpret_cast<int64_t>(b.bytes.data());
-    d.push_back(p);
-    d.push_back(p);
-    d.push_back(0);
-    for (int64_t s : b.shape)
-      d.push_back(s);
-    SmallVector<int64_t, 4> strides(b.shape.size(), 1);
-    for (int i = static_cast<int>(b.shape.size()) - 2; i >= 0; --i)
-      strides[i] = strides[i + 1] * b.shape[i + 1];
-    for (int64_t s : strides)
-      d.push_back(s);
-    descs.push_back(std::move(d));
-  };
-  for (Buffer &b : argBufs)
-    addDesc(b);
-  for (Buffer &b : outBufs)
-    addDesc(b);
-  for (auto &d : descs)
-    for (int64_t &w : d)
-      args.push_back(&w);
-
-  auto invoke = [&]() -> bool {
-    if (llvm::Error e = (*engine)->invokePacked(name, args)) {
-      fail("@" + name + ": invocation failed: " + llvm::toString(std::move(e)));
-      return false;
+/// Checks the kernel binaries embedded in the lowered module: one PTX object
+/// each, with no call left to an undefined function (libdevice's __nv_*
+/// functions are linked in from $CUDA_HOME; without it the driver would fail
+/// to load the module).
+LogicalResult checkBinaries(ModuleOp module, unsigned &count, size_t &bytes) {
+  count = 0;
+  bytes = 0;
+  for (auto bin : module.getOps<gpu::BinaryOp>()) {
+    for (Attribute a : bin.getObjectsAttr()) {
+      auto obj = cast<gpu::ObjectAttr>(a);
+      StringRef ptx = obj.getObject().getValue();
+      size_t ext = ptx.find(".extern .func");
+      if (ext != StringRef::npos) {
+        StringRef line =
+            ptx.substr(ext).take_until([](char c) { return c == '\n'; });
+        return bin.emitError("the PTX calls an undefined function (")
+               << line.trim()
+               << "): libdevice was not linked; set CUDA_HOME to a CUDA "
+                  "toolkit";
+      }
+      ++count;
+      bytes += ptx.size();
     }
-    return true;
-  };
-  auto t0 = std::chrono::steady_clock::now();
-  if (!invoke())
-    return 1;
-  auto t1 = std::chrono::steady_clock::now();
-  for (unsigned r = 0; r < repeat; ++r)
-    if (!invoke())
-      return 1;
-  auto t2 = std::chrono::steady_clock::now();
-  double firstMs = std::chrono::duration<double, std::milli>(t1 - t0).count();
-  double perRunMs =
-      repeat
-          ? std::chrono::duration<double, std::milli>(t2 - t1).count() / repeat
-          : firstMs;
+  }
+  if (!count)
+    return module.emitError("the lowering embedded no kernel binary");
+  return success();
+}
 
-  // Compare the outputs of the last run.
+/// Compares every output with the reference and prints the report; false on
+/// a mismatch.
+bool compareOutputs(ArrayRef<Buffer> outBufs,
+                    ArrayRef<mirage::verify::FloatTensor> reference,
+                    double &maxAbs, double &maxRel) {
   bool ok = true;
-  double maxAbs = 0, maxRel = 0;
+  maxAbs = maxRel = 0;
   for (auto [o, b] : llvm::enumerate(outBufs)) {
-    const auto &ref = (*reference)[o];
+    const auto &ref = reference[o];
     Tolerance tol = toleranceFor(b.elem);
     double ss = 0;
     for (double v : ref.data)
@@ -404,13 +348,326 @@ int main(int argc, char **argv) {
     maxAbs = std::max(maxAbs, outAbs);
     maxRel = std::max(maxRel, outRel);
   }
-  llvm::outs() << "@" << name << " on cpu (threads=" << threads
-               << "): max abs err " << llvm::format("%.3e", maxAbs)
+  return ok;
+}
+
+/// Expanded memref descriptor of a row-major buffer at `ptr`: allocated
+/// pointer, aligned pointer, offset, sizes, strides.
+std::vector<int64_t> descriptor(void *ptr, ArrayRef<int64_t> shape) {
+  int64_t p = reinterpret_cast<int64_t>(ptr);
+  std::vector<int64_t> d = {p, p, 0};
+  d.insert(d.end(), shape.begin(), shape.end());
+  SmallVector<int64_t, 4> strides(shape.size(), 1);
+  for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  d.insert(d.end(), strides.begin(), strides.end());
+  return d;
+}
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - t0)
+      .count();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  mirage::registerAllMiragePasses();
+  cl::ParseCommandLineOptions(argc, argv,
+                              "Mirage runner: lower, JIT and compare a uGraph "
+                              "against the f64 interpreter\n");
+
+  if (device != "cpu" && device != "gpu")
+    return fail("unknown --device=" + device + " (expected cpu or gpu)");
+  bool gpu = device == "gpu";
+  if (!gpu && (!chip.empty() || !ptxDumpDir.empty()))
+    return fail("--chip and --ptx-dump-dir need --device=gpu");
+  if (!chip.empty() && chip != "sm_80" && chip != "sm_90")
+    return fail("unknown --chip=" + chip + " (expected sm_80 or sm_90)");
+  // Refuse before anything is lowered when there is no GPU to run on.
+  GpuRuntime rt;
+  std::string target = chip;
+  if (gpu && !compileOnly) {
+    if (auto why = loadGpuRuntime(rt))
+      return fail(*why);
+    int cc = rt.computeCapability();
+    std::optional<std::string> native = chipFor(cc);
+    if (!native)
+      return fail("--device=gpu: the GPU has compute capability " +
+                  std::to_string(cc / 10) + "." + std::to_string(cc % 10) +
+                  "; the lowering targets sm_80 and sm_90");
+    if (target.empty())
+      target = *native;
+  }
+  if (gpu && target.empty())
+    target = "sm_90";
+  // gpu-module-to-binary links libdevice from $CUDA_HOME.
+  if (gpu && !std::getenv("CUDA_HOME") && *MIRAGE_RUN_DEFAULT_CUDA_HOME)
+    setenv("CUDA_HOME", MIRAGE_RUN_DEFAULT_CUDA_HOME, 0);
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  mirage::registerAllMirageDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  // A diagnostic names the op by its location; printing it (a whole kernel
+  // module for a gpu.binary) would bury the message.
+  context.printOpOnDiagnostic(false);
+
+  llvm::SourceMgr sourceMgr;
+  std::string errorMessage;
+  auto file = openInputFile(inputFilename, &errorMessage);
+  if (!file)
+    return fail("cannot open '" + inputFilename + "': " + errorMessage);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return fail("cannot parse '" + inputFilename + "'");
+
+  // Pick the function.
+  func::FuncOp func;
+  SmallVector<func::FuncOp> funcs;
+  for (auto f : module->getOps<func::FuncOp>())
+    if (!f.isExternal())
+      funcs.push_back(f);
+  if (!funcName.empty()) {
+    func = module->lookupSymbol<func::FuncOp>(funcName);
+    if (!func || func.isExternal())
+      return fail("no function @" + funcName + " with a body in '" +
+                  inputFilename + "'");
+  } else {
+    if (funcs.empty())
+      return fail("no function with a body in '" + inputFilename + "'");
+    func = funcs.front();
+  }
+  std::string name = func.getSymName().str();
+
+  if (auto msg = mirage::verify::checkSignature(func))
+    return fail("@" + name + ": " + *msg);
+  for (Type t : llvm::concat<const Type>(func.getArgumentTypes(),
+                                         func.getResultTypes())) {
+    Type e = cast<RankedTensorType>(t).getElementType();
+    if (!e.isF16() && !e.isBF16() && !e.isF32())
+      return fail("@" + name + ": element type " + typeName(e) +
+                  " is not supported (f16, bf16, f32)");
+  }
+
+  // Seeded inputs, rounded to the argument element types: both runs see the
+  // same values. --compile-only needs neither them nor the reference.
+  std::vector<Buffer> argBufs, outBufs;
+  std::optional<std::vector<mirage::verify::FloatTensor>> reference;
+  double interpMs = 0;
+  if (!compileOnly) {
+    std::vector<mirage::verify::FloatTensor> inputs =
+        mirage::verify::randomFloatInputs(func, seed);
+    for (auto [i, t] : llvm::enumerate(func.getArgumentTypes())) {
+      Type elem = cast<RankedTensorType>(t).getElementType();
+      for (double &v : inputs[i].data)
+        v = mirage::verify::roundToElementType(
+            static_cast<float>(v * inputScale), elem);
+      argBufs.push_back(makeBuffer(inputs[i], elem));
+    }
+
+    mirage::verify::EvalError evalError;
+    auto t0 = std::chrono::steady_clock::now();
+    reference = mirage::verify::evaluateFloat(func, inputs, evalError);
+    interpMs = msSince(t0);
+    if (!reference) {
+      if (evalError.op)
+        evalError.op->emitError() << "interpreter: " << evalError.message;
+      return fail("@" + name +
+                  ": the interpreter cannot evaluate it: " + evalError.message);
+    }
+    for (Type t : func.getResultTypes()) {
+      auto rt = cast<RankedTensorType>(t);
+      mirage::verify::FloatTensor zero(rt.getShape(), 0.0);
+      outBufs.push_back(makeBuffer(zero, rt.getElementType()));
+    }
+  }
+
+  // Lower only the chosen function.
+  for (auto f : llvm::make_early_inc_range(module->getOps<func::FuncOp>()))
+    if (f != func)
+      f.erase();
+  PassManager pm(&context);
+  std::string pipeline =
+      gpu ? "mirage-to-ptx{chip=" + target + " device-buffers=1" +
+                (ptxDumpDir.empty() ? "" : " dump-dir=" + ptxDumpDir) + "}"
+          : "mirage-to-cpu{threads=" + std::to_string(threads.getValue()) + "}";
+  if (failed(parsePassPipeline(pipeline, pm)))
+    return fail("cannot build the pipeline " + pipeline);
+  if (failed(pm.run(*module)))
+    return fail("@" + name + ": lowering with " + pipeline + " failed");
+  unsigned numBinaries = 0;
+  size_t binaryBytes = 0;
+  if (gpu && failed(checkBinaries(*module, numBinaries, binaryBytes)))
+    return fail("@" + name + ": the kernels cannot be loaded on a GPU");
+  SmallVector<std::string> calls;
+  if (gpu && compileOnly) {
+    FailureOr<SmallVector<std::string>> c = runtimeCalls(*module);
+    if (failed(c))
+      return fail("@" + name + ": translation to LLVM IR failed");
+    calls = std::move(*c);
+  }
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  ExecutionEngineOptions options;
+  auto transformer = makeOptimizingTransformer(2, 0, nullptr);
+  options.transformer = transformer;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  SmallVector<StringRef> libs;
+  if (!gpu)
+    libs.push_back(ompLib);
+  else if (!compileOnly)
+    libs.push_back(gpuRuntimeLib);
+  options.sharedLibPaths = libs;
+  auto jit0 = std::chrono::steady_clock::now();
+  auto engine = ExecutionEngine::create(*module, options);
+  if (!engine) {
+    std::string msg = llvm::toString(engine.takeError());
+    return fail("@" + name + ": JIT compilation failed: " + msg);
+  }
+  if (gpu && compileOnly)
+    (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
+      llvm::orc::SymbolMap map;
+      for (const std::string &c : calls)
+        map[interner(c)] = {
+            llvm::orc::ExecutorAddr::fromPtr(&mirageRunRuntimeStub),
+            llvm::JITSymbolFlags::Exported};
+      return map;
+    });
+
+  if (compileOnly) {
+    // Materialise the host code (every symbol it calls must resolve); the
+    // global constructors that load the kernel modules are not run.
+    if (auto fn = (*engine)->lookupPacked(name); !fn)
+      return fail("@" + name + ": JIT compilation failed: " +
+                  llvm::toString(fn.takeError()));
+    double jitMs = msSince(jit0);
+    llvm::outs() << "@" << name << " on " << device;
+    if (gpu)
+      llvm::outs() << " (" << target << "): compile-only: " << numBinaries
+                   << " kernel binaries (PTX, " << binaryBytes << " bytes)";
+    else
+      llvm::outs() << " (threads=" << threads << "): compile-only";
+    llvm::outs() << ", host code JIT-compiled in "
+                 << llvm::format("%.1f", jitMs) << " ms, " << stubCalls
+                 << " runtime calls made\n";
+    if (gpu) {
+      llvm::outs() << "runtime functions:";
+      for (const std::string &c : calls)
+        llvm::outs() << " " << c;
+      llvm::outs() << "\n";
+    }
+    return stubCalls ? fail("--compile-only called the runtime") : 0;
+  }
+
+  // Where the lowered code reads and writes: the host buffers on the CPU,
+  // device copies of them on the GPU.
+  std::vector<void *> ptrs;
+  auto gpuCheck = [&](void *p, const Buffer &b) {
+    if (!p && !b.bytes.empty()) {
+      fail("--device=gpu: mgpuMemAlloc of " + std::to_string(b.bytes.size()) +
+           " bytes failed");
+      return false;
+    }
+    return true;
+  };
+  auto freeDevice = [&]() {
+    if (gpu)
+      for (void *p : ptrs)
+        rt.memFree(p, nullptr);
+  };
+  std::vector<Buffer *> all;
+  for (Buffer &b : argBufs)
+    all.push_back(&b);
+  for (Buffer &b : outBufs)
+    all.push_back(&b);
+  for (Buffer *b : all) {
+    if (!gpu) {
+      ptrs.push_back(b->bytes.data());
+      continue;
+    }
+    void *p = rt.memAlloc(b->bytes.size(), nullptr, false);
+    if (!gpuCheck(p, *b)) {
+      freeDevice();
+      return 1;
+    }
+    ptrs.push_back(p);
+    rt.memcpy(p, b->bytes.data(), b->bytes.size(), nullptr);
+  }
+  double loadMs = 0;
+  if (gpu) {
+    rt.streamSynchronize(nullptr);
+    // Runs the global constructors: the driver loads (JIT-compiles) the PTX.
+    auto l0 = std::chrono::steady_clock::now();
+    (*engine)->initialize();
+    loadMs = msSince(l0);
+  }
+
+  // The lowered host function takes every memref (inputs, then one
+  // destination per result) as an expanded descriptor.
+  std::vector<std::vector<int64_t>> descs;
+  std::vector<void *> args;
+  for (auto [p, b] : llvm::zip_equal(ptrs, all))
+    descs.push_back(descriptor(p, b->shape));
+  for (auto &d : descs)
+    for (int64_t &w : d)
+      args.push_back(&w);
+
+  // Each gpu.launch_func of the host code synchronises its stream, so the
+  // host clock measures finished kernels on the GPU too.
+  auto invoke = [&]() -> bool {
+    if (llvm::Error e = (*engine)->invokePacked(name, args)) {
+      fail("@" + name + ": invocation failed: " + llvm::toString(std::move(e)));
+      return false;
+    }
+    return true;
+  };
+  auto t0 = std::chrono::steady_clock::now();
+  if (!invoke()) {
+    freeDevice();
+    return 1;
+  }
+  double firstMs = msSince(t0);
+  auto t1 = std::chrono::steady_clock::now();
+  for (unsigned r = 0; r < repeat; ++r)
+    if (!invoke()) {
+      freeDevice();
+      return 1;
+    }
+  double perRunMs = repeat ? msSince(t1) / repeat : firstMs;
+  if (gpu) {
+    for (auto [i, b] : llvm::enumerate(outBufs))
+      rt.memcpy(b.bytes.data(), ptrs[argBufs.size() + i], b.bytes.size(),
+                nullptr);
+    rt.streamSynchronize(nullptr);
+    freeDevice();
+  }
+
+  // Compare the outputs of the last run.
+  double maxAbs, maxRel;
+  bool ok = compareOutputs(outBufs, *reference, maxAbs, maxRel);
+  llvm::outs() << "@" << name << " on " << device << " (";
+  if (gpu)
+    llvm::outs() << target;
+  else
+    llvm::outs() << "threads=" << threads;
+  llvm::outs() << "): max abs err " << llvm::format("%.3e", maxAbs)
                << ", max rel err " << llvm::format("%.3e", maxRel)
                << ", time per run " << llvm::format("%.3f", perRunMs) << " ms ("
                << repeat << " timed runs, first run "
-               << llvm::format("%.3f", firstMs) << " ms), interpreter "
-               << llvm::format("%.1f", interpMs) << " ms\n";
+               << llvm::format("%.3f", firstMs) << " ms";
+  if (gpu)
+    llvm::outs() << ", module load " << llvm::format("%.1f", loadMs) << " ms";
+  llvm::outs() << "), interpreter " << llvm::format("%.1f", interpMs)
+               << " ms\n";
   llvm::outs() << (ok ? "PASS" : "FAIL") << "\n";
   llvm::outs().flush();
   return ok ? 0 : 1;

@@ -112,6 +112,36 @@ def GpuLaunchToOpenMP : Pass<"mirage-gpu-launch-to-omp", "::mlir::ModuleOp"> {
   ];
 }
 
+def HostBuffersToGPU : Pass<"mirage-host-buffers-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Keep the host function's temporary buffers in device memory";
+  let description = [{
+    Runs after `gpu-kernel-outlining`, before `gpu-to-llvm`, on every
+    `func.func` of the module (the host functions). `convert-mirage-to-gpu`
+    allocates the buffers that carry one kernel's result to the next with
+    `memref.alloc`, and a result that is not written by a kernel (an argument
+    returned as it is) is copied with `memref.copy`; on the CPU that is right,
+    on a GPU the kernels would get host pointers. Each `memref.alloc` becomes
+    `gpu.alloc`, `memref.dealloc` `gpu.dealloc` and `memref.copy`
+    `gpu.memcpy`, each on a stream of its own that is waited for:
+
+    ```mlir
+    %t0 = gpu.wait async
+    %m, %t1 = gpu.alloc async [%t0] () : memref<8x64xf16>
+    gpu.wait [%t1]
+    ```
+
+    so the lowered host code calls `mgpuMemAlloc`, `mgpuMemFree` and
+    `mgpuMemcpy`. The function's arguments must be device buffers already
+    (`mirage-run --device=gpu` allocates them). A `gpu.launch` left in a host
+    function or a `memref.alloca` there is an error.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let statistics = [
+    Statistic<"numMoved", "moved", "allocations, deallocations and copies "
+              "moved to the GPU">,
+  ];
+}
+
 def WriteKernelManifest : Pass<"mirage-write-kernel-manifest",
                                "::mlir::ModuleOp"> {
   let summary = "Write a JSON manifest of the outlined kernels for a GPU runner";
