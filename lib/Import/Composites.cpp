@@ -72,9 +72,9 @@ unsigned fuseComposites(func::FuncOp func) {
         auto sig = singleUse<mk::SigmoidOp>(s);
         if (!sig || sig.getInput() != x || x.getType() != type)
           continue;
-        Value silu = mk::SiluOp::create(b, op->getLoc(), TypeRange{type},
-                                        ValueRange{x})
-                         .getResult();
+        Value silu =
+            mk::SiluOp::create(b, op->getLoc(), TypeRange{type}, ValueRange{x})
+                .getResult();
         op->getResult(0).replaceAllUsesWith(silu);
         op->erase();
         sig->erase();

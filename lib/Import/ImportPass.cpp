@@ -9,10 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Mirage/Import/Passes.h"
-#include "Mirage/Import/Outline.h"
-#include "Mirage/Import/Composites.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
+#include "Mirage/Import/Composites.h"
+#include "Mirage/Import/Outline.h"
+#include "Mirage/Import/Passes.h"
+
+#include "Common.h"
+#include "NamedOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -31,70 +34,7 @@ using namespace mlir;
 namespace mirage {
 namespace {
 
-/// A value type mk accepts: static ranked tensor, rank 1..4, f16/bf16/f32.
-bool isMkTensor(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape() || tensor.getRank() < 1 ||
-      tensor.getRank() > 4)
-    return false;
-  if (llvm::any_of(tensor.getShape(), [](int64_t d) { return d <= 0; }))
-    return false;
-  Type elt = tensor.getElementType();
-  return elt.isF16() || elt.isBF16() || elt.isF32();
-}
-
-/// Why an op could not be imported; empty when it was.
-using Reason = std::string;
-
-/// True when `init` is a tensor of zeros (linalg.fill of 0.0 or a splat 0.0).
-bool isZeroInit(Value init) {
-  if (auto fill = init.getDefiningOp<linalg::FillOp>())
-    return matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
-  return matchPattern(init, m_AnyZeroFloat());
-}
-
-/// Checks the operand and result types of `op` are all mk tensors.
-Reason checkTypes(ValueRange operands, TypeRange results) {
-  for (Value v : operands)
-    if (!isMkTensor(v.getType()))
-      return "operand type is not a static f16/bf16/f32 tensor of rank 1-4";
-  for (Type t : results)
-    if (!isMkTensor(t))
-      return "result type is not a static f16/bf16/f32 tensor of rank 1-4";
-  return {};
-}
-
-Reason checkSameElementType(ValueRange operands, Type result) {
-  Type elt = cast<ShapedType>(result).getElementType();
-  for (Value v : operands)
-    if (cast<ShapedType>(v.getType()).getElementType() != elt)
-      return "mixed element types (a cast) have no mk counterpart";
-  return {};
-}
-
-/// linalg.matmul / linalg.batch_matmul with default maps into a zero init.
-template <typename LinalgOpTy>
-Reason importMatmul(LinalgOpTy op, OpBuilder &b) {
-  if (op.hasUserDefinedMaps())
-    return "user-defined indexing maps (transposed operand) are not imported";
-  if (!op.hasPureTensorSemantics())
-    return "buffer semantics are not imported";
-  Value init = op.getDpsInits()[0];
-  if (Reason r = checkTypes(op.getDpsInputs(), op->getResultTypes()); !r.empty())
-    return r;
-  if (Reason r = checkSameElementType(op.getDpsInputs(), op->getResultTypes()[0]);
-      !r.empty())
-    return r;
-  if (!isZeroInit(init))
-    return "the accumulator is not a zero fill (mk.matmul does not accumulate)";
-  b.setInsertionPoint(op);
-  Value mm = mk::MatmulOp::create(b, op.getLoc(), op->getResultTypes(),
-                                  op.getDpsInputs())
-                 .getResult();
-  op->getResult(0).replaceAllUsesWith(mm);
-  op->erase();
-  return {};
-}
+using namespace import;
 
 /// Broadcast-compatible input map: result i is d_i, or literal 0 on a size-1
 /// dim of the input. Rank must equal the iteration rank.
@@ -170,7 +110,8 @@ private:
 
   /// Result type of an element-wise op on `x` (keeps its broadcast shape).
   template <typename OpTy> Value unary(Value x) {
-    return OpTy::create(b, loc, TypeRange{typeOf(x)}, ValueRange{x}).getResult();
+    return OpTy::create(b, loc, TypeRange{typeOf(x)}, ValueRange{x})
+        .getResult();
   }
   template <typename OpTy> Value scalarOp(Value x, double c) {
     return OpTy::create(b, loc, typeOf(x), x, b.getF64FloatAttr(c)).getResult();
@@ -277,18 +218,6 @@ private:
   DenseMap<Value, Value> values;
 };
 
-/// True when `init` is filled with -inf or the lowest finite value (what
-/// torch-mlir uses as the identity of max).
-bool isMaxIdentityInit(Value init) {
-  auto fill = init.getDefiningOp<linalg::FillOp>();
-  FloatAttr attr;
-  if (!fill || !matchPattern(fill.getInputs()[0], m_Constant(&attr)))
-    return false;
-  APFloat v = attr.getValue();
-  return (v.isInfinity() && v.isNegative()) ||
-         v == APFloat::getLargest(v.getSemantics(), /*Negative=*/true);
-}
-
 /// A generic reducing one dim: `out = out + f(ins)` or `max(out, f(ins))`,
 /// the output map keeping the reduced dim as a literal 0.
 Reason importReductionGeneric(linalg::GenericOp op, OpBuilder &b);
@@ -297,7 +226,8 @@ Reason importReductionGeneric(linalg::GenericOp op, OpBuilder &b);
 /// so a body that fails half-way leaves nothing behind.
 void eraseInsertedBetween(Operation *before, Operation *op) {
   SmallVector<Operation *> created;
-  for (Operation *it = before ? before->getNextNode() : &op->getBlock()->front();
+  for (Operation *it = before ? before->getNextNode()
+                              : &op->getBlock()->front();
        it != op; it = it->getNextNode())
     created.push_back(it);
   for (Operation *c : llvm::reverse(created))
@@ -310,12 +240,16 @@ Reason importElementwiseGeneric(linalg::GenericOp op, OpBuilder &b) {
     return "buffer semantics are not imported";
   if (op.getNumDpsInits() != 1 || op->getNumResults() != 1)
     return "a generic with several results is not imported";
+  if (std::optional<Reason> copy = importCopyGeneric(op, b))
+    return *copy;
   if (op.getNumReductionLoops() != 0)
     return importReductionGeneric(op, b);
-  if (Reason r = checkTypes(op.getDpsInputs(), op->getResultTypes()); !r.empty())
+  if (Reason r = checkTypes(op.getDpsInputs(), op->getResultTypes());
+      !r.empty())
     return r;
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-  if (Reason r = checkSameElementType(op.getDpsInputs(), resultType); !r.empty())
+  if (Reason r = checkSameElementType(op.getDpsInputs(), resultType);
+      !r.empty())
     return r;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   if (!maps.back().isIdentity())
@@ -381,12 +315,24 @@ Reason importReductionGeneric(linalg::GenericOp op, OpBuilder &b) {
       size = std::max(size, cast<ShapedType>(input.getType()).getDimSize(d));
     shape.push_back(size);
   }
+  // The output map keeps the reduced dim as a literal 0, or drops it and a
+  // tensor.expand_shape puts it back (what torch-mlir emits).
   AffineMap outMap = maps.back();
-  if (outMap.getNumResults() != rank)
-    return "the reduced dim is dropped from the result (needs a reshape op "
-           "mk does not have)";
-  for (unsigned d = 0; d < rank; ++d) {
-    AffineExpr e = outMap.getResult(d);
+  tensor::ExpandShapeOp expand;
+  if (outMap.getNumResults() == rank - 1) {
+    SmallVector<int64_t> kept(shape);
+    kept[reduced] = 1;
+    expand = expandToKeptDim(op->getResult(0), kept);
+    if (!expand)
+      return "the reduced dim is dropped and not re-inserted by a "
+             "tensor.expand_shape (mk reductions keep it)";
+  } else if (outMap.getNumResults() != rank) {
+    return "the output map of the reduction is not the identity";
+  }
+  for (unsigned d = 0, r = 0; d < rank; ++d) {
+    if (d == reduced && expand)
+      continue;
+    AffineExpr e = outMap.getResult(r++);
     if (d == reduced) {
       auto c = dyn_cast<AffineConstantExpr>(e);
       if (!c || c.getValue() != 0)
@@ -395,6 +341,8 @@ Reason importReductionGeneric(linalg::GenericOp op, OpBuilder &b) {
       return "the output map of the reduction is not the identity";
     }
   }
+  if (expand)
+    resultType = expand.getResultType();
   if (Reason r = checkTypes({}, resultType); !r.empty())
     return r;
 
@@ -447,7 +395,10 @@ Reason importReductionGeneric(linalg::GenericOp op, OpBuilder &b) {
     result = mk::ReduceSumOp::create(b, op.getLoc(), *value, dim).getResult();
   else
     result = mk::ReduceMaxOp::create(b, op.getLoc(), *value, dim).getResult();
-  op->getResult(0).replaceAllUsesWith(result);
+  if (expand)
+    replaceOp(expand, result);
+  else
+    op->getResult(0).replaceAllUsesWith(result);
   op->erase();
   return {};
 }
@@ -461,8 +412,8 @@ Reason importSimple(Operation *op, ValueRange inputs, OpBuilder &b) {
       !r.empty())
     return r;
   b.setInsertionPoint(op);
-  Value v = MkOp::create(b, op->getLoc(), op->getResultTypes(), inputs)
-                .getResult();
+  Value v =
+      MkOp::create(b, op->getLoc(), op->getResultTypes(), inputs).getResult();
   op->getResult(0).replaceAllUsesWith(v);
   op->erase();
   return {};
@@ -488,12 +439,18 @@ Reason importOp(Operation *op, OpBuilder &b,
 }
 
 Reason importOpImpl(Operation *op, OpBuilder &b) {
-  if (auto mm = dyn_cast<linalg::MatmulOp>(op))
-    return importMatmul(mm, b);
-  if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op))
-    return importMatmul(bmm, b);
+  if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+    return importMatmul(cast<linalg::LinalgOp>(op), b);
   if (auto generic = dyn_cast<linalg::GenericOp>(op))
     return importElementwiseGeneric(generic, b);
+  if (auto tr = dyn_cast<linalg::TransposeOp>(op))
+    return importTranspose(tr, b);
+  if (auto reduce = dyn_cast<linalg::ReduceOp>(op))
+    return importLinalgReduce(reduce, b);
+  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
+    return importSoftmax(softmax, b);
+  if (auto concat = dyn_cast<tosa::ConcatOp>(op))
+    return importConcat(concat, b);
   if (auto named = dyn_cast<linalg::LinalgOp>(op)) {
     if (!named.hasPureTensorSemantics())
       return "buffer semantics are not imported";
@@ -546,13 +503,12 @@ Reason importOpImpl(Operation *op, OpBuilder &b) {
       return r;
     b.setInsertionPoint(op);
     IntegerAttr dim = b.getI64IntegerAttr(axis);
-    Value v = isa<tosa::ReduceSumOp>(op)
-                  ? mk::ReduceSumOp::create(b, op->getLoc(), op->getOperand(0),
-                                            dim)
-                        .getResult()
-                  : mk::ReduceMaxOp::create(b, op->getLoc(), op->getOperand(0),
-                                            dim)
-                        .getResult();
+    Value v =
+        isa<tosa::ReduceSumOp>(op)
+            ? mk::ReduceSumOp::create(b, op->getLoc(), op->getOperand(0), dim)
+                  .getResult()
+            : mk::ReduceMaxOp::create(b, op->getLoc(), op->getOperand(0), dim)
+                  .getResult();
     op->getResult(0).replaceAllUsesWith(v);
     op->erase();
     return {};
@@ -630,10 +586,10 @@ struct MirageImportPass
       SmallVector<Operation *> fills;
       for (Operation *op : candidates) {
         // Folded into their consumers if those import; else remarked below.
-        bool recipOfMul =
-            isa<tosa::ReciprocalOp>(op) &&
-            llvm::all_of(op->getUsers(),
-                         [](Operation *u) { return isa<tosa::MulOp>(u); });
+        bool recipOfMul = isa<tosa::ReciprocalOp>(op) &&
+                          llvm::all_of(op->getUsers(), [](Operation *u) {
+                            return isa<tosa::MulOp>(u);
+                          });
         if (isa<linalg::FillOp>(op) || recipOfMul) {
           fills.push_back(op);
           continue;

@@ -35,9 +35,8 @@ Operation *outlineRun(ArrayRef<Operation *> run, func::FuncOp parent,
       if (!inRun.contains(v.getDefiningOp()))
         inputs.insert(v);
     for (Value r : op->getResults())
-      if (llvm::any_of(r.getUsers(), [&](Operation *user) {
-            return !inRun.contains(user);
-          }))
+      if (llvm::any_of(r.getUsers(),
+                       [&](Operation *user) { return !inRun.contains(user); }))
         outputs.insert(r);
   }
   MLIRContext *ctx = parent.getContext();

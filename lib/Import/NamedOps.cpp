@@ -1,0 +1,230 @@
+//===- NamedOps.cpp - Import of matmuls, layout ops and softmax -----------===//
+//
+// See NamedOps.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NamedOps.h"
+
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+
+namespace mirage::import {
+
+namespace {
+
+/// The permutation that swaps the last two of `rank` dims.
+SmallVector<int64_t> swapLastTwo(int64_t rank) {
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    perm.push_back(d);
+  std::swap(perm[rank - 1], perm[rank - 2]);
+  return perm;
+}
+
+/// Which of A and B a matmul-like op reads transposed, from its maps: loops
+/// (batch,) i, j, k; C must be (batch,) i, j; A (batch,) i, k or k, i; B
+/// (batch,) k, j or j, k. Failure for any other maps (broadcast batch dims,
+/// transposed outputs).
+FailureOr<std::pair<bool, bool>> transposedOperands(linalg::LinalgOp op) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  unsigned loops = op.getNumLoops();
+  if (maps.size() != 3 || (loops != 3 && loops != 4))
+    return failure();
+  MLIRContext *ctx = op->getContext();
+  unsigned i = loops - 3, j = loops - 2, k = loops - 1;
+  auto mapOf = [&](unsigned a, unsigned c) {
+    SmallVector<AffineExpr> exprs;
+    if (loops == 4)
+      exprs.push_back(getAffineDimExpr(0, ctx));
+    exprs.push_back(getAffineDimExpr(a, ctx));
+    exprs.push_back(getAffineDimExpr(c, ctx));
+    return AffineMap::get(loops, 0, exprs, ctx);
+  };
+  if (maps[2] != mapOf(i, j))
+    return failure();
+  std::pair<bool, bool> t;
+  if (maps[0] == mapOf(k, i))
+    t.first = true;
+  else if (maps[0] != mapOf(i, k))
+    return failure();
+  if (maps[1] == mapOf(j, k))
+    t.second = true;
+  else if (maps[1] != mapOf(k, j))
+    return failure();
+  return t;
+}
+
+/// The result of mk.transpose of `v` by `perm`.
+Value transpose(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> perm) {
+  return mk::TransposeOp::create(b, loc, v, b.getDenseI64ArrayAttr(perm))
+      .getResult();
+}
+
+} // namespace
+
+Reason importMatmul(linalg::LinalgOp op, OpBuilder &b) {
+  if (!op.hasPureTensorSemantics())
+    return "buffer semantics are not imported";
+  FailureOr<std::pair<bool, bool>> transposed = transposedOperands(op);
+  if (failed(transposed))
+    return "indexing maps other than a (batched) matmul with A and/or B "
+           "transposed are not imported";
+  SmallVector<Value> ins(op.getDpsInputs());
+  Value init = op.getDpsInits()[0];
+  if (Reason r = checkTypes(ins, op->getResultTypes()); !r.empty())
+    return r;
+  if (Reason r = checkSameElementType(ins, op->getResultTypes()[0]); !r.empty())
+    return r;
+  if (!isZeroInit(init))
+    return "the accumulator is not a zero fill (mk.matmul does not accumulate)";
+  b.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  int64_t rank = cast<ShapedType>(ins[0].getType()).getRank();
+  if (transposed->first)
+    ins[0] = transpose(b, loc, ins[0], swapLastTwo(rank));
+  if (transposed->second)
+    ins[1] = transpose(b, loc, ins[1], swapLastTwo(rank));
+  replaceOp(
+      op, mk::MatmulOp::create(b, loc, op->getResultTypes(), ins).getResult());
+  return {};
+}
+
+Reason importTranspose(linalg::TransposeOp op, OpBuilder &b) {
+  if (!op.hasPureTensorSemantics())
+    return "buffer semantics are not imported";
+  if (Reason r = checkTypes(op.getInput(), op->getResultTypes()); !r.empty())
+    return r;
+  b.setInsertionPoint(op);
+  replaceOp(op, transpose(b, op.getLoc(), op.getInput(), op.getPermutation()));
+  return {};
+}
+
+std::optional<Reason> importCopyGeneric(linalg::GenericOp op, OpBuilder &b) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op->getNumResults() != 1 || op.getNumReductionLoops() != 0)
+    return std::nullopt;
+  Block &body = op.getRegion().front();
+  Operation *yield = body.getTerminator();
+  if (yield->getNumOperands() != 1 ||
+      yield->getOperand(0) != body.getArgument(0))
+    return std::nullopt;
+  if (!op.hasPureTensorSemantics())
+    return Reason("buffer semantics are not imported");
+  Value input = op.getDpsInputs()[0];
+  if (Reason r = checkTypes(input, op->getResultTypes()); !r.empty())
+    return r;
+  AffineMap in = op.getIndexingMapsArray()[0],
+            out = op.getIndexingMapsArray()[1];
+  if (!in.isPermutation() || !out.isPermutation())
+    return Reason("a copy that broadcasts or drops dims (it changes the rank "
+                  "or repeats data: mk has no such op)");
+  // Result dim r is loop dim out(r), which input dim perm[r] also reads.
+  SmallVector<int64_t> perm;
+  bool identity = true;
+  for (unsigned r = 0; r < out.getNumResults(); ++r) {
+    unsigned loop = out.getDimPosition(r);
+    unsigned src =
+        *in.getResultPosition(getAffineDimExpr(loop, op->getContext()));
+    perm.push_back(src);
+    identity &= src == r;
+  }
+  b.setInsertionPoint(op);
+  replaceOp(op, identity ? input : transpose(b, op.getLoc(), input, perm));
+  return Reason();
+}
+
+Reason importConcat(tosa::ConcatOp op, OpBuilder &b) {
+  SmallVector<Value> ins(op.getInput1());
+  if (Reason r = checkTypes(ins, op->getResultTypes()); !r.empty())
+    return r;
+  if (Reason r = checkSameElementType(ins, op->getResultTypes()[0]); !r.empty())
+    return r;
+  b.setInsertionPoint(op);
+  if (ins.size() == 1) {
+    replaceOp(op, ins[0]);
+    return {};
+  }
+  replaceOp(op, mk::ConcatOp::create(b, op.getLoc(), ins,
+                                     b.getI64IntegerAttr(op.getAxis()))
+                    .getResult());
+  return {};
+}
+
+Reason importSoftmax(linalg::SoftmaxOp op, OpBuilder &b) {
+  Value x = op.getInput();
+  if (Reason r = checkTypes(x, op->getResultTypes()); !r.empty())
+    return r;
+  if (Reason r = checkSameElementType(x, op->getResultTypes()[0]); !r.empty())
+    return r;
+  b.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  IntegerAttr dim = b.getI64IntegerAttr(op.getDimension());
+  Value max = mk::ReduceMaxOp::create(b, loc, x, dim).getResult();
+  Value shifted = mk::SubOp::create(b, loc, x, max).getResult();
+  Value e = mk::ExpOp::create(b, loc, shifted).getResult();
+  Value sum = mk::ReduceSumOp::create(b, loc, e, dim).getResult();
+  replaceOp(op, mk::DivOp::create(b, loc, e, sum).getResult());
+  return {};
+}
+
+tensor::ExpandShapeOp expandToKeptDim(Value reduced,
+                                      ArrayRef<int64_t> keptShape) {
+  if (!reduced.hasOneUse())
+    return {};
+  auto expand = dyn_cast<tensor::ExpandShapeOp>(*reduced.getUsers().begin());
+  if (!expand || expand.getResultType().getShape() != keptShape)
+    return {};
+  return expand;
+}
+
+Reason importLinalgReduce(linalg::ReduceOp op, OpBuilder &b) {
+  if (!op.hasPureTensorSemantics())
+    return "buffer semantics are not imported";
+  if (op.getInputs().size() != 1 || op->getNumResults() != 1)
+    return "a linalg.reduce of several tensors is not imported";
+  if (op.getDimensions().size() != 1)
+    return "a reduction over several dims is not imported";
+  Value input = op.getInputs()[0];
+  if (Reason r = checkTypes(input, {}); !r.empty())
+    return r;
+  if (Reason r = checkSameElementType(input, op->getResult(0).getType());
+      !r.empty())
+    return r;
+  Block &body = op.getCombiner().front();
+  Operation *combine = body.getTerminator()->getOperand(0).getDefiningOp();
+  bool isSum = isa_and_nonnull<arith::AddFOp>(combine);
+  bool isMax = isa_and_nonnull<arith::MaximumFOp, arith::MaxNumFOp>(combine);
+  if (!isSum && !isMax || combine->getNumOperands() != 2 ||
+      !llvm::is_contained(combine->getOperands(), body.getArgument(0)) ||
+      !llvm::is_contained(combine->getOperands(), body.getArgument(1)))
+    return "the combiner is not an addf or maximumf of the input and the "
+           "accumulator";
+  Value init = op.getInits()[0];
+  if (isSum && !isZeroInit(init))
+    return "the sum starts from a non-zero init";
+  if (isMax && !isMaxIdentityInit(init))
+    return "the max starts from an init other than -inf or the lowest value";
+  int64_t dim = op.getDimensions()[0];
+  SmallVector<int64_t> kept(cast<ShapedType>(input.getType()).getShape());
+  kept[dim] = 1;
+  tensor::ExpandShapeOp expand = expandToKeptDim(op->getResult(0), kept);
+  if (!expand)
+    return "the reduced dim is dropped and not re-inserted by a "
+           "tensor.expand_shape (mk reductions keep it)";
+  b.setInsertionPoint(op);
+  IntegerAttr d = b.getI64IntegerAttr(dim);
+  Value r = isSum
+                ? mk::ReduceSumOp::create(b, op.getLoc(), input, d).getResult()
+                : mk::ReduceMaxOp::create(b, op.getLoc(), input, d).getResult();
+  replaceOp(expand, r);
+  op->erase();
+  return {};
+}
+
+} // namespace mirage::import

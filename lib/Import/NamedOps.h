@@ -1,0 +1,54 @@
+//===- NamedOps.h - Import of matmuls, layout ops and softmax ---*- C++ -*-===//
+//
+// The importers of ops that are not element-wise bodies: matmuls (with
+// transposed operands), transposes and copies (named or written as
+// linalg.generic), concatenation, linalg.softmax, and reductions that drop
+// the reduced dim and re-insert it with tensor.expand_shape. Private to
+// lib/Import.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_LIB_IMPORT_NAMEDOPS_H
+#define MIRAGE_LIB_IMPORT_NAMEDOPS_H
+
+#include "Common.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+
+#include <optional>
+
+namespace mirage::import {
+
+/// linalg.matmul / linalg.batch_matmul accumulating into a zero init, with
+/// the default indexing maps or with A and/or B transposed (its last two dims
+/// swapped in the map): mk.matmul, after an mk.transpose of each transposed
+/// operand.
+Reason importMatmul(mlir::linalg::LinalgOp op, mlir::OpBuilder &b);
+/// linalg.transpose: mk.transpose.
+Reason importTranspose(mlir::linalg::TransposeOp op, mlir::OpBuilder &b);
+/// A linalg.generic whose body only yields its one input: the input itself
+/// (identity maps) or an mk.transpose (permutation maps). nullopt when `op`
+/// is not such a copy.
+std::optional<Reason> importCopyGeneric(mlir::linalg::GenericOp op,
+                                        mlir::OpBuilder &b);
+/// tosa.concat: mk.concat (a single input is forwarded).
+Reason importConcat(mlir::tosa::ConcatOp op, mlir::OpBuilder &b);
+/// linalg.softmax over dim d: reduce_max, sub, exp, reduce_sum, div (the
+/// max-subtracted form every framework lowers to).
+Reason importSoftmax(mlir::linalg::SoftmaxOp op, mlir::OpBuilder &b);
+/// linalg.reduce of one dim (addf into a zero init, or maximumf into -inf or
+/// the lowest value) whose result is re-expanded to the kept-dim shape.
+Reason importLinalgReduce(mlir::linalg::ReduceOp op, mlir::OpBuilder &b);
+
+/// For a reduction result that dropped a dim: the tensor.expand_shape that is
+/// its only user and gives back `keptShape` (the input shape with the
+/// reduced dim 1), or null. Inserting size-1 dims does not move data, so the
+/// shape alone decides.
+mlir::tensor::ExpandShapeOp expandToKeptDim(mlir::Value reduced,
+                                            llvm::ArrayRef<int64_t> keptShape);
+
+} // namespace mirage::import
+
+#endif // MIRAGE_LIB_IMPORT_NAMEDOPS_H

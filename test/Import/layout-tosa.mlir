@@ -1,0 +1,21 @@
+// RUN: mirage-opt --mirage-import %s | FileCheck %s
+// RUN: mirage-opt --mirage-import %s | mirage-opt --mirage-check-equivalence -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQ
+
+// tosa.concat (QKV weights packed along the output dim) becomes mk.concat.
+
+// EQ: remark: equivalent to @qkv_ref
+func.func @qkv_ref(%x: tensor<1x4x64xf32>, %wq: tensor<1x64x16xf32>, %wk: tensor<1x64x16xf32>) -> tensor<1x4x32xf32> {
+  %w = mk.concat %wq, %wk dim = 2 : tensor<1x64x16xf32>, tensor<1x64x16xf32> -> tensor<1x64x32xf32>
+  %y = mk.matmul %x, %w : tensor<1x4x64xf32>, tensor<1x64x32xf32> -> tensor<1x4x32xf32>
+  return %y : tensor<1x4x32xf32>
+}
+// CHECK-LABEL: func.func @qkv(
+// CHECK-NEXT: %[[W:.*]] = mk.concat %arg1, %arg2 dim = 2
+// CHECK-NEXT: mk.matmul %arg0, %[[W]]
+// CHECK-NEXT: return
+func.func @qkv(%x: tensor<1x4x64xf32>, %wq: tensor<1x64x16xf32>, %wk: tensor<1x64x16xf32>) -> tensor<1x4x32xf32> attributes {mk.reference = @qkv_ref} {
+  %w = tosa.concat %wq, %wk {axis = 2 : i32} : (tensor<1x64x16xf32>, tensor<1x64x16xf32>) -> tensor<1x64x32xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %y = tosa.matmul %x, %w, %zp, %zp : (tensor<1x4x64xf32>, tensor<1x64x32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x32xf32>
+  return %y : tensor<1x4x32xf32>
+}
