@@ -55,6 +55,62 @@ bool isBroadcastMap(AffineMap map, ShapedType type) {
   return true;
 }
 
+/// An input map that broadcasts by dropping loop dims (a bias read with
+/// (d0, d1) -> (d1), a rank-0 scalar read with (d0, d1) -> ()): the loop dims
+/// it keeps, in order, must be distinct and increasing. Returns the input's
+/// type with the dropped dims as size 1 and the reassociation of a
+/// tensor.expand_shape to it (each dropped dim joins the group of the input
+/// dim before it, or the first group); failure for any other map.
+FailureOr<RankedTensorType>
+rankRaisingBroadcast(AffineMap map, RankedTensorType type,
+                     SmallVectorImpl<ReassociationIndices> &reassociation) {
+  unsigned loops = map.getNumDims();
+  if (map.getNumSymbols() || map.getNumResults() >= loops ||
+      (int64_t)map.getNumResults() != type.getRank())
+    return failure();
+  SmallVector<int64_t> shape(loops, 1);
+  SmallVector<int64_t> groupOf(loops, 0);
+  int64_t last = -1;
+  for (auto [r, expr] : llvm::enumerate(map.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim || (int64_t)dim.getPosition() <= last)
+      return failure();
+    last = dim.getPosition();
+    shape[last] = type.getDimSize(r);
+  }
+  reassociation.assign(type.getRank(), {});
+  int64_t group = -1;
+  for (unsigned d = 0; d < loops; ++d) {
+    if (group + 1 < type.getRank() &&
+        map.getResult(group + 1) == getAffineDimExpr(d, map.getContext()))
+      ++group;
+    if (type.getRank() > 0)
+      reassociation[std::max<int64_t>(group, 0)].push_back(d);
+  }
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+/// A tensor.expand_shape of `v` to `type`, right after `v` is defined (at
+/// the start of the block for an argument) so that it stays out of the runs
+/// of mk ops; an existing one is reused. New ops go to `created`.
+Value expandAfterDefinition(OpBuilder &b, Value v, RankedTensorType type,
+                            ArrayRef<ReassociationIndices> reassociation,
+                            SmallVectorImpl<Operation *> &created) {
+  for (Operation *user : v.getUsers())
+    if (auto e = dyn_cast<tensor::ExpandShapeOp>(user))
+      if (e.getResultType() == type &&
+          e.getReassociationIndices() == reassociation)
+        return e.getResult();
+  OpBuilder::InsertionGuard guard(b);
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    b.setInsertionPointToStart(arg.getOwner());
+  else
+    b.setInsertionPointAfterValue(v);
+  auto e = tensor::ExpandShapeOp::create(b, v.getLoc(), type, v, reassociation);
+  created.push_back(e);
+  return e.getResult();
+}
+
 /// Translates the scalar body of an element-wise generic into mk ops.
 class BodyImporter {
 public:
@@ -244,19 +300,61 @@ Reason importElementwiseGeneric(linalg::GenericOp op, OpBuilder &b) {
     return *copy;
   if (op.getNumReductionLoops() != 0)
     return importReductionGeneric(op, b);
-  if (Reason r = checkTypes(op.getDpsInputs(), op->getResultTypes());
-      !r.empty())
-    return r;
-  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!resultType)
+    return "the result is not a ranked tensor";
   if (Reason r = checkSameElementType(op.getDpsInputs(), resultType);
       !r.empty())
     return r;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   if (!maps.back().isIdentity())
     return "the output map is not the identity (a transposing write)";
-  for (auto [input, map] : llvm::zip(op.getDpsInputs(), maps))
-    if (!isBroadcastMap(map, cast<ShapedType>(input.getType())))
-      return "an input map is neither the identity nor a size-1 broadcast";
+  // Inputs broadcast by dropped dims are read through a tensor.expand_shape
+  // to the loop rank (exact: size-1 dims do not move data).
+  // Inputs read through a permutation map are transposed to the loop order.
+  struct Raised {
+    RankedTensorType type;
+    SmallVector<ReassociationIndices> reassociation;
+    SmallVector<int64_t> perm;
+  };
+  SmallVector<std::optional<Raised>> raised;
+  SmallVector<Type> inputTypes;
+  for (auto [input, map] : llvm::zip(op.getDpsInputs(), maps)) {
+    auto type = dyn_cast<RankedTensorType>(input.getType());
+    if (type && isBroadcastMap(map, type)) {
+      raised.push_back(std::nullopt);
+      inputTypes.push_back(type);
+      continue;
+    }
+    Raised r;
+    if (type && map.isPermutation() && type.hasStaticShape()) {
+      SmallVector<int64_t> shape;
+      for (unsigned d = 0; d < map.getNumDims(); ++d) {
+        unsigned pos =
+            *map.getResultPosition(getAffineDimExpr(d, op.getContext()));
+        r.perm.push_back(pos);
+        shape.push_back(type.getDimSize(pos));
+      }
+      r.type = RankedTensorType::get(shape, type.getElementType());
+      inputTypes.push_back(r.type);
+      raised.push_back(std::move(r));
+      continue;
+    }
+    FailureOr<RankedTensorType> t =
+        type ? rankRaisingBroadcast(map, type, r.reassociation)
+             : FailureOr<RankedTensorType>(failure());
+    if (failed(t) || !type.hasStaticShape())
+      return "an input map is neither the identity, a size-1 broadcast, a "
+             "permutation nor a broadcast that drops dims in order";
+    r.type = *t;
+    inputTypes.push_back(r.type);
+    raised.push_back(std::move(r));
+  }
+  for (Type t : inputTypes)
+    if (!isMkTensor(t))
+      return "operand type is not a static f16/bf16/f32 tensor of rank 1-4";
+  if (Reason r = checkTypes({}, resultType); !r.empty())
+    return r;
   Block &body = op.getRegion().front();
   for (Operation &inner : body.without_terminator())
     if (inner.getNumRegions() != 0)
@@ -265,14 +363,33 @@ Reason importElementwiseGeneric(linalg::GenericOp op, OpBuilder &b) {
 
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(op);
+  SmallVector<Operation *> expands;
   BodyImporter importer(b, op.getLoc(), resultType);
-  for (auto [arg, input] : llvm::zip(body.getArguments(), op.getDpsInputs()))
-    importer.bind(arg, input);
-  // Remember what was inserted, to roll it back on failure.
+  for (auto [arg, input, r] :
+       llvm::zip(body.getArguments(), op.getDpsInputs(), raised))
+    if (r && r->perm.empty())
+      importer.bind(arg, expandAfterDefinition(b, input, r->type,
+                                               r->reassociation, expands));
+  // Remember what was inserted (after the expands), to roll it back on
+  // failure.
   Operation *before = op->getPrevNode();
+  for (auto [arg, input, r] :
+       llvm::zip(body.getArguments(), op.getDpsInputs(), raised)) {
+    if (!r)
+      importer.bind(arg, input);
+    else if (!r->perm.empty())
+      importer.bind(arg,
+                    mk::TransposeOp::create(b, op.getLoc(), input,
+                                            b.getDenseI64ArrayAttr(r->perm))
+                        .getResult());
+  }
   Reason why;
   FailureOr<Value> result = importer.import(yielded, why);
-  auto rollback = [&] { eraseInsertedBetween(before, op); };
+  auto rollback = [&] {
+    eraseInsertedBetween(before, op);
+    for (Operation *e : llvm::reverse(expands))
+      e->erase();
+  };
   if (failed(result)) {
     rollback();
     return why;

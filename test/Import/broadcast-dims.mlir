@@ -1,0 +1,98 @@
+// RUN: mirage-opt --mirage-import %s -split-input-file | FileCheck %s
+
+// Broadcasts written in the indexing maps by dropping dims (a bias read
+// with (d0, d1) -> (d1), a rank-0 scale): the input is expanded to the loop
+// rank with tensor.expand_shape (size-1 dims, no data moves) right after its
+// definition, outside the run of mk ops, and the mk op broadcasts the size-1
+// dims.
+
+// torch-mlir's nn.Linear: the weight transposed by a generic, the matmul,
+// then the bias added by a generic that drops d0.
+// CHECK-LABEL: func.func @linear_bias(
+// CHECK-SAME: %[[X:.*]]: tensor<4x64xf32>, %[[W:.*]]: tensor<32x64xf32>, %[[B:.*]]: tensor<32xf32>
+// CHECK-NEXT: %[[BE:.*]] = tensor.expand_shape %[[B]] {{\[}}[0, 1]] output_shape [1, 32] : tensor<32xf32> into tensor<1x32xf32>
+// CHECK-NEXT: %[[Y:.*]] = call @linear_bias_mk0(%[[W]], %[[X]], %[[BE]])
+// CHECK-NEXT: return %[[Y]]
+// CHECK: func.func private @linear_bias_mk0(%[[W2:.*]]: tensor<32x64xf32>, %[[X2:.*]]: tensor<4x64xf32>, %[[B2:.*]]: tensor<1x32xf32>)
+// CHECK-NEXT: %[[T:.*]] = mk.transpose %[[W2]] perm = [1, 0]
+// CHECK-NEXT: %[[M:.*]] = mk.matmul %[[X2]], %[[T]]
+// CHECK-NEXT: %[[A:.*]] = mk.add %[[M]], %[[B2]] : tensor<4x32xf32>, tensor<1x32xf32> -> tensor<4x32xf32>
+// CHECK-NEXT: return %[[A]]
+func.func @linear_bias(%x: tensor<4x64xf32>, %w: tensor<32x64xf32>, %b: tensor<32xf32>) -> tensor<4x32xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<64x32xf32>
+  %wt = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+          ins(%w : tensor<32x64xf32>) outs(%e0 : tensor<64x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<64x32xf32>
+  %e1 = tensor.empty() : tensor<4x32xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e1 : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %m = linalg.matmul ins(%x, %wt : tensor<4x64xf32>, tensor<64x32xf32>) outs(%f : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+         ins(%m, %b : tensor<4x32xf32>, tensor<32xf32>) outs(%e1 : tensor<4x32xf32>) {
+  ^bb0(%a: f32, %c: f32, %out: f32):
+    %0 = arith.addf %a, %c : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}
+
+// -----
+
+// A rank-0 scale and a per-row vector (d0) on a 3-d loop.
+// CHECK-LABEL: func.func @scale_rows(
+// CHECK-SAME: %[[X:.*]]: tensor<2x4x8xf32>, %[[S:.*]]: tensor<f32>, %[[R:.*]]: tensor<2xf32>
+// CHECK-DAG: %[[SE:.*]] = tensor.expand_shape %[[S]] [] output_shape [1, 1, 1] : tensor<f32> into tensor<1x1x1xf32>
+// CHECK-DAG: %[[RE:.*]] = tensor.expand_shape %[[R]] {{\[}}[0, 1, 2]] output_shape [2, 1, 1] : tensor<2xf32> into tensor<2x1x1xf32>
+// CHECK: func.func private @scale_rows_mk0
+// CHECK-NEXT: mk.mul %{{.*}}, %{{.*}} : tensor<2x4x8xf32>, tensor<1x1x1xf32> -> tensor<2x4x8xf32>
+// CHECK-NEXT: mk.sub %{{.*}}, %{{.*}} : tensor<2x4x8xf32>, tensor<2x1x1xf32> -> tensor<2x4x8xf32>
+func.func @scale_rows(%x: tensor<2x4x8xf32>, %s: tensor<f32>, %r: tensor<2xf32>) -> tensor<2x4x8xf32> {
+  %e = tensor.empty() : tensor<2x4x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> ()>, affine_map<(d0, d1, d2) -> (d0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+         ins(%x, %s, %r : tensor<2x4x8xf32>, tensor<f32>, tensor<2xf32>) outs(%e : tensor<2x4x8xf32>) {
+  ^bb0(%a: f32, %c: f32, %d: f32, %out: f32):
+    %0 = arith.mulf %a, %c : f32
+    %1 = arith.subf %0, %d : f32
+    linalg.yield %1 : f32
+  } -> tensor<2x4x8xf32>
+  return %y : tensor<2x4x8xf32>
+}
+
+// -----
+
+// An input read through a permutation map is transposed to the loop order;
+// a map that repeats a dim (a diagonal) is left outside, and nothing is
+// inserted for it.
+// CHECK-LABEL: func.func @permuted(
+// CHECK-SAME: %[[X:.*]]: tensor<4x8xf32>, %[[V:.*]]: tensor<8x4xf32>
+// CHECK-NEXT: %[[T:.*]] = mk.transpose %[[V]] perm = [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+// CHECK-NEXT: mk.add %[[X]], %[[T]]
+func.func @permuted(%x: tensor<4x8xf32>, %v: tensor<8x4xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+         ins(%x, %v : tensor<4x8xf32>, tensor<8x4xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %c: f32, %out: f32):
+    %0 = arith.addf %a, %c : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @diagonal(
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: mk.
+// CHECK: linalg.generic
+func.func @diagonal(%x: tensor<4x4xf32>, %v: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %e = tensor.empty() : tensor<4x4xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+         ins(%x, %v : tensor<4x4xf32>, tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a: f32, %c: f32, %out: f32):
+    %0 = arith.addf %a, %c : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x4xf32>
+  return %y : tensor<4x4xf32>
+}
