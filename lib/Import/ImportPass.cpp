@@ -239,6 +239,18 @@ private:
         return binary<mk::DivOp>(*x, *y);
       return binary<mk::PowOp>(*x, *y);
     }
+    // relu as torch-mlir writes it: max(x, 0) in either operand order.
+    if (isa<arith::MaximumFOp, arith::MaxNumFOp>(def)) {
+      std::optional<double> lc = constantOf(def->getOperand(0));
+      std::optional<double> rc = constantOf(def->getOperand(1));
+      if ((lc && *lc == 0.0) != (rc && *rc == 0.0)) {
+        FailureOr<Value> x = operand(rc ? 0 : 1);
+        if (failed(x))
+          return failure();
+        return unary<mk::ReluOp>(*x);
+      }
+      return fail("a maximum of two tensors (mk has max with 0 only, relu)");
+    }
     if (auto fpowi = dyn_cast<math::FPowIOp>(def)) {
       IntegerAttr e;
       if (!matchPattern(fpowi.getRhs(), m_Constant(&e)) || e.getInt() != 2)

@@ -66,6 +66,41 @@ Value transpose(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> perm) {
       .getResult();
 }
 
+/// A copy generic with an identity output map whose input map keeps the
+/// loops dims in order and drops only dims of extent 1, rewritten as a
+/// tensor.expand_shape of the input; null (and nothing changed) otherwise.
+tensor::ExpandShapeOp unitDimExpand(linalg::GenericOp op, OpBuilder &b) {
+  AffineMap in = op.getIndexingMapsArray()[0],
+            out = op.getIndexingMapsArray()[1];
+  auto inType = dyn_cast<RankedTensorType>(op.getDpsInputs()[0].getType());
+  auto outType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!out.isIdentity() || !inType || !outType || !outType.hasStaticShape() ||
+      in.getNumSymbols() || inType.getRank() == 0)
+    return {};
+  // Output dims [groupStart[r], groupStart[r + 1]) form input dim r's group.
+  SmallVector<ReassociationIndices> groups(inType.getRank());
+  int64_t next = 0;
+  for (int64_t d = 0; d < outType.getRank(); ++d) {
+    bool kept = next < inType.getRank() &&
+                in.getResult(next) == getAffineDimExpr(d, op->getContext());
+    if (!kept && outType.getDimSize(d) != 1)
+      return {};
+    groups[kept ? next : std::max<int64_t>(next - 1, 0)].push_back(d);
+    if (kept)
+      ++next;
+  }
+  if (next != inType.getRank())
+    return {};
+  // A leading size-1 dim before the first kept one joined group 0 above;
+  // groups must be contiguous ascending runs, which they are by
+  // construction.
+  b.setInsertionPoint(op);
+  auto e = tensor::ExpandShapeOp::create(b, op.getLoc(), outType,
+                                         op.getDpsInputs()[0], groups);
+  replaceOp(op, e.getResult());
+  return e;
+}
+
 } // namespace
 
 Reason importMatmul(linalg::LinalgOp op, OpBuilder &b) {
@@ -121,9 +156,14 @@ std::optional<Reason> importCopyGeneric(linalg::GenericOp op, OpBuilder &b) {
     return r;
   AffineMap in = op.getIndexingMapsArray()[0],
             out = op.getIndexingMapsArray()[1];
-  if (!in.isPermutation() || !out.isPermutation())
-    return Reason("a copy that broadcasts or drops dims (it changes the rank "
-                  "or repeats data: mk has no such op)");
+  if (!in.isPermutation() || !out.isPermutation()) {
+    // A copy that only adds size-1 dims (torch-mlir's broadcast of a weight
+    // to batch 1) is a reshape: tensor.expand_shape, outside the mk ops.
+    if (tensor::ExpandShapeOp e = unitDimExpand(op, b))
+      return Reason();
+    return Reason("a copy that broadcasts or drops dims (it repeats data or "
+                  "is not a reshape: mk has no such op)");
+  }
   // Result dim r is loop dim out(r), which input dim perm[r] also reads.
   SmallVector<int64_t> perm;
   bool identity = true;

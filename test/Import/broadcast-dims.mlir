@@ -96,3 +96,39 @@ func.func @diagonal(%x: tensor<4x4xf32>, %v: tensor<4x4xf32>) -> tensor<4x4xf32>
   } -> tensor<4x4xf32>
   return %y : tensor<4x4xf32>
 }
+
+// -----
+
+// torch-mlir's linear on a 3-d input: the transposed weight is broadcast to
+// batch 1 by a copy that only adds a size-1 dim (a reshape: expand_shape,
+// outside the mk ops), then batch_matmul; relu as max(x, 0).
+// CHECK-LABEL: func.func @batch1_linear_relu(
+// CHECK: %[[T:.*]] = call @batch1_linear_relu_mk0(
+// CHECK-NEXT: %[[E:.*]] = tensor.expand_shape %[[T]] {{\[}}[0, 1], [2]] output_shape [1, 64, 32] : tensor<64x32xf32> into tensor<1x64x32xf32>
+// CHECK-NEXT: %[[Y:.*]] = call @batch1_linear_relu_mk1(%{{.*}}, %[[E]])
+// CHECK: func.func private @batch1_linear_relu_mk0
+// CHECK-NEXT: mk.transpose
+// CHECK: func.func private @batch1_linear_relu_mk1
+// CHECK-NEXT: mk.matmul %{{.*}}, %{{.*}} : tensor<1x4x64xf32>, tensor<1x64x32xf32> -> tensor<1x4x32xf32>
+// CHECK-NEXT: mk.relu
+func.func @batch1_linear_relu(%x: tensor<1x4x64xf32>, %w: tensor<32x64xf32>) -> tensor<1x4x32xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<64x32xf32>
+  %wt = linalg.transpose ins(%w : tensor<32x64xf32>) outs(%e0 : tensor<64x32xf32>) permutation = [1, 0]
+  %e1 = tensor.empty() : tensor<1x64x32xf32>
+  %wb = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+          ins(%wt : tensor<64x32xf32>) outs(%e1 : tensor<1x64x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x64x32xf32>
+  %e2 = tensor.empty() : tensor<1x4x32xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e2 : tensor<1x4x32xf32>) -> tensor<1x4x32xf32>
+  %m = linalg.batch_matmul ins(%x, %wb : tensor<1x4x64xf32>, tensor<1x64x32xf32>) outs(%f : tensor<1x4x32xf32>) -> tensor<1x4x32xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+         ins(%m : tensor<1x4x32xf32>) outs(%e2 : tensor<1x4x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.maximumf %in, %cst : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x4x32xf32>
+  return %y : tensor<1x4x32xf32>
+}

@@ -130,7 +130,7 @@ func.func @dropped_dim(%x: tensor<4x8xf32>) -> tensor<4xf32> {
 // CHECK: linalg.generic
 func.func @broadcast_copy(%x: tensor<8xf32>) -> tensor<4x8xf32> {
   %e = tensor.empty() : tensor<4x8xf32>
-  // expected-remark @below {{left outside: a copy that broadcasts or drops dims (it changes the rank or repeats data: mk has no such op)}}
+  // expected-remark @below {{left outside: a copy that broadcasts or drops dims (it repeats data or is not a reshape: mk has no such op)}}
   %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
          ins(%x : tensor<8xf32>) outs(%e : tensor<4x8xf32>) {
   ^bb0(%in: f32, %out: f32):
