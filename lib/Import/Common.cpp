@@ -55,6 +55,23 @@ Reason checkSameElementType(ValueRange operands, Type result) {
   return {};
 }
 
+bool isBroadcastMap(AffineMap map, ShapedType type) {
+  if (map.getNumResults() != map.getNumDims() ||
+      (int64_t)map.getNumResults() != type.getRank() || map.getNumSymbols())
+    return false;
+  for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      if (dim.getPosition() != i)
+        return false;
+      continue;
+    }
+    auto c = dyn_cast<AffineConstantExpr>(expr);
+    if (!c || c.getValue() != 0 || type.getDimSize(i) != 1)
+      return false;
+  }
+  return true;
+}
+
 void replaceOp(Operation *op, Value value) {
   op->getResult(0).replaceAllUsesWith(value);
   op->erase();

@@ -8,7 +8,9 @@
 #ifndef MIRAGE_LIB_IMPORT_COMMON_H
 #define MIRAGE_LIB_IMPORT_COMMON_H
 
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 
 #include <string>
@@ -29,6 +31,9 @@ bool isMaxIdentityInit(mlir::Value init);
 Reason checkTypes(mlir::ValueRange operands, mlir::TypeRange results);
 /// Checks every operand has the element type of `result`.
 Reason checkSameElementType(mlir::ValueRange operands, mlir::Type result);
+/// A broadcast-compatible input map: result i is d_i, or a literal 0 on a
+/// size-1 dim of the input; its rank equals the iteration rank.
+bool isBroadcastMap(mlir::AffineMap map, mlir::ShapedType type);
 /// Replaces the single result of `op` with `value` and erases `op`.
 void replaceOp(mlir::Operation *op, mlir::Value value);
 

@@ -36,25 +36,6 @@ namespace {
 
 using namespace import;
 
-/// Broadcast-compatible input map: result i is d_i, or literal 0 on a size-1
-/// dim of the input. Rank must equal the iteration rank.
-bool isBroadcastMap(AffineMap map, ShapedType type) {
-  if (map.getNumResults() != map.getNumDims() ||
-      (int64_t)map.getNumResults() != type.getRank() || map.getNumSymbols())
-    return false;
-  for (auto [i, expr] : llvm::enumerate(map.getResults())) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-      if (dim.getPosition() != i)
-        return false;
-      continue;
-    }
-    auto c = dyn_cast<AffineConstantExpr>(expr);
-    if (!c || c.getValue() != 0 || type.getDimSize(i) != 1)
-      return false;
-  }
-  return true;
-}
-
 /// An input map that broadcasts by dropping loop dims (a bias read with
 /// (d0, d1) -> (d1), a rank-0 scalar read with (d0, d1) -> ()): the loop dims
 /// it keeps, in order, must be distinct and increasing. Returns the input's
@@ -719,7 +700,9 @@ struct MirageImportPass
                           llvm::all_of(op->getUsers(), [](Operation *u) {
                             return isa<tosa::MulOp>(u);
                           });
-        if (isa<linalg::FillOp>(op) || recipOfMul) {
+        auto copy = dyn_cast<linalg::GenericOp>(op);
+        if (isa<linalg::FillOp>(op) || recipOfMul ||
+            (copy && broadcastCopySource(copy))) {
           fills.push_back(op);
           continue;
         }
@@ -744,6 +727,8 @@ struct MirageImportPass
             << "mirage-import: left outside: "
             << (isa<linalg::FillOp>(fill)
                     ? "a fill whose users were not all imported"
+                : isa<linalg::GenericOp>(fill)
+                    ? "a broadcast copy whose users were not all imported"
                     : "a reciprocal whose muls were not all imported");
       fuseComposites(func);
       if (outline)

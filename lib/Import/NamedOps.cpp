@@ -103,6 +103,23 @@ tensor::ExpandShapeOp unitDimExpand(linalg::GenericOp op, OpBuilder &b) {
 
 } // namespace
 
+Value broadcastCopySource(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0 || !op.hasPureTensorSemantics())
+    return {};
+  Block &body = op.getRegion().front();
+  if (body.getTerminator()->getNumOperands() != 1 ||
+      body.getTerminator()->getOperand(0) != body.getArgument(0))
+    return {};
+  Value input = op.getDpsInputs()[0];
+  auto type = dyn_cast<ShapedType>(input.getType());
+  if (!type || type == op->getResult(0).getType() ||
+      !op.getIndexingMapsArray()[1].isIdentity() ||
+      !isBroadcastMap(op.getIndexingMapsArray()[0], type))
+    return {};
+  return input;
+}
+
 Reason importMatmul(linalg::LinalgOp op, OpBuilder &b) {
   if (!op.hasPureTensorSemantics())
     return "buffer semantics are not imported";
@@ -116,8 +133,21 @@ Reason importMatmul(linalg::LinalgOp op, OpBuilder &b) {
     return r;
   if (Reason r = checkSameElementType(ins, op->getResultTypes()[0]); !r.empty())
     return r;
-  if (!isZeroInit(init))
-    return "the accumulator is not a zero fill (mk.matmul does not accumulate)";
+  // A non-zero init is added to the product (C = init + A B); one that is
+  // a copy broadcasting size-1 dims (a bias written into the output first)
+  // is added unbroadcast, since mk.add broadcasts them.
+  Value addend;
+  if (!isZeroInit(init)) {
+    addend = init;
+    if (auto copy = init.getDefiningOp<linalg::GenericOp>())
+      if (Value source = broadcastCopySource(copy))
+        addend = source;
+    if (Reason r = checkTypes(addend, {}); !r.empty())
+      return "the accumulator: " + r;
+    if (Reason r = checkSameElementType(addend, op->getResultTypes()[0]);
+        !r.empty())
+      return "the accumulator: " + r;
+  }
   b.setInsertionPoint(op);
   Location loc = op.getLoc();
   int64_t rank = cast<ShapedType>(ins[0].getType()).getRank();
@@ -125,8 +155,11 @@ Reason importMatmul(linalg::LinalgOp op, OpBuilder &b) {
     ins[0] = transpose(b, loc, ins[0], swapLastTwo(rank));
   if (transposed->second)
     ins[1] = transpose(b, loc, ins[1], swapLastTwo(rank));
-  replaceOp(
-      op, mk::MatmulOp::create(b, loc, op->getResultTypes(), ins).getResult());
+  Value product =
+      mk::MatmulOp::create(b, loc, op->getResultTypes(), ins).getResult();
+  if (addend)
+    product = mk::AddOp::create(b, loc, product, addend).getResult();
+  replaceOp(op, product);
   return {};
 }
 

@@ -42,6 +42,11 @@ Reason importSoftmax(mlir::linalg::SoftmaxOp op, mlir::OpBuilder &b);
 /// the lowest value) whose result is re-expanded to the kept-dim shape.
 Reason importLinalgReduce(mlir::linalg::ReduceOp op, mlir::OpBuilder &b);
 
+/// The input of a copy generic that only broadcasts size-1 dims (input map
+/// a broadcast map, output map the identity), or null. A matmul accumulating
+/// into such a copy adds the input instead.
+mlir::Value broadcastCopySource(mlir::linalg::GenericOp op);
+
 /// For a reduction result that dropped a dim: the tensor.expand_shape that is
 /// its only user and gives back `keptShape` (the input shape with the
 /// reduced dim 1), or null. Inserting size-1 dims does not move data, so the

@@ -154,3 +154,34 @@ func.func @softmax(%x: tensor<4x32xf16>) -> tensor<4x32xf16> attributes {mk.refe
   %p = linalg.softmax dimension(1) ins(%x : tensor<4x32xf16>) outs(%e : tensor<4x32xf16>) -> tensor<4x32xf16>
   return %p : tensor<4x32xf16>
 }
+
+// TPP's MLP layer: the bias broadcast into the output by a copy, the matmul
+// accumulating into it, then relu: C = A B + bias.
+// EQ-DAG: remark: equivalent to @mlp_ref
+func.func @mlp_ref(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>, %b: tensor<1x32xf32>, %unused: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %m = mk.matmul %x, %w : tensor<8x16xf32>, tensor<16x32xf32> -> tensor<8x32xf32>
+  %a = mk.add %m, %b : tensor<8x32xf32>, tensor<1x32xf32> -> tensor<8x32xf32>
+  %r = mk.relu %a : tensor<8x32xf32>
+  return %r : tensor<8x32xf32>
+}
+// CHECK-LABEL: func.func @mlp(
+// CHECK-NEXT: %[[M:.*]] = mk.matmul %arg0, %arg1
+// CHECK-NEXT: %[[A:.*]] = mk.add %[[M]], %arg2 : tensor<8x32xf32>, tensor<1x32xf32> -> tensor<8x32xf32>
+// CHECK-NEXT: %[[R:.*]] = mk.relu %[[A]]
+// CHECK-NEXT: return %[[R]]
+func.func @mlp(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>, %b: tensor<1x32xf32>, %out: tensor<8x32xf32>) -> tensor<8x32xf32> attributes {mk.reference = @mlp_ref} {
+  %c0 = arith.constant 0.0 : f32
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0, d1)>, #id2], iterator_types = ["parallel", "parallel"]}
+         ins(%b : tensor<1x32xf32>) outs(%out : tensor<8x32xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<8x32xf32>
+  %2 = linalg.matmul ins(%x, %w : tensor<8x16xf32>, tensor<16x32xf32>) outs(%1 : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %3 = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+         ins(%2 : tensor<8x32xf32>) outs(%out : tensor<8x32xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %4 = arith.maximumf %in, %c0 : f32
+    linalg.yield %4 : f32
+  } -> tensor<8x32xf32>
+  return %3 : tensor<8x32xf32>
+}
