@@ -9,3 +9,9 @@
 // CHECK-DAG: T mgpuModuleLoad
 // CHECK-DAG: T mgpuStreamCreate
 // CHECK-DAG: T mgpuEventCreate
+// CHECK-DAG: T mgpuModuleLoadJIT
+// CHECK-DAG: T mgpuMemFree
+// CHECK-DAG: T mgpuStreamSynchronize
+// What mirage-run --device=gpu asks before it lowers anything.
+// CHECK-DAG: T mgpuMirageDeviceCount
+// CHECK-DAG: T mgpuMirageComputeCapability
