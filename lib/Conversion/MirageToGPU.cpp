@@ -64,6 +64,34 @@ Value emitExp(OpBuilder &b, Location loc, Value x) {
   return math::ExpOp::create(b, loc, x);
 }
 
+/// erf(x) by Abramowitz & Stegun 7.1.26 (absolute error <= 1.5e-7):
+/// 1 - t (a1 + t (a2 + ... + t a5)) exp(-x^2), t = 1 / (1 + p |x|), odd in x.
+/// Built from exp, which lowers on both paths, while math.erf has no LLVM
+/// intrinsic for the CPU path.
+Value emitErf(OpBuilder &b, Location loc, Value x) {
+  Value one = cF32(b, loc, 1.0);
+  Value a = math::AbsFOp::create(b, loc, x);
+  Value t = arith::DivFOp::create(
+      b, loc, one,
+      arith::AddFOp::create(
+          b, loc, one,
+          arith::MulFOp::create(b, loc, cF32(b, loc, 0.3275911), a)));
+  Value poly = cF32(b, loc, 1.061405429);
+  for (double c : {-1.453152027, 1.421413741, -0.284496736, 0.254829592})
+    poly = arith::AddFOp::create(b, loc, cF32(b, loc, c),
+                                 arith::MulFOp::create(b, loc, t, poly));
+  poly = arith::MulFOp::create(b, loc, t, poly);
+  Value e = emitExp(
+      b, loc,
+      arith::NegFOp::create(b, loc, arith::MulFOp::create(b, loc, a, a)));
+  Value y = arith::SubFOp::create(b, loc, one,
+                                  arith::MulFOp::create(b, loc, poly, e));
+  Value negative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                         cF32(b, loc, 0.0));
+  return arith::SelectOp::create(b, loc, negative,
+                                 arith::NegFOp::create(b, loc, y), y);
+}
+
 /// Computes `kind` on f32 scalars.
 Value emitScalar(OpBuilder &b, Location loc, ElementwiseKind kind,
                  ArrayRef<double> params, ValueRange x) {
@@ -105,6 +133,19 @@ Value emitScalar(OpBuilder &b, Location loc, ElementwiseKind kind,
     return arith::MulFOp::create(b, loc, half,
                                  arith::AddFOp::create(b, loc, one(), t));
   }
+  case ElementwiseKind::Reciprocal:
+    return arith::DivFOp::create(b, loc, one(), x[0]);
+  case ElementwiseKind::Tanh:
+    // libdevice's __nv_tanhf on the GPU path, llvm.tanh (libm) on the CPU.
+    return math::TanhOp::create(b, loc, x[0]);
+  case ElementwiseKind::GeluErf: {
+    // 0.5 x (1 + erf(x / sqrt(2)))
+    Value erf = emitErf(
+        b, loc, arith::MulFOp::create(b, loc, cF32(b, loc, M_SQRT1_2), x[0]));
+    Value half = arith::MulFOp::create(b, loc, cF32(b, loc, 0.5), x[0]);
+    return arith::MulFOp::create(b, loc, half,
+                                 arith::AddFOp::create(b, loc, one(), erf));
+  }
   case ElementwiseKind::Relu:
     return arith::MaximumFOp::create(b, loc, x[0], cF32(b, loc, 0.0));
   case ElementwiseKind::Neg:
@@ -127,6 +168,8 @@ Value emitScalar(OpBuilder &b, Location loc, ElementwiseKind kind,
     return arith::DivFOp::create(b, loc, x[0], x[1]);
   case ElementwiseKind::Pow:
     return math::PowFOp::create(b, loc, x[0], x[1]);
+  case ElementwiseKind::Max:
+    return arith::MaximumFOp::create(b, loc, x[0], x[1]);
   }
   llvm_unreachable("unknown element-wise kind");
 }

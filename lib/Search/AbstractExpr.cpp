@@ -30,9 +30,10 @@ const OpTable &abstractOps() {
   static const OpTable table = [] {
     OpTable t;
     // Order must match `AOp`.
-    for (const char *name : {"var", "const", "add", "mul", "div", "pow", "exp",
-                             "square", "sqrt", "rsqrt", "silu", "gelu", "relu",
-                             "sigmoid", "clamp", "sum", "max", "concat"})
+    for (const char *name :
+         {"var",    "const", "add",   "mul",    "div",     "pow",     "exp",
+          "square", "sqrt",  "rsqrt", "silu",   "gelu",    "relu",    "sigmoid",
+          "clamp",  "sum",   "max",   "concat", "maximum", "gelu_erf"})
       t.add(name);
     return t;
   }();
@@ -94,6 +95,13 @@ TermBuilder::Id TermBuilder::shift(double c, Id x) {
   if (c == 0.0)
     return x;
   return add(constant(c), x);
+}
+
+TermBuilder::Id TermBuilder::reciprocal(Id x) { return div(constant(1.0), x); }
+
+TermBuilder::Id TermBuilder::tanh(Id x) {
+  // 2 sigmoid(2x) - 1: one spelling for tanh and its sigmoid form.
+  return shift(-1.0, scale(2.0, unary(AOp::Sigmoid, scale(2.0, x))));
 }
 
 TermBuilder::Id TermBuilder::clamp(double lo, double hi, Id x) {
@@ -295,6 +303,8 @@ std::vector<Rewrite> getAbstractAxioms() {
   // scalars): commutativity, associativity, distributivity.
   addRule(rules, "add-comm", "(add ?a ?b)", "(add ?b ?a)", /*oneWay=*/true);
   addRule(rules, "mul-comm", "(mul ?a ?b)", "(mul ?b ?a)", /*oneWay=*/true);
+  addRule(rules, "maximum-comm", "(maximum ?a ?b)", "(maximum ?b ?a)",
+          /*oneWay=*/true);
   addRule(rules, "add-assoc", "(add ?a (add ?b ?c))", "(add (add ?a ?b) ?c)");
   addRule(rules, "mul-assoc", "(mul ?a (mul ?b ?c))", "(mul (mul ?a ?b) ?c)");
   addRule(rules, "distribute", "(mul ?a (add ?b ?c))",
@@ -505,6 +515,12 @@ struct AbstractExprBuilder::Impl {
       return tb.shift(params[0], args[0]);
     case ElementwiseKind::Clamp:
       return tb.clamp(params[0], params[1], args[0]);
+    case ElementwiseKind::Reciprocal:
+      return tb.reciprocal(args[0]);
+    case ElementwiseKind::Tanh:
+      return tb.tanh(args[0]);
+    case ElementwiseKind::GeluErf:
+      return tb.unary(AOp::GeluErf, args[0]);
     case ElementwiseKind::Add:
       return tb.add(args[0], args[1]);
     case ElementwiseKind::Sub:
@@ -515,6 +531,8 @@ struct AbstractExprBuilder::Impl {
       return tb.div(args[0], args[1]);
     case ElementwiseKind::Pow:
       return tb.binary(AOp::Pow, args[0], args[1]);
+    case ElementwiseKind::Max:
+      return tb.binary(AOp::Maximum, args[0], args[1]);
     }
     llvm_unreachable("unknown element-wise kind");
   }

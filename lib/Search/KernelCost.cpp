@@ -189,12 +189,19 @@ UnitCost mirage::search::elementwiseUnitCost(ElementwiseKind kind) {
     return {7, 1}; // tanh form: a cubic, tanh.approx, the scaling
   case ElementwiseKind::Div:
     return {1, 1}; // rcp, multiply
+  case ElementwiseKind::Reciprocal:
+    return {0, 1}; // rcp
+  case ElementwiseKind::Tanh:
+    return {0, 1}; // tanh.approx
+  case ElementwiseKind::GeluErf:
+    return {8, 2}; // erf: a rational polynomial and ex2, rcp; the scaling
   case ElementwiseKind::Pow:
     return {1, 2}; // ex2(y lg2 x)
   case ElementwiseKind::Clamp:
     return {2, 0};
   case ElementwiseKind::Square:
   case ElementwiseKind::Relu:
+  case ElementwiseKind::Max:
   case ElementwiseKind::Neg:
   case ElementwiseKind::MulScalar:
   case ElementwiseKind::AddScalar:

@@ -64,11 +64,24 @@ std::optional<SValue> applyOp(TermBuilder &tb, Kind kind, const Params &p,
     r.labels = x.labels;
     r.term = tb.clamp(p.a, p.b, x.term);
     return r;
+  case Kind::Reciprocal:
+    r.labels = x.labels;
+    r.term = tb.reciprocal(x.term);
+    return r;
+  case Kind::Tanh:
+    r.labels = x.labels;
+    r.term = tb.tanh(x.term);
+    return r;
+  case Kind::GeluErf:
+    r.labels = x.labels;
+    r.term = tb.unary(AOp::GeluErf, x.term);
+    return r;
   case Kind::Add:
   case Kind::Sub:
   case Kind::Mul:
   case Kind::Div:
-  case Kind::Pow: {
+  case Kind::Pow:
+  case Kind::Max: {
     const SValue &y = *args[1];
     if (x.labels.size() != y.labels.size())
       return std::nullopt;
@@ -87,8 +100,10 @@ std::optional<SValue> applyOp(TermBuilder &tb, Kind kind, const Params &p,
       r.term = tb.mul(x.term, y.term);
     else if (kind == Kind::Div)
       r.term = tb.div(x.term, y.term);
-    else
+    else if (kind == Kind::Pow)
       r.term = tb.binary(AOp::Pow, x.term, y.term);
+    else
+      r.term = tb.binary(AOp::Maximum, x.term, y.term);
     return r;
   }
   case Kind::Matmul: {
@@ -177,16 +192,18 @@ std::optional<SValue> applyOp(TermBuilder &tb, Kind kind, const Params &p,
 CostOp costOpOf(Kind kind, ArrayRef<int64_t> resultShape,
                 ArrayRef<ArrayRef<int64_t>> argShapes, bool inLoop) {
   static const ElementwiseKind elementwise[] = {
-      ElementwiseKind::Exp,       ElementwiseKind::Square,
-      ElementwiseKind::Sqrt,      ElementwiseKind::Rsqrt,
-      ElementwiseKind::Silu,      ElementwiseKind::Gelu,
-      ElementwiseKind::Relu,      ElementwiseKind::Sigmoid,
-      ElementwiseKind::Neg,       ElementwiseKind::MulScalar,
-      ElementwiseKind::AddScalar, ElementwiseKind::Clamp,
-      ElementwiseKind::Add,       ElementwiseKind::Sub,
-      ElementwiseKind::Mul,       ElementwiseKind::Div,
-      ElementwiseKind::Pow};
-  static_assert(static_cast<unsigned>(Kind::Pow) == 16 &&
+      ElementwiseKind::Exp,        ElementwiseKind::Square,
+      ElementwiseKind::Sqrt,       ElementwiseKind::Rsqrt,
+      ElementwiseKind::Silu,       ElementwiseKind::Gelu,
+      ElementwiseKind::Relu,       ElementwiseKind::Sigmoid,
+      ElementwiseKind::Neg,        ElementwiseKind::MulScalar,
+      ElementwiseKind::AddScalar,  ElementwiseKind::Clamp,
+      ElementwiseKind::Reciprocal, ElementwiseKind::Tanh,
+      ElementwiseKind::GeluErf,    ElementwiseKind::Add,
+      ElementwiseKind::Sub,        ElementwiseKind::Mul,
+      ElementwiseKind::Div,        ElementwiseKind::Pow,
+      ElementwiseKind::Max};
+  static_assert(static_cast<unsigned>(Kind::Max) == 20 &&
                     static_cast<unsigned>(Kind::AccMax) -
                             static_cast<unsigned>(Kind::AccSum) ==
                         4,

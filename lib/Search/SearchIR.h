@@ -56,11 +56,15 @@ enum class Kind : uint8_t {
   MulScalar,
   AddScalar,
   Clamp,
+  Reciprocal,
+  Tanh,
+  GeluErf,
   Add,
   Sub,
   Mul,
   Div,
   Pow,
+  Max,
   Matmul,
   ReduceSum,
   ReduceMax,
@@ -75,9 +79,11 @@ constexpr unsigned kNumKinds = static_cast<unsigned>(Kind::AccMax) + 1;
 
 /// The op's name in the mk and mb dialects ("exp", "accum_sum", ...).
 const char *kindName(Kind k);
-inline bool isBinary(Kind k) { return k >= Kind::Add && k <= Kind::Pow; }
+inline bool isBinary(Kind k) { return k >= Kind::Add && k <= Kind::Max; }
 inline bool isAccumulator(Kind k) { return k >= Kind::AccSum; }
-inline bool isCommutative(Kind k) { return k == Kind::Add || k == Kind::Mul; }
+inline bool isCommutative(Kind k) {
+  return k == Kind::Add || k == Kind::Mul || k == Kind::Max;
+}
 
 /// Scalar parameters: the constant of mul_scalar/add_scalar, clamp bounds,
 /// the eps of rms_norm/accum_rms_last, the dim of a reduction.

@@ -54,6 +54,12 @@ static std::optional<Kind> kindOf(Operation *op, Params &p) {
       return Kind::AddScalar;
     case ElementwiseKind::Clamp:
       return Kind::Clamp;
+    case ElementwiseKind::Reciprocal:
+      return Kind::Reciprocal;
+    case ElementwiseKind::Tanh:
+      return Kind::Tanh;
+    case ElementwiseKind::GeluErf:
+      return Kind::GeluErf;
     case ElementwiseKind::Add:
       return Kind::Add;
     case ElementwiseKind::Sub:
@@ -64,6 +70,8 @@ static std::optional<Kind> kindOf(Operation *op, Params &p) {
       return Kind::Div;
     case ElementwiseKind::Pow:
       return Kind::Pow;
+    case ElementwiseKind::Max:
+      return Kind::Max;
     }
     return std::nullopt;
   }

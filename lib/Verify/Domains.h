@@ -13,6 +13,7 @@
 #include "Mirage/Verify/Interpreter.h"
 #include "Mirage/Verify/Matmul.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
@@ -62,6 +63,15 @@ public:
   }
   Elem sqrt(Elem a) const { return std::sqrt(a); }
   Elem pow(Elem a, Elem b) const { return std::pow(a, b); }
+  /// tanh of `n` values.
+  void tanhAll(const Elem *x, Elem *out, int64_t n) {
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = std::tanh(x[i]);
+  }
+  /// The exact GELU, 0.5 x (1 + erf(x / sqrt(2))).
+  Elem geluErf(Elem a) const {
+    return F(0.5) * a * (F(1) + std::erf(a * static_cast<F>(M_SQRT1_2)));
+  }
   Elem max(Elem a, Elem b) const { return a >= b ? a : b; }
   Elem min(Elem a, Elem b) const { return a <= b ? a : b; }
   bool isExactConstant(double) const { return true; }
@@ -136,10 +146,25 @@ public:
   Elem sqrt(Elem a) const { return fieldSqrt(a); }
   /// pow has no field image; it is a fixed random function of both
   /// arguments, so only identical uses compare equal.
-  Elem pow(Elem a, Elem b) const {
-    uint64_t h = mix64(mix64(a.p ^ test.getPowKey()) + b.p);
-    uint64_t h2 = mix64(h ^ 0x5bd1e995ULL);
-    return {h % kFieldP, static_cast<uint32_t>(h2 % kFieldQ)};
+  Elem pow(Elem a, Elem b) const { return opaque(test.getPowKey(), a, b.p); }
+  /// tanh(x) = (e^2x - 1) / (e^2x + 1) = 1 - 2 / (exp(2x) + 1) through the
+  /// field exp, so it agrees with the spellings through exp and sigmoid.
+  void tanhAll(const Elem *x, Elem *out, int64_t n) {
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = add(x[i], x[i]);
+    expAll(out, out, n);
+    Elem one = constant(1.0);
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = add(out[i], one);
+    llvm::MutableArrayRef<Elem> dens(out, n);
+    invertAll(dens);
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = sub(one, add(out[i], out[i]));
+  }
+  /// The exact GELU (erf) has no field image either: a fixed random function
+  /// of its argument, other than pow's.
+  Elem geluErf(Elem a) const {
+    return opaque(test.getPowKey() ^ 0x9e3779b97f4a7c15ULL, a, 0);
   }
   /// max and min under a random total order of the field: commutative,
   /// associative and idempotent like the real ones, so a maximum taken in
@@ -163,6 +188,12 @@ public:
   }
 
 private:
+  /// A fixed random function of `a` and `b` under `key`.
+  static Elem opaque(uint64_t key, Elem a, uint64_t b) {
+    uint64_t h = mix64(mix64(a.p ^ key) + b);
+    uint64_t h2 = mix64(h ^ 0x5bd1e995ULL);
+    return {h % kFieldP, static_cast<uint32_t>(h2 % kFieldQ)};
+  }
   bool before(Elem a, Elem b) const {
     uint64_t ka = test.orderKey(a), kb = test.orderKey(b);
     if (ka != kb)

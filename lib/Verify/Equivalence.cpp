@@ -299,7 +299,7 @@ std::string mirage::verify::describeChecks(const EquivalenceResult &result,
     if (!result.boundIsRigorous)
       os << ", heuristic bound (exp, sqrt or max-like ops)";
     if (result.structureOnly)
-      os << ", max/relu/clamp/pow compared by structure only";
+      os << ", max/relu/clamp/pow/gelu_erf compared by structure only";
     break;
   case Verdict::NotEquivalent:
     os << "differ in test " << result.counterexample->testIndex;

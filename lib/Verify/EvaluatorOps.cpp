@@ -33,6 +33,8 @@ Evaluator<Dom>::binary(ElementwiseKind kind, const T &a, const T &b) {
   }
   case ElementwiseKind::Pow:
     return broadcast(a, b, [&](E x, E y) { return dom.pow(x, y); });
+  case ElementwiseKind::Max:
+    return broadcast(a, b, [&](E x, E y) { return dom.max(x, y); });
   default:
     return nullptr;
   }
@@ -105,6 +107,24 @@ Evaluator<Dom>::unary(ElementwiseKind kind, ArrayRef<double> params, const T &x,
         true);
     break;
   }
+  case ElementwiseKind::Reciprocal:
+    // In the field, the inverse: a zero is a DivisionByZero.
+    dr = divDeg(constDeg(), dx);
+    out = in;
+    dom.invertAll(out);
+    break;
+  case ElementwiseKind::Tanh:
+    // (E - 1) / (E + 1) with E = exp(2x).
+    noteExp(dx);
+    dr = divDeg(addDeg(constDeg(), freshDeg()), addDeg(constDeg(), freshDeg()));
+    dom.tanhAll(in.data(), out.data(), n);
+    break;
+  case ElementwiseKind::GeluErf:
+    if (info)
+      info->usesOpaque = true;
+    dr = freshDeg();
+    map([&](E v) { return dom.geluErf(v); });
+    break;
   case ElementwiseKind::Relu: {
     if (info)
       info->usesOpaque = true;
@@ -172,6 +192,12 @@ LogicalResult Evaluator<Dom>::evalElementwise(Operation &op,
       break;
     case ElementwiseKind::Div:
       dr = divDeg(a.deg, b.deg);
+      break;
+    case ElementwiseKind::Max:
+      // The random total order of the field (as reduce_max).
+      if (info)
+        info->usesOpaque = true;
+      dr = maxDeg(a.deg, b.deg);
       break;
     default:
       if (info)

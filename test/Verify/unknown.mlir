@@ -40,3 +40,16 @@ func.func @divzero(%x: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {mk.refere
   %d = mk.div %x, %z : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
   return %d : tensor<4x8xf32>
 }
+
+// reciprocal of a value that is zero in the field (x - x): the field inverse
+// has no value, as for a division.
+func.func @recipzero_ref(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  return %x : tensor<4x8xf32>
+}
+// expected-warning @below {{equivalence to @recipzero_ref unknown: in @recipzero: division by a value that is zero in the field}}
+func.func @recipzero(%x: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {mk.reference = @recipzero_ref} {
+  %z = mk.sub %x, %x : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  // expected-note @below {{evaluation stopped here}}
+  %r = mk.reciprocal %z : tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}

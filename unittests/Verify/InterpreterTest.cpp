@@ -269,6 +269,16 @@ TEST_F(InterpreterTest, EveryElementwiseKind) {
                  std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
        },
        nullptr},
+      {"mk.reciprocal %x", [](double v) { return 1 / v; }, fieldInv},
+      {"mk.tanh %x", [](double v) { return std::tanh(v); },
+       [&](FieldValue v) {
+         // (e^2x - 1) / (e^2x + 1) through the field exp.
+         FieldValue e = fexp(fieldAdd(v, v));
+         return fieldMul(fieldSub(e, one), fieldInv(fieldAdd(e, one)));
+       }},
+      {"mk.gelu_erf %x",
+       [](double v) { return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); },
+       nullptr},
       {"mk.add %x, %x", [](double v) { return v + v; },
        [](FieldValue v) { return fieldAdd(v, v); }},
       {"mk.sub %x, %x", [](double) { return 0.0; },
@@ -278,6 +288,8 @@ TEST_F(InterpreterTest, EveryElementwiseKind) {
       {"mk.div %x, %x", [](double) { return 1.0; },
        [](FieldValue) { return fieldFromInt(1); }},
       {"mk.pow %x, %x", [](double v) { return std::pow(v, v); }, nullptr},
+      {"mk.max %x, %x", [](double v) { return v; },
+       [](FieldValue v) { return v; }},
   };
   for (const Case &c : cases) {
     std::string op = c.op;
@@ -301,6 +313,58 @@ TEST_F(InterpreterTest, EveryElementwiseKind) {
     for (int i = 0; i < 4; ++i)
       EXPECT_EQ(c.field(fieldFromInt(i + 1)).p, got[i].p) << "element " << i;
   }
+}
+
+TEST_F(InterpreterTest, MaxGeluErfAndReciprocalOfZero) {
+  func::FuncOp f = parse(R"(
+    func.func @max(%x: tensor<2x3xf32>, %r: tensor<2x1xf32>) -> tensor<2x3xf32> {
+      %n = mk.neg %x : tensor<2x3xf32>
+      %a = mk.add_scalar %n, 4.0 : tensor<2x3xf32>
+      %m = mk.max %a, %r : tensor<2x3xf32>, tensor<2x1xf32> -> tensor<2x3xf32>
+      return %m : tensor<2x3xf32>
+    }
+    func.func @gelu(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+      %n = mk.add_scalar %x, -2.5 : tensor<4xf32>
+      %e = mk.gelu_erf %n : tensor<4xf32>
+      %t = mk.gelu %n : tensor<4xf32>
+      return %e, %t : tensor<4xf32>, tensor<4xf32>
+    }
+    func.func @recip0(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %z = mk.sub %x, %x : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+      %r = mk.reciprocal %z : tensor<4xf32>
+      return %r : tensor<4xf32>
+    })",
+                         "max");
+  ASSERT_TRUE(f);
+  // x = 1..6, r = 1, 2: max(4 - x, r) broadcast over the rows.
+  expectNear({3, 2, 1, 2, 2, 2}, runFloat(f));
+  FieldTest test(5);
+  std::vector<FieldValue> m = runField(f, test);
+  ASSERT_EQ(6u, m.size());
+  for (int i = 0; i < 6; ++i) {
+    FieldValue a = fieldFromInt(3 - i), b = fieldFromInt(i / 3 + 1);
+    EXPECT_EQ(test.orderKey(a) > test.orderKey(b) ? a : b, m[i]) << i;
+  }
+  // The exact GELU differs from the tanh form by less than 1e-3 here, and
+  // the field gives each a different stand-in.
+  func::FuncOp g = module->lookupSymbol<func::FuncOp>("gelu");
+  EvalError err;
+  auto out = evaluateFloat(g, iotaFloat(g), err);
+  ASSERT_TRUE(out.has_value()) << err.message;
+  for (int i = 0; i < 4; ++i) {
+    double v = i + 1 - 2.5;
+    EXPECT_NEAR(0.5 * v * (1 + std::erf(v / std::sqrt(2.0))), (*out)[0].data[i],
+                1e-12);
+    EXPECT_NEAR((*out)[1].data[i], (*out)[0].data[i], 1e-3);
+  }
+  auto fout = evaluateField(g, iotaField(g), test, err);
+  ASSERT_TRUE(fout.has_value()) << err.message;
+  EXPECT_NE((*fout)[0].data[0].p, (*fout)[1].data[0].p);
+  // 1 / 0 is an infinity in the reals and outside the field's fragment.
+  func::FuncOp z = module->lookupSymbol<func::FuncOp>("recip0");
+  EXPECT_TRUE(std::isinf(runFloat(z)[0]));
+  EXPECT_FALSE(evaluateField(z, iotaField(z), test, err).has_value());
+  EXPECT_EQ(EvalErrorKind::DivisionByZero, err.kind);
 }
 
 //===----------------------------------------------------------------------===//

@@ -23,11 +23,15 @@ def Mirage_ElementwiseKind : I32EnumAttr<"ElementwiseKind",
       I32EnumAttrCase<"MulScalar", 9, "mul_scalar">,
       I32EnumAttrCase<"AddScalar", 10, "add_scalar">,
       I32EnumAttrCase<"Clamp", 11, "clamp">,
+      I32EnumAttrCase<"Reciprocal", 12, "reciprocal">,
+      I32EnumAttrCase<"Tanh", 13, "tanh">,
+      I32EnumAttrCase<"GeluErf", 14, "gelu_erf">,
       I32EnumAttrCase<"Add", 20, "add">,
       I32EnumAttrCase<"Sub", 21, "sub">,
       I32EnumAttrCase<"Mul", 22, "mul">,
       I32EnumAttrCase<"Div", 23, "div">,
-      I32EnumAttrCase<"Pow", 24, "pow">
+      I32EnumAttrCase<"Pow", 24, "pow">,
+      I32EnumAttrCase<"Max", 25, "max">
     ]> {
   let cppNamespace = "::mirage";
   let genSpecializedAttr = 0;

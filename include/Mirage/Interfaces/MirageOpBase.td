@@ -117,6 +117,13 @@ multiclass Mirage_UnaryOps<Dialect d, TypeConstraint ty, list<Trait> extra> {
   def ReluOp : Mirage_UnaryOp<d, ty, extra, "relu", "Relu", "max(x, 0)">;
   def SigmoidOp : Mirage_UnaryOp<d, ty, extra, "sigmoid", "Sigmoid",
                                  "1 / (1 + exp(-x))">;
+  def ReciprocalOp : Mirage_UnaryOp<d, ty, extra, "reciprocal", "Reciprocal",
+                                    "1 / x">;
+  def TanhOp : Mirage_UnaryOp<d, ty, extra, "tanh", "Tanh",
+                              "(exp(2x) - 1) / (exp(2x) + 1)">;
+  // The exact GELU; `gelu` is its tanh approximation.
+  def GeluErfOp : Mirage_UnaryOp<d, ty, extra, "gelu_erf", "GeluErf",
+                                 "0.5 * x * (1 + erf(x / sqrt(2)))">;
   def NegOp : Mirage_UnaryOp<d, ty, extra, "neg", "Neg", "-x"> {
     let hasFolder = 1;
     let extraClassDefinition = [{
@@ -197,6 +204,7 @@ multiclass Mirage_TensorBinaryOps<Dialect d, list<Trait> extra> {
   def MulOp : Mirage_TensorBinaryOp<d, extra, "mul", "Mul", "x * y">;
   def DivOp : Mirage_TensorBinaryOp<d, extra, "div", "Div", "x / y">;
   def PowOp : Mirage_TensorBinaryOp<d, extra, "pow", "Pow", "x ^ y">;
+  def MaxOp : Mirage_TensorBinaryOp<d, extra, "max", "Max", "max(x, y)">;
 }
 
 //===----------------------------------------------------------------------===//

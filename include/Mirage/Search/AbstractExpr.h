@@ -60,6 +60,8 @@ enum class AOp : OpId {
   Sum,     ///< sum over `size` values of axis `axis`, payload encodes both
   Max,     ///< maximum over `size` values of axis `axis`
   Concat,  ///< concatenation (opaque: an element of one operand or the other)
+  Maximum, ///< max(x, y), element-wise
+  GeluErf, ///< 0.5 x (1 + erf(x / sqrt(2)))
 };
 
 /// The operator table of the language, names in `AOp` order ("var", ...).
@@ -108,6 +110,10 @@ public:
   /// c + x (x itself when c == 0).
   Id shift(double c, Id x);
   Id clamp(double lo, double hi, Id x);
+  /// 1 / x.
+  Id reciprocal(Id x);
+  /// tanh(x), spelled 2 * sigmoid(2 * x) - 1.
+  Id tanh(Id x);
   /// Sum over `size` values of axis `axis` (x itself when size == 1).
   Id sum(int64_t size, uint32_t axis, Id x);
   /// Maximum over `size` values of axis `axis` (x itself when size == 1).

@@ -251,3 +251,30 @@ func.func @accumulators(%x: tensor<4x64xf32>) -> (tensor<4x16xf32>, tensor<4x4xf
   } : (tensor<4x64xf32>) -> (tensor<4x16xf32>, tensor<4x4xf32>)
   return %y#0, %y#1 : tensor<4x16xf32>, tensor<4x4xf32>
 }
+
+// CHECK-LABEL: func.func @issue12_ops(
+// CHECK: [[xt:%[0-9a-z_]+]] = mb.input_iter
+// CHECK-NEXT: [[rt:%[0-9a-z_]+]] = mb.input_iter
+// CHECK-NEXT: [[V0:%[0-9a-z_]+]] = mb.reciprocal [[xt]] : tensor<4x16xf32>
+// CHECK-NEXT: [[V1:%[0-9a-z_]+]] = mb.tanh [[V0]] : tensor<4x16xf32>
+// CHECK-NEXT: [[V2:%[0-9a-z_]+]] = mb.gelu_erf [[V1]] : tensor<4x16xf32>
+// CHECK-NEXT: [[V3:%[0-9a-z_]+]] = mb.max [[V2]], [[rt]] : tensor<4x16xf32>, tensor<4x1xf32> -> tensor<4x16xf32>
+// CHECK-NEXT: mb.accum_max [[V3]]
+func.func @issue12_ops(%x: tensor<8x64xf32>, %r: tensor<8x1xf32>) -> tensor<8x16xf32> {
+  %y = mk.graph_kernel (%x, %r) grid = [2, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<8x64xf32>, %R: tensor<8x1xf32>):
+    %acc = mb.for_loop -> (tensor<4x16xf32>) {
+      %xt = mb.input_iter %X imap = [0, -1, -1] fmap = 1 : tensor<8x64xf32> -> tensor<4x16xf32>
+      %rt = mb.input_iter %R imap = [0, -1, -1] fmap = -1 : tensor<8x1xf32> -> tensor<4x1xf32>
+      %0 = mb.reciprocal %xt : tensor<4x16xf32>
+      %1 = mb.tanh %0 : tensor<4x16xf32>
+      %2 = mb.gelu_erf %1 : tensor<4x16xf32>
+      %3 = mb.max %2, %rt : tensor<4x16xf32>, tensor<4x1xf32> -> tensor<4x16xf32>
+      %s = mb.accum_max %3 : tensor<4x16xf32> -> tensor<4x16xf32>
+      mb.yield %s : tensor<4x16xf32>
+    }
+    %o = mb.output_saver %acc omap = [0, -1, -1] : tensor<4x16xf32> -> tensor<8x16xf32>
+    mb.return %o : tensor<8x16xf32>
+  } : (tensor<8x64xf32>, tensor<8x1xf32>) -> tensor<8x16xf32>
+  return %y : tensor<8x16xf32>
+}

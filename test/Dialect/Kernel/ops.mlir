@@ -380,6 +380,21 @@ func.func @graph_kernel_two_outputs_f32(%a: tensor<64x64xf32>)
   return %r#0, %r#1 : tensor<64x8xf32>, tensor<64x4xf32>
 }
 
+// CHECK-LABEL: func.func @issue12_ops(
+// CHECK-SAME: %[[X:.*]]: tensor<2x8xf16>, %[[Y:.*]]: tensor<1x8xf16>)
+// CHECK: %[[R:.*]] = mk.reciprocal %[[X]] : tensor<2x8xf16>
+// CHECK: %[[T:.*]] = mk.tanh %[[R]] : tensor<2x8xf16>
+// CHECK: %[[G:.*]] = mk.gelu_erf %[[T]] : tensor<2x8xf16>
+// CHECK: %[[M:.*]] = mk.max %[[G]], %[[Y]] : tensor<2x8xf16>, tensor<1x8xf16> -> tensor<2x8xf16>
+// CHECK: return %[[M]]
+func.func @issue12_ops(%x: tensor<2x8xf16>, %y: tensor<1x8xf16>) -> tensor<2x8xf16> {
+  %r = mk.reciprocal %x : tensor<2x8xf16>
+  %t = mk.tanh %r : tensor<2x8xf16>
+  %g = mk.gelu_erf %t : tensor<2x8xf16>
+  %m = mk.max %g, %y : tensor<2x8xf16>, tensor<1x8xf16> -> tensor<2x8xf16>
+  return %m : tensor<2x8xf16>
+}
+
 // The block graph needs exactly 256 bytes of shared memory (two 2x32 f16
 // tiles), which the nearest mk.smem_limit allows ([K7] is <=).
 // CHECK: module attributes {mk.smem_limit = 256 : i64}

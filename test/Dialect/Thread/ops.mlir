@@ -140,3 +140,33 @@ func.func @broadcast_both_ways(%x: tensor<4x1x8xf32>, %c: tensor<1x16x8xbf16>) -
   } : (tensor<4x1x8xf32>, tensor<1x16x8xbf16>) -> (tensor<4x16x4xf32>, tensor<4x16x4xbf16>)
   return %y#0, %y#1 : tensor<4x16x4xf32>, tensor<4x16x4xbf16>
 }
+
+// CHECK-LABEL: func.func @issue12_ops(
+// CHECK: ^bb0([[a:%[0-9a-z_]+]]: f16, [[b:%[0-9a-z_]+]]: f16):
+// CHECK-NEXT: [[V0:%[0-9a-z_]+]] = mt.reciprocal [[a]] : f16
+// CHECK-NEXT: [[V1:%[0-9a-z_]+]] = mt.tanh [[V0]] : f16
+// CHECK-NEXT: [[V2:%[0-9a-z_]+]] = mt.gelu_erf [[V1]] : f16
+// CHECK-NEXT: [[V3:%[0-9a-z_]+]] = mt.max [[V2]], [[b]] : f16
+// CHECK-NEXT: mt.yield [[V3]] : f16
+func.func @issue12_ops(%x: tensor<16x64xf16>, %r: tensor<16x1xf16>) -> tensor<16x16xf16> {
+  %y = mk.graph_kernel (%x, %r) grid = [2, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<16x64xf16>, %R: tensor<16x1xf16>):
+    %acc = mb.for_loop -> (tensor<8x16xf16>) {
+      %xt = mb.input_iter %X imap = [0, -1, -1] fmap = 1 : tensor<16x64xf16> -> tensor<8x16xf16>
+      %rt = mb.input_iter %R imap = [0, -1, -1] fmap = -1 : tensor<16x1xf16> -> tensor<8x1xf16>
+      %u = mt.thread_graph (%xt, %rt) : (tensor<8x16xf16>, tensor<8x1xf16>) -> tensor<8x16xf16> {
+      ^bb0(%a: f16, %b: f16):
+        %0 = mt.reciprocal %a : f16
+        %1 = mt.tanh %0 : f16
+        %2 = mt.gelu_erf %1 : f16
+        %3 = mt.max %2, %b : f16
+        mt.yield %3 : f16
+      }
+      %s = mb.accum_sum %u : tensor<8x16xf16> -> tensor<8x16xf16>
+      mb.yield %s : tensor<8x16xf16>
+    }
+    %o = mb.output_saver %acc omap = [0, -1, -1] : tensor<8x16xf16> -> tensor<16x16xf16>
+    mb.return %o : tensor<16x16xf16>
+  } : (tensor<16x64xf16>, tensor<16x1xf16>) -> tensor<16x16xf16>
+  return %y : tensor<16x16xf16>
+}

@@ -40,6 +40,7 @@ def MT_SubOp : MT_BinaryOp<"sub", "Sub", "x - y">;
 def MT_MulOp : MT_BinaryOp<"mul", "Mul", "x * y">;
 def MT_DivOp : MT_BinaryOp<"div", "Div", "x / y">;
 def MT_PowOp : MT_BinaryOp<"pow", "Pow", "x ^ y">;
+def MT_MaxOp : MT_BinaryOp<"max", "Max", "max(x, y)">;
 
 def MT_ThreadGraphOp : MT_Op<"thread_graph", [Pure, Mirage_InBlockGraph,
     IsolatedFromAbove, SingleBlock]> {
