@@ -19,10 +19,12 @@
 namespace {
 
 int defaultDevice = 0;
+int errorCount = 0;
 
 void report(CUresult r, const char *what) {
   if (r == CUDA_SUCCESS)
     return;
+  ++errorCount;
   const char *name = nullptr;
   cuGetErrorName(r, &name);
   std::fprintf(stderr, "mirage-cuda-runtime: %s failed: %s\n", what,
@@ -45,6 +47,14 @@ struct ScopedContext {
   }
   ~ScopedContext() { CHECK(cuCtxPopCurrent(nullptr)); }
 };
+
+/// One driver call with the context current, for the entry points that only
+/// forward their arguments.
+#define IN_CONTEXT(call)                                                       \
+  do {                                                                         \
+    ScopedContext scoped;                                                      \
+    CHECK(call);                                                               \
+  } while (false)
 
 } // namespace
 
@@ -77,6 +87,10 @@ int mgpuMirageComputeCapability() {
   return major * 10 + minor;
 }
 
+/// Driver calls that failed so far (each is reported on stderr): the host
+/// code has no error channel, so mirage-run asks after every step.
+int mgpuMirageErrorCount() { return errorCount; }
+
 void mgpuSetDefaultDevice(int32_t device) { defaultDevice = device; }
 
 CUmodule mgpuModuleLoad(void *data, size_t /*gpuBlobSize*/) {
@@ -95,10 +109,7 @@ CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
   return module;
 }
 
-void mgpuModuleUnload(CUmodule module) {
-  ScopedContext scoped;
-  CHECK(cuModuleUnload(module));
-}
+void mgpuModuleUnload(CUmodule module) { IN_CONTEXT(cuModuleUnload(module)); }
 
 CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
   ScopedContext scoped;
@@ -128,19 +139,14 @@ CUstream mgpuStreamCreate() {
   return stream;
 }
 
-void mgpuStreamDestroy(CUstream stream) {
-  ScopedContext scoped;
-  CHECK(cuStreamDestroy(stream));
-}
+void mgpuStreamDestroy(CUstream stream) { IN_CONTEXT(cuStreamDestroy(stream)); }
 
 void mgpuStreamSynchronize(CUstream stream) {
-  ScopedContext scoped;
-  CHECK(cuStreamSynchronize(stream));
+  IN_CONTEXT(cuStreamSynchronize(stream));
 }
 
 void mgpuStreamWaitEvent(CUstream stream, CUevent event) {
-  ScopedContext scoped;
-  CHECK(cuStreamWaitEvent(stream, event, 0));
+  IN_CONTEXT(cuStreamWaitEvent(stream, event, 0));
 }
 
 CUevent mgpuEventCreate() {
@@ -150,19 +156,14 @@ CUevent mgpuEventCreate() {
   return event;
 }
 
-void mgpuEventDestroy(CUevent event) {
-  ScopedContext scoped;
-  CHECK(cuEventDestroy(event));
-}
+void mgpuEventDestroy(CUevent event) { IN_CONTEXT(cuEventDestroy(event)); }
 
 void mgpuEventSynchronize(CUevent event) {
-  ScopedContext scoped;
-  CHECK(cuEventSynchronize(event));
+  IN_CONTEXT(cuEventSynchronize(event));
 }
 
 void mgpuEventRecord(CUevent event, CUstream stream) {
-  ScopedContext scoped;
-  CHECK(cuEventRecord(event, stream));
+  IN_CONTEXT(cuEventRecord(event, stream));
 }
 
 void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/, bool isHostShared) {
@@ -184,33 +185,27 @@ void mgpuMemFree(void *ptr, CUstream /*stream*/) {
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, CUstream stream) {
-  ScopedContext scoped;
-  CHECK(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
-                      reinterpret_cast<CUdeviceptr>(src), sizeBytes, stream));
+  IN_CONTEXT(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                           reinterpret_cast<CUdeviceptr>(src), sizeBytes,
+                           stream));
 }
 
 void mgpuMemset32(void *dst, unsigned int value, size_t count,
                   CUstream stream) {
-  ScopedContext scoped;
-  CHECK(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
-                         stream));
+  IN_CONTEXT(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                              stream));
 }
 
 void mgpuMemset16(void *dst, unsigned short value, size_t count,
                   CUstream stream) {
-  ScopedContext scoped;
-  CHECK(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
-                         stream));
+  IN_CONTEXT(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                              stream));
 }
 
 void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
-  ScopedContext scoped;
-  CHECK(cuMemHostRegister(ptr, sizeBytes, 0));
+  IN_CONTEXT(cuMemHostRegister(ptr, sizeBytes, 0));
 }
 
-void mgpuMemHostUnregister(void *ptr) {
-  ScopedContext scoped;
-  CHECK(cuMemHostUnregister(ptr));
-}
+void mgpuMemHostUnregister(void *ptr) { IN_CONTEXT(cuMemHostUnregister(ptr)); }
 
 } // extern "C"

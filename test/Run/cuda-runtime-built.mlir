@@ -15,3 +15,4 @@
 // What mirage-run --device=gpu asks before it lowers anything.
 // CHECK-DAG: T mgpuMirageDeviceCount
 // CHECK-DAG: T mgpuMirageComputeCapability
+// CHECK-DAG: T mgpuMirageErrorCount

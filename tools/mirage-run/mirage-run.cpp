@@ -196,6 +196,7 @@ struct GpuRuntime {
   void (*memFree)(void *, void *) = nullptr;
   void (*memcpy)(void *, void *, size_t, void *) = nullptr;
   void (*streamSynchronize)(void *) = nullptr;
+  int (*errorCount)() = nullptr;
 };
 
 /// Loads the runtime and checks that there is a GPU; the reason otherwise.
@@ -221,7 +222,8 @@ std::optional<std::string> loadGpuRuntime(GpuRuntime &rt) {
       !get(rt.computeCapability, "mgpuMirageComputeCapability") ||
       !get(rt.memAlloc, "mgpuMemAlloc") || !get(rt.memFree, "mgpuMemFree") ||
       !get(rt.memcpy, "mgpuMemcpy") ||
-      !get(rt.streamSynchronize, "mgpuStreamSynchronize"))
+      !get(rt.streamSynchronize, "mgpuStreamSynchronize") ||
+      !get(rt.errorCount, "mgpuMirageErrorCount"))
     return "--device=gpu: " + gpuRuntimeLib +
            " lacks an mgpu* function mirage-run needs (an older build?)";
   if (rt.deviceCount() <= 0)
@@ -571,18 +573,20 @@ int main(int argc, char **argv) {
   // Where the lowered code reads and writes: the host buffers on the CPU,
   // device copies of them on the GPU.
   std::vector<void *> ptrs;
-  auto gpuCheck = [&](void *p, const Buffer &b) {
-    if (!p && !b.bytes.empty()) {
-      fail("--device=gpu: mgpuMemAlloc of " + std::to_string(b.bytes.size()) +
-           " bytes failed");
-      return false;
-    }
-    return true;
-  };
   auto freeDevice = [&]() {
     if (gpu)
       for (void *p : ptrs)
         rt.memFree(p, nullptr);
+  };
+  // The host code has no error channel: the runtime reports each failed
+  // driver call on stderr and counts it.
+  auto gpuFailed = [&](const char *stage) {
+    if (!gpu || !rt.errorCount())
+      return false;
+    fail("--device=gpu: " + std::to_string(rt.errorCount()) +
+         " CUDA driver call(s) failed " + stage + " (reported above)");
+    freeDevice();
+    return true;
   };
   std::vector<Buffer *> all;
   for (Buffer &b : argBufs)
@@ -594,13 +598,10 @@ int main(int argc, char **argv) {
       ptrs.push_back(b->bytes.data());
       continue;
     }
-    void *p = rt.memAlloc(b->bytes.size(), nullptr, false);
-    if (!gpuCheck(p, *b)) {
-      freeDevice();
+    ptrs.push_back(rt.memAlloc(b->bytes.size(), nullptr, false));
+    if (gpuFailed("allocating the device buffers"))
       return 1;
-    }
-    ptrs.push_back(p);
-    rt.memcpy(p, b->bytes.data(), b->bytes.size(), nullptr);
+    rt.memcpy(ptrs.back(), b->bytes.data(), b->bytes.size(), nullptr);
   }
   double loadMs = 0;
   if (gpu) {
@@ -609,6 +610,8 @@ int main(int argc, char **argv) {
     auto l0 = std::chrono::steady_clock::now();
     (*engine)->initialize();
     loadMs = msSince(l0);
+    if (gpuFailed("copying the inputs or loading the kernels"))
+      return 1;
   }
 
   // The lowered host function takes every memref (inputs, then one
@@ -626,28 +629,27 @@ int main(int argc, char **argv) {
   auto invoke = [&]() -> bool {
     if (llvm::Error e = (*engine)->invokePacked(name, args)) {
       fail("@" + name + ": invocation failed: " + llvm::toString(std::move(e)));
+      freeDevice();
       return false;
     }
-    return true;
+    return !gpuFailed("running the kernels");
   };
   auto t0 = std::chrono::steady_clock::now();
-  if (!invoke()) {
-    freeDevice();
+  if (!invoke())
     return 1;
-  }
   double firstMs = msSince(t0);
   auto t1 = std::chrono::steady_clock::now();
   for (unsigned r = 0; r < repeat; ++r)
-    if (!invoke()) {
-      freeDevice();
+    if (!invoke())
       return 1;
-    }
   double perRunMs = repeat ? msSince(t1) / repeat : firstMs;
   if (gpu) {
     for (auto [i, b] : llvm::enumerate(outBufs))
       rt.memcpy(b.bytes.data(), ptrs[argBufs.size() + i], b.bytes.size(),
                 nullptr);
     rt.streamSynchronize(nullptr);
+    if (gpuFailed("copying the outputs back"))
+      return 1;
     freeDevice();
   }
 
