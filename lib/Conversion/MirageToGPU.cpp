@@ -92,6 +92,23 @@ Value emitErf(OpBuilder &b, Location loc, Value x) {
                                  arith::NegFOp::create(b, loc, y), y);
 }
 
+/// `src` (a row-major buffer) viewed with the static shape of `type`: a
+/// collapse to one dim and an expansion, no copy.
+Value emitReshape(OpBuilder &b, Location loc, Value src, MemRefType type) {
+  auto all = [](int64_t rank) {
+    ReassociationIndices dims;
+    for (int64_t d = 0; d < rank; ++d)
+      dims.push_back(d);
+    return SmallVector<ReassociationIndices, 1>{dims};
+  };
+  auto srcType = cast<MemRefType>(src.getType());
+  if (srcType.getRank() > 1)
+    src = memref::CollapseShapeOp::create(b, loc, src, all(srcType.getRank()));
+  if (type.getRank() > 1)
+    src = memref::ExpandShapeOp::create(b, loc, type, src, all(type.getRank()));
+  return src;
+}
+
 /// Computes `kind` on f32 scalars.
 Value emitScalar(OpBuilder &b, Location loc, ElementwiseKind kind,
                  ArrayRef<double> params, ValueRange x) {
@@ -1299,7 +1316,7 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
              << t;
   Block &body = fn.getBody().front();
   for (Operation &op : body) {
-    if (isa<mk::GraphKernelOp, func::ReturnOp>(op))
+    if (isa<mk::GraphKernelOp, mk::ReshapeOp, func::ReturnOp>(op))
       continue;
     return op.emitOpError(
         "is not supported by convert-mirage-to-gpu: only graph-defined "
@@ -1335,6 +1352,12 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
   SmallVector<Value> temporaries;
   int64_t barriers = 0;
   for (Operation &op : body) {
+    if (auto reshape = dyn_cast<mk::ReshapeOp>(op)) {
+      memrefOf[reshape.getResult()] =
+          emitReshape(b, loc, memrefOf.lookup(reshape.getInput()),
+                      cast<MemRefType>(toMemRef(reshape.getType())));
+      continue;
+    }
     auto kernel = dyn_cast<mk::GraphKernelOp>(op);
     if (!kernel)
       continue;

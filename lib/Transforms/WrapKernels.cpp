@@ -138,7 +138,9 @@ struct WrapKernelsPass : public mirage::impl::WrapKernelsBase<WrapKernelsPass> {
     }
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<mk::MKDialect>(op->getDialect()) && !isa<mk::GraphKernelOp>(op))
+      // A reshape is a view of its buffer, not a kernel.
+      if (isa<mk::MKDialect>(op->getDialect()) &&
+          !isa<mk::GraphKernelOp, mk::ReshapeOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {

@@ -180,6 +180,7 @@ private:
                             double eps);
   LogicalResult evalConcat(Operation &op, int64_t dim);
   LogicalResult evalTranspose(Operation &op, ArrayRef<int64_t> perm);
+  LogicalResult evalReshape(Operation &op, ArrayRef<int64_t> shape);
   LogicalResult evalThreadGraph(mt::ThreadGraphOp tg);
   LogicalResult evalKernel(GraphKernelOpInterface kernel);
   /// Where each saver's result is returned by the block graph.

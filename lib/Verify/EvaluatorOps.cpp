@@ -363,6 +363,22 @@ LogicalResult Evaluator<Dom>::evalConcat(Operation &op, int64_t dim) {
 }
 
 template <typename Dom>
+LogicalResult Evaluator<Dom>::evalReshape(Operation &op,
+                                          ArrayRef<int64_t> shape) {
+  Val a;
+  if (failed(get(&op, op.getOperand(0), a)))
+    return failure();
+  auto r = std::make_shared<T>(shape);
+  if (r->numElements() != a.t->numElements())
+    return fail(&op, EvalErrorKind::InvalidInput,
+                "reshape changes the number of elements");
+  // Row-major: the flattened data is the same.
+  r->data = a.t->data;
+  set(op.getResult(0), std::move(r), a.deg);
+  return success();
+}
+
+template <typename Dom>
 LogicalResult Evaluator<Dom>::evalTranspose(Operation &op,
                                             ArrayRef<int64_t> perm) {
   Val a;
@@ -417,5 +433,7 @@ LogicalResult Evaluator<Dom>::evalTranspose(Operation &op,
                                                      Value, double);           \
   template LogicalResult Evaluator<Dom>::evalConcat(Operation &, int64_t);     \
   template LogicalResult Evaluator<Dom>::evalTranspose(Operation &,            \
-                                                       ArrayRef<int64_t>);
+                                                       ArrayRef<int64_t>);     \
+  template LogicalResult Evaluator<Dom>::evalReshape(Operation &,              \
+                                                     ArrayRef<int64_t>);
 MIRAGE_FOR_EACH_DOMAIN(MIRAGE_INSTANTIATE_EVALUATOR_OPS)

@@ -48,6 +48,9 @@ template <typename Dom> LogicalResult Evaluator<Dom>::evalOp(Operation &op) {
           [&](auto c) { return evalConcat(op, c.getDim()); })
       .template Case<mk::TransposeOp, mb::TransposeOp>(
           [&](auto t) { return evalTranspose(op, t.getPerm()); })
+      .template Case<mk::ReshapeOp>([&](mk::ReshapeOp r) {
+        return evalReshape(op, r.getType().getShape());
+      })
       .template Case<mt::ThreadGraphOp>(
           [&](auto tg) { return evalThreadGraph(tg); })
       .template Case<mb::InputIterOp, mb::ForLoopOp, mb::OutputSaverOp>(

@@ -367,6 +367,22 @@ TEST_F(InterpreterTest, MaxGeluErfAndReciprocalOfZero) {
   EXPECT_EQ(EvalErrorKind::DivisionByZero, err.kind);
 }
 
+TEST_F(InterpreterTest, ReshapeKeepsRowMajorOrder) {
+  func::FuncOp f = parse(R"(
+    func.func @f(%x: tensor<2x3x2xf32>) -> tensor<3x4xf32> {
+      %r = mk.reshape %x : tensor<2x3x2xf32> -> tensor<3x4xf32>
+      %t = mk.transpose %r perm = [1, 0] : tensor<3x4xf32> -> tensor<4x3xf32>
+      %b = mk.reshape %t : tensor<4x3xf32> -> tensor<3x4xf32>
+      return %b : tensor<3x4xf32>
+    })",
+                         "f");
+  ASSERT_TRUE(f);
+  // x = 1..12 read as 3x4, transposed to 4x3 and read back as 3x4.
+  expectNear({1, 5, 9, 2, 6, 10, 3, 7, 11, 4, 8, 12}, runFloat(f));
+  FieldTest test(3);
+  EXPECT_EQ(ints({1, 5, 9, 2, 6, 10, 3, 7, 11, 4, 8, 12}), runField(f, test));
+}
+
 //===----------------------------------------------------------------------===//
 // Accumulators
 //===----------------------------------------------------------------------===//

@@ -224,3 +224,24 @@ func.func @transpose_square_no_fold(%x: tensor<4x4xf16>) -> tensor<4x4xf16> {
   %0 = mk.transpose %x perm = [1, 0] : tensor<4x4xf16> -> tensor<4x4xf16>
   return %0 : tensor<4x4xf16>
 }
+
+// A reshape to the input's type is the identity.
+// CHECK-LABEL: func.func @reshape_same
+// CHECK-SAME: (%[[X:.*]]: tensor<2x8xf16>)
+// CHECK-NEXT: return %[[X]]
+func.func @reshape_same(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
+  %0 = mk.reshape %x : tensor<2x8xf16> -> tensor<2x8xf16>
+  return %0 : tensor<2x8xf16>
+}
+
+// A reshape of a reshape reads the original; back to its shape, it is gone.
+// CHECK-LABEL: func.func @reshape_reshape
+// CHECK-SAME: (%[[X:.*]]: tensor<2x8xf16>)
+// CHECK-NEXT: %[[R:.*]] = mk.reshape %[[X]] : tensor<2x8xf16> -> tensor<4x4xf16>
+// CHECK-NEXT: return %[[R]], %[[X]]
+func.func @reshape_reshape(%x: tensor<2x8xf16>) -> (tensor<4x4xf16>, tensor<2x8xf16>) {
+  %0 = mk.reshape %x : tensor<2x8xf16> -> tensor<16xf16>
+  %1 = mk.reshape %0 : tensor<16xf16> -> tensor<4x4xf16>
+  %2 = mk.reshape %1 : tensor<4x4xf16> -> tensor<2x8xf16>
+  return %1, %2 : tensor<4x4xf16>, tensor<2x8xf16>
+}

@@ -335,6 +335,22 @@ func.func @K2_perm_out_of_range(%x: tensor<2x8xf32>) -> tensor<8x2xf32> {
   return %0 : tensor<8x2xf32>
 }
 
+// -----
+
+func.func @K14_reshape_element_count(%x: tensor<2x8xf16>) -> tensor<4x8xf16> {
+  // expected-error @+1 {{'mk.reshape' op [K14] result has 32 elements, the input 16}}
+  %0 = mk.reshape %x : tensor<2x8xf16> -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @K15_reshape_element_type(%x: tensor<2x8xf16>) -> tensor<16xf32> {
+  // expected-error @+1 {{'mk.reshape' op [K15] result element type 'f32' differs from the input's 'f16'}}
+  %0 = mk.reshape %x : tensor<2x8xf16> -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
+
 //===----------------------------------------------------------------------===//
 // [K3]-[K10] graph_kernel. Each split is a small valid block graph (one input
 // iterator, one accumulator, one output saver) with one piece broken.

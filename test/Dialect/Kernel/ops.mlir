@@ -395,6 +395,17 @@ func.func @issue12_ops(%x: tensor<2x8xf16>, %y: tensor<1x8xf16>) -> tensor<2x8xf
   return %m : tensor<2x8xf16>
 }
 
+// CHECK-LABEL: func.func @reshape(
+// CHECK-SAME: %[[X:.*]]: tensor<2x8x4xbf16>)
+// CHECK: %[[A:.*]] = mk.reshape %[[X]] : tensor<2x8x4xbf16> -> tensor<16x4xbf16>
+// CHECK: %[[B:.*]] = mk.reshape %[[X]] : tensor<2x8x4xbf16> -> tensor<64xbf16>
+// CHECK: return %[[A]], %[[B]]
+func.func @reshape(%x: tensor<2x8x4xbf16>) -> (tensor<16x4xbf16>, tensor<64xbf16>) {
+  %a = mk.reshape %x : tensor<2x8x4xbf16> -> tensor<16x4xbf16>
+  %b = mk.reshape %x : tensor<2x8x4xbf16> -> tensor<64xbf16>
+  return %a, %b : tensor<16x4xbf16>, tensor<64xbf16>
+}
+
 // The block graph needs exactly 256 bytes of shared memory (two 2x32 f16
 // tiles), which the nearest mk.smem_limit allows ([K7] is <=).
 // CHECK: module attributes {mk.smem_limit = 256 : i64}

@@ -14,6 +14,54 @@ def MK_TransposeOp : Mirage_TransposeOp<MK_Dialect, []> {
   let hasFolder = 1;
 }
 
+def MK_ReshapeOp : MK_Op<"reshape", [Pure]> {
+  let summary = "a row-major view of a tensor with another static shape";
+  let description = [{
+    The elements of `input` in row-major order, read as a tensor of the
+    result shape: `result` flattened equals `input` flattened. Kernel level
+    only (a view of a device tensor, no block-level counterpart); the search
+    does not use it, and the lowering reinterprets the buffer without a copy.
+    Constraints: [K14] the result has the input's number of elements;
+    [K15] the result has the input's element type.
+
+    ```mlir
+    %y = mk.reshape %x : tensor<2x8x64xf16> -> tensor<16x64xf16>
+    ```
+  }];
+  let arguments = (ins Mirage_Tensor:$input);
+  let results = (outs Mirage_Tensor:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      auto in = ::llvm::cast<::mlir::RankedTensorType>(getInput().getType());
+      auto out = ::llvm::cast<::mlir::RankedTensorType>(getType());
+      if (in.getNumElements() != out.getNumElements())
+        return emitOpError("[K14] result has ") << out.getNumElements()
+               << " elements, the input " << in.getNumElements();
+      if (in.getElementType() != out.getElementType())
+        return emitOpError("[K15] result element type ")
+               << out.getElementType() << " differs from the input's "
+               << in.getElementType();
+      return ::mlir::success();
+    }
+    ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor) {
+      // A reshape to the input's own type is the identity; a reshape of a
+      // reshape reads the original input.
+      if (getInput().getType() == getType())
+        return getInput();
+      if (auto inner = getInput().getDefiningOp<$cppClass>()) {
+        getInputMutable().assign(inner.getInput());
+        return getResult();
+      }
+      return {};
+    }
+  }];
+}
+
 def MK_GraphKernelOp : MK_Op<"graph_kernel", [Pure, IsolatedFromAbove,
     SingleBlock, DeclareOpInterfaceMethods<Mirage_GraphKernelOpInterface>]> {
   let summary = "a graph-defined kernel: a block graph run by a grid of blocks";
