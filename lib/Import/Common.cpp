@@ -13,7 +13,7 @@ namespace mirage::import {
 bool isMkTensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape() || tensor.getRank() < 1 ||
-      tensor.getRank() > 4)
+      tensor.getRank() > 4 || tensor.getEncoding())
     return false;
   if (llvm::any_of(tensor.getShape(), [](int64_t d) { return d <= 0; }))
     return false;
@@ -40,18 +40,26 @@ bool isMaxIdentityInit(Value init) {
 Reason checkTypes(ValueRange operands, TypeRange results) {
   for (Value v : operands)
     if (!isMkTensor(v.getType()))
-      return "operand type is not a static f16/bf16/f32 tensor of rank 1-4";
+      return "operand type is not a static f16/bf16/f32 tensor of rank 1-4 "
+             "without encoding";
   for (Type t : results)
     if (!isMkTensor(t))
-      return "result type is not a static f16/bf16/f32 tensor of rank 1-4";
+      return "result type is not a static f16/bf16/f32 tensor of rank 1-4 "
+             "without encoding";
   return {};
 }
 
 Reason checkSameElementType(ValueRange operands, Type result) {
-  Type elt = cast<ShapedType>(result).getElementType();
-  for (Value v : operands)
-    if (cast<ShapedType>(v.getType()).getElementType() != elt)
+  auto shaped = dyn_cast<ShapedType>(result);
+  if (!shaped)
+    return "the result is not a tensor";
+  for (Value v : operands) {
+    auto t = dyn_cast<ShapedType>(v.getType());
+    if (!t)
+      return "a scalar (non-tensor) operand is not imported";
+    if (t.getElementType() != shaped.getElementType())
       return "mixed element types (a cast) have no mk counterpart";
+  }
   return {};
 }
 

@@ -20,7 +20,8 @@ namespace mirage::import {
 /// Why an op could not be imported; empty when it was.
 using Reason = std::string;
 
-/// A value type mk accepts: static ranked tensor, rank 1..4, f16/bf16/f32.
+/// A value type mk accepts: static ranked tensor, rank 1..4, f16/bf16/f32,
+/// no encoding.
 bool isMkTensor(mlir::Type type);
 /// True when `init` is a tensor of zeros (linalg.fill of 0.0 or a splat 0.0).
 bool isZeroInit(mlir::Value init);

@@ -29,6 +29,8 @@
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <cmath>
+
 using namespace mlir;
 
 namespace mirage {
@@ -95,8 +97,9 @@ Value expandAfterDefinition(OpBuilder &b, Value v, RankedTensorType type,
 /// Translates the scalar body of an element-wise generic into mk ops.
 class BodyImporter {
 public:
-  BodyImporter(OpBuilder &b, Location loc, RankedTensorType resultType)
-      : b(b), loc(loc), resultType(resultType) {}
+  BodyImporter(OpBuilder &b, Location loc, RankedTensorType resultType,
+               Block *body)
+      : b(b), loc(loc), resultType(resultType), body(body) {}
 
   /// Maps block argument `arg` to the tensor `value`.
   void bind(Value arg, Value value) { values[arg] = value; }
@@ -106,7 +109,13 @@ public:
       return it->second;
     Operation *def = scalar.getDefiningOp();
     if (!def) {
-      why = "the body reads the output (accumulating) block argument";
+      why = scalar.getParentBlock() == body
+                ? "the body reads the output (accumulating) block argument"
+                : "the body reads a value defined outside the generic";
+      return failure();
+    }
+    if (def->getBlock() != body && !constantOf(scalar)) {
+      why = "the body reads a value defined outside the generic";
       return failure();
     }
     FailureOr<Value> result = importOp(def, why);
@@ -141,6 +150,63 @@ private:
     return neg ? neg.getOperand() : Value();
   }
 
+  /// The factors of a product of single-use arith.mulf nodes rooted at `v`.
+  static void productFactors(Value v, bool root, SmallVectorImpl<Value> &out) {
+    auto mul = v.getDefiningOp<arith::MulFOp>();
+    if (!mul || (!root && !v.hasOneUse())) {
+      out.push_back(v);
+      return;
+    }
+    productFactors(mul.getLhs(), false, out);
+    productFactors(mul.getRhs(), false, out);
+  }
+
+  /// The exact GELU as exporters write it, 0.5 * x * (1 + erf(x / sqrt 2))
+  /// in any order of the three factors (x / sqrt 2 also as x * (1 / sqrt
+  /// 2)): returns x, else null.
+  static Value matchGeluErf(Operation *def) {
+    if (!isa<arith::MulFOp>(def))
+      return {};
+    SmallVector<Value, 4> factors;
+    productFactors(def->getResult(0), /*root=*/true, factors);
+    if (factors.size() != 3)
+      return {};
+    auto near = [](std::optional<double> c, double want) {
+      return c && std::fabs(*c - want) <= 1e-6 * want;
+    };
+    Value half, onePlusErf, x;
+    for (Value f : factors) {
+      if (!half && near(constantOf(f), 0.5))
+        half = f;
+      else if (auto add = f.getDefiningOp<arith::AddFOp>();
+               add && !onePlusErf &&
+               (near(constantOf(add.getLhs()), 1.0) ||
+                near(constantOf(add.getRhs()), 1.0)))
+        onePlusErf = f;
+      else
+        x = f;
+    }
+    if (!half || !onePlusErf || !x)
+      return {};
+    auto add = onePlusErf.getDefiningOp<arith::AddFOp>();
+    Value erfValue =
+        near(constantOf(add.getLhs()), 1.0) ? add.getRhs() : add.getLhs();
+    auto erf = erfValue.getDefiningOp<math::ErfOp>();
+    if (!erf)
+      return {};
+    Operation *scaled = erf.getOperand().getDefiningOp();
+    if (auto m = dyn_cast_or_null<arith::MulFOp>(scaled)) {
+      for (auto [a, b] : {std::pair(m.getLhs(), m.getRhs()),
+                          std::pair(m.getRhs(), m.getLhs())})
+        if (a == x && near(constantOf(b), M_SQRT1_2))
+          return x;
+    } else if (auto d = dyn_cast_or_null<arith::DivFOp>(scaled)) {
+      if (d.getLhs() == x && near(constantOf(d.getRhs()), M_SQRT2))
+        return x;
+    }
+    return {};
+  }
+
   RankedTensorType typeOf(Value v) {
     return cast<RankedTensorType>(v.getType());
   }
@@ -169,6 +235,12 @@ private:
         why = msg.str();
       return failure();
     };
+    if (Value x = matchGeluErf(def)) {
+      FailureOr<Value> t = import(x, why);
+      if (failed(t))
+        return failure();
+      return unary<mk::GeluErfOp>(*t);
+    }
     if (Value x = matchSigmoid(def)) {
       FailureOr<Value> t = import(x, why);
       if (failed(t))
@@ -195,6 +267,10 @@ private:
                     : scalarOp<mk::AddScalarOp>(unary<mk::NegOp>(*x), c);
         if (isa<arith::DivFOp>(def) && rc && c != 0.0)
           return scalarOp<mk::MulScalarOp>(*x, 1.0 / c);
+        if (isa<arith::DivFOp>(def) && lc)
+          return c == 1.0 ? unary<mk::ReciprocalOp>(*x)
+                          : scalarOp<mk::MulScalarOp>(
+                                unary<mk::ReciprocalOp>(*x), c);
         if (isa<math::PowFOp>(def) && rc && c == 2.0)
           return unary<mk::SquareOp>(*x);
         if (isa<math::PowFOp>(def) && rc && c == 0.5)
@@ -230,7 +306,15 @@ private:
           return failure();
         return unary<mk::ReluOp>(*x);
       }
-      return fail("a maximum of two tensors (mk has max with 0 only, relu)");
+      if (lc || rc)
+        return fail("a maximum with a non-zero constant has no mk form");
+      FailureOr<Value> x = operand(0);
+      if (failed(x))
+        return failure();
+      FailureOr<Value> y = operand(1);
+      if (failed(y))
+        return failure();
+      return binary<mk::MaxOp>(*x, *y);
     }
     if (auto fpowi = dyn_cast<math::FPowIOp>(def)) {
       IntegerAttr e;
@@ -242,7 +326,8 @@ private:
       return unary<mk::SquareOp>(*x);
     }
     if (def->getNumOperands() == 1 &&
-        isa<arith::NegFOp, math::ExpOp, math::SqrtOp, math::RsqrtOp>(def)) {
+        isa<arith::NegFOp, math::ExpOp, math::SqrtOp, math::RsqrtOp,
+            math::TanhOp>(def)) {
       FailureOr<Value> x = operand(0);
       if (failed(x))
         return failure();
@@ -252,6 +337,8 @@ private:
         return unary<mk::ExpOp>(*x);
       if (isa<math::SqrtOp>(def))
         return unary<mk::SqrtOp>(*x);
+      if (isa<math::TanhOp>(def))
+        return unary<mk::TanhOp>(*x);
       return unary<mk::RsqrtOp>(*x);
     }
     if (constantOf(def->getResult(0)))
@@ -264,6 +351,7 @@ private:
   OpBuilder &b;
   Location loc;
   RankedTensorType resultType;
+  Block *body;
   DenseMap<Value, Value> values;
 };
 
@@ -345,7 +433,8 @@ Reason importElementwiseGeneric(linalg::GenericOp op, OpBuilder &b) {
   }
   for (Type t : inputTypes)
     if (!isMkTensor(t))
-      return "operand type is not a static f16/bf16/f32 tensor of rank 1-4";
+      return "operand type is not a static f16/bf16/f32 tensor of rank 1-4 "
+             "without encoding";
   if (Reason r = checkTypes({}, resultType); !r.empty())
     return r;
   Block &body = op.getRegion().front();
@@ -357,7 +446,7 @@ Reason importElementwiseGeneric(linalg::GenericOp op, OpBuilder &b) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(op);
   SmallVector<Operation *> expands;
-  BodyImporter importer(b, op.getLoc(), resultType);
+  BodyImporter importer(b, op.getLoc(), resultType, &body);
   for (auto [arg, input, r] :
        llvm::zip(body.getArguments(), op.getDpsInputs(), raised))
     if (r && r->perm.empty())
@@ -484,7 +573,7 @@ Reason importReductionGeneric(linalg::GenericOp op, OpBuilder &b) {
   b.setInsertionPoint(op);
   auto iterType = RankedTensorType::get(
       shape, cast<ShapedType>(resultType).getElementType());
-  BodyImporter importer(b, op.getLoc(), iterType);
+  BodyImporter importer(b, op.getLoc(), iterType, &body);
   for (auto [arg, input] : llvm::zip(body.getArguments(), op.getDpsInputs()))
     importer.bind(arg, input);
   Operation *before = op->getPrevNode();
@@ -648,11 +737,27 @@ Reason importOpImpl(Operation *op, OpBuilder &b) {
     return importSimple<mk::RsqrtOp>(op, op->getOperands(), b);
   if (isa<tosa::SigmoidOp>(op))
     return importSimple<mk::SigmoidOp>(op, op->getOperands(), b);
+  if (isa<tosa::TanhOp>(op))
+    return importSimple<mk::TanhOp>(op, op->getOperands(), b);
+  if (isa<tosa::ReciprocalOp>(op))
+    return importSimple<mk::ReciprocalOp>(op, op->getOperands(), b);
+  if (auto max = dyn_cast<tosa::MaximumOp>(op)) {
+    if (max.getNanMode() != tosa::NanPropagationMode::PROPAGATE)
+      return "tosa.maximum with nan_mode other than PROPAGATE";
+    return importSimple<mk::MaxOp>(op, op->getOperands(), b);
+  }
   if (isa<tosa::NegateOp>(op))
     return "tosa.negate (zero-point operands) is not imported yet";
   if (op->getDialect() && op->getDialect()->getNamespace() == "tosa")
     return "this tosa op is not imported yet";
   return "";
+}
+
+/// The remark on an op left outside, at its location only: attaching the op
+/// would print it (and number its whole function) once per remark, which is
+/// quadratic in the size of a program with many such ops.
+void remarkLeftOutside(Operation *op, StringRef why) {
+  emitRemark(op->getLoc()) << "mirage-import: left outside: " << why;
 }
 
 struct MirageImportPass
@@ -708,7 +813,7 @@ struct MirageImportPass
         }
         Reason why = importOp(op, b, maybeDead);
         if (!why.empty())
-          op->emitRemark() << "mirage-import: left outside: " << why;
+          remarkLeftOutside(op, why);
       }
       // Fills, empties and constants whose only users were imported go; the
       // rest of the program (dead code included) is left as it was.
@@ -722,14 +827,20 @@ struct MirageImportPass
         llvm::erase(fills, op);
         op->erase();
       }
-      for (Operation *fill : fills)
-        fill->emitRemark()
-            << "mirage-import: left outside: "
-            << (isa<linalg::FillOp>(fill)
-                    ? "a fill whose users were not all imported"
-                : isa<linalg::GenericOp>(fill)
-                    ? "a broadcast copy whose users were not all imported"
-                    : "a reciprocal whose muls were not all imported");
+      for (Operation *fill : fills) {
+        // A reciprocal whose muls stayed outside is still an mk op.
+        if (isa<tosa::ReciprocalOp>(fill)) {
+          Reason why = importOp(fill, b, maybeDead);
+          if (why.empty())
+            continue;
+          remarkLeftOutside(fill, why);
+          continue;
+        }
+        remarkLeftOutside(
+            fill, isa<linalg::FillOp>(fill)
+                      ? "a fill whose users were not all imported"
+                      : "a broadcast copy whose users were not all imported");
+      }
       fuseComposites(func);
       if (outline)
         outlineMkRuns(func, symbolTable);

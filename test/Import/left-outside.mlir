@@ -3,21 +3,21 @@
 // Ops that cannot be imported stay untouched, each with a remark that says
 // why; the mk runs around them are outlined into private functions.
 
-// CHECK-LABEL: func.func @tanh_outside
-// CHECK: %[[C:.*]] = call @tanh_outside_mk0(%{{.*}}, %{{.*}})
-// CHECK: %[[T:.*]] = tosa.tanh %[[C]] {user.tag = "kept"}
-// CHECK: %[[D:.*]] = call @tanh_outside_mk1(%[[T]])
+// CHECK-LABEL: func.func @erf_outside
+// CHECK: %[[C:.*]] = call @erf_outside_mk0(%{{.*}}, %{{.*}})
+// CHECK: %[[T:.*]] = tosa.erf %[[C]] {user.tag = "kept"}
+// CHECK: %[[D:.*]] = call @erf_outside_mk1(%[[T]])
 // CHECK: return %[[D]]
-// CHECK: func.func private @tanh_outside_mk0
+// CHECK: func.func private @erf_outside_mk0
 // CHECK-NEXT: mk.add
 // CHECK-NEXT: mk.exp
-// CHECK: func.func private @tanh_outside_mk1
+// CHECK: func.func private @erf_outside_mk1
 // CHECK-NEXT: mk.sigmoid
-func.func @tanh_outside(%a: tensor<2x8xf32>, %b: tensor<2x8xf32>) -> tensor<2x8xf32> {
+func.func @erf_outside(%a: tensor<2x8xf32>, %b: tensor<2x8xf32>) -> tensor<2x8xf32> {
   %0 = tosa.add %a, %b : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
   %1 = tosa.exp %0 : (tensor<2x8xf32>) -> tensor<2x8xf32>
   // expected-remark @below {{mirage-import: left outside: this tosa op is not imported yet}}
-  %2 = tosa.tanh %1 {user.tag = "kept"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %2 = tosa.erf %1 {user.tag = "kept"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
   %3 = tosa.sigmoid %2 : (tensor<2x8xf32>) -> tensor<2x8xf32>
   return %3 : tensor<2x8xf32>
 }
@@ -154,4 +154,59 @@ func.func @transposed_output(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) -> tensor
   %y = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d1, d0)>]
          ins(%a, %b : tensor<4x8xf32>, tensor<8x6xf32>) outs(%f : tensor<6x4xf32>) -> tensor<6x4xf32>
   return %y : tensor<6x4xf32>
+}
+
+// -----
+
+// Found by the robustness sweep (each crashed or produced invalid IR
+// before): a scalar operand of a generic, tensors with an encoding, a
+// single-input concat that changes the encoding, a body reading a value
+// defined outside the generic.
+// CHECK-LABEL: func.func @scalar_operand
+// CHECK: linalg.generic
+#id1 = affine_map<(d0) -> (d0)>
+#sc1 = affine_map<(d0) -> ()>
+func.func @scalar_operand(%a: tensor<4xf32>, %s: f32) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  // expected-remark @below {{left outside: a scalar (non-tensor) operand is not imported}}
+  %r = linalg.generic {indexing_maps = [#id1, #sc1, #id1], iterator_types = ["parallel"]} ins(%a, %s : tensor<4xf32>, f32) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %v = arith.addf %x, %y : f32
+    linalg.yield %v : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @encoded
+// CHECK: linalg.add
+// CHECK: linalg.transpose
+// CHECK: tosa.concat
+func.func @encoded(%a: tensor<4x8xf32, "enc">, %b: tensor<4x8xf32, "enc">, %c: tensor<2x3xf32, "e1">) -> (tensor<8x4xf32, "enc">, tensor<2x3xf32, "e2">) {
+  %e = tensor.empty() : tensor<4x8xf32, "enc">
+  // expected-remark @below {{left outside: operand type is not a static f16/bf16/f32 tensor of rank 1-4 without encoding}}
+  %r = linalg.add ins(%a, %b : tensor<4x8xf32, "enc">, tensor<4x8xf32, "enc">) outs(%e : tensor<4x8xf32, "enc">) -> tensor<4x8xf32, "enc">
+  %e2 = tensor.empty() : tensor<8x4xf32, "enc">
+  // expected-remark @below {{left outside: operand type is not a static f16/bf16/f32 tensor of rank 1-4 without encoding}}
+  %t = linalg.transpose ins(%r : tensor<4x8xf32, "enc">) outs(%e2 : tensor<8x4xf32, "enc">) permutation = [1, 0]
+  // expected-remark @below {{left outside: operand type is not a static f16/bf16/f32 tensor of rank 1-4 without encoding}}
+  %k = tosa.concat %c {axis = 1 : i32} : (tensor<2x3xf32, "e1">) -> tensor<2x3xf32, "e2">
+  return %t, %k : tensor<8x4xf32, "enc">, tensor<2x3xf32, "e2">
+}
+
+// -----
+
+// CHECK-LABEL: func.func @outside_value
+// CHECK: linalg.generic
+func.func @outside_value(%a: tensor<4xf32>, %s: f32) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %s2 = arith.mulf %s, %s : f32
+  // expected-remark @below {{left outside: the body reads a value defined outside the generic}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %v = arith.addf %x, %s2 : f32
+    linalg.yield %v : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
 }
