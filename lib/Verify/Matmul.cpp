@@ -120,6 +120,11 @@ realMatmulBody(const F *a, const F *b, F *c, int64_t m, int64_t k, int64_t n) {
   // A remainder of at most half a tile gets a half-width tile.
   constexpr int64_t kHalf = kCols / 2;
   int64_t tile = width <= kHalf ? kHalf : kCols;
+  // A remainder of exactly half a tile is read in place (the tile does not
+  // reach past the row).
+  if (width == kHalf)
+    return realColumnTile<F, kHalf>(a, b + fullCols, n, c, m, k, n, fullCols,
+                                    width);
   thread_local std::vector<F> padded;
   padded.assign(k * tile, F(0));
   for (int64_t l = 0; l < k; ++l)

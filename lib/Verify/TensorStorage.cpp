@@ -85,12 +85,24 @@ void mirage::verify::freeTensorStorage(void *ptr) {
     auto it = cache.sizes.find(ptr);
     if (it != cache.sizes.end()) {
       size_t size = it->second;
+      // The buffer just freed is the likeliest to be asked for again (the
+      // same shapes come back in the next test of the same programs), so
+      // cached ones make room for it, the smallest first.
+      while (size <= cache.maxCachedBytes &&
+             cache.cachedBytes + size > cache.maxCachedBytes &&
+             !cache.free.empty()) {
+        auto smallest = cache.free.begin();
+        cache.cachedBytes -= smallest->first;
+        cache.sizes.erase(smallest->second);
+        std::free(smallest->second);
+        cache.free.erase(smallest);
+      }
       if (cache.cachedBytes + size <= cache.maxCachedBytes) {
         cache.free.insert({size, ptr});
         cache.cachedBytes += size;
         return;
       }
-      cache.sizes.erase(it);
+      cache.sizes.erase(ptr);
     }
   }
   // malloc and aligned_alloc memory are both released with free().
