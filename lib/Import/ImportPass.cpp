@@ -247,8 +247,10 @@ private:
         return failure();
       return unary<mk::SigmoidOp>(*t);
     }
-    if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
-            math::PowFOp>(def)) {
+    // max(x, 0) is relu, as torch-mlir writes it (either operand order).
+    bool isMax = isa<arith::MaximumFOp, arith::MaxNumFOp>(def);
+    if (isMax || isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+                     math::PowFOp>(def)) {
       std::optional<double> lc = constantOf(def->getOperand(0));
       std::optional<double> rc = constantOf(def->getOperand(1));
       if (lc && rc)
@@ -275,6 +277,8 @@ private:
           return unary<mk::SquareOp>(*x);
         if (isa<math::PowFOp>(def) && rc && c == 0.5)
           return unary<mk::SqrtOp>(*x);
+        if (isMax && c == 0.0)
+          return unary<mk::ReluOp>(*x);
         return fail("a constant operand in this position has no mk form");
       }
       FailureOr<Value> x = operand(0);
@@ -294,27 +298,9 @@ private:
       }
       if (isa<arith::DivFOp>(def))
         return binary<mk::DivOp>(*x, *y);
+      if (isMax)
+        return binary<mk::MaxOp>(*x, *y);
       return binary<mk::PowOp>(*x, *y);
-    }
-    // relu as torch-mlir writes it: max(x, 0) in either operand order.
-    if (isa<arith::MaximumFOp, arith::MaxNumFOp>(def)) {
-      std::optional<double> lc = constantOf(def->getOperand(0));
-      std::optional<double> rc = constantOf(def->getOperand(1));
-      if ((lc && *lc == 0.0) != (rc && *rc == 0.0)) {
-        FailureOr<Value> x = operand(rc ? 0 : 1);
-        if (failed(x))
-          return failure();
-        return unary<mk::ReluOp>(*x);
-      }
-      if (lc || rc)
-        return fail("a maximum with a non-zero constant has no mk form");
-      FailureOr<Value> x = operand(0);
-      if (failed(x))
-        return failure();
-      FailureOr<Value> y = operand(1);
-      if (failed(y))
-        return failure();
-      return binary<mk::MaxOp>(*x, *y);
     }
     if (auto fpowi = dyn_cast<math::FPowIOp>(def)) {
       IntegerAttr e;
