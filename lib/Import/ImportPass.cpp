@@ -604,6 +604,56 @@ Reason importSimple(Operation *op, ValueRange inputs, OpBuilder &b) {
   return {};
 }
 
+/// The value of a splat float constant whose dims are all 1 (a scalar
+/// broadcast, as TFLite writes 1/n and eps), or nullopt.
+std::optional<double> scalarSplat(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  DenseFPElementsAttr attr;
+  if (!type ||
+      !llvm::all_of(type.getShape(), [](int64_t d) { return d == 1; }) ||
+      !matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
+    return std::nullopt;
+  return attr.getSplatValue<APFloat>().convertToDouble();
+}
+
+/// tosa.add/sub/mul with one operand a scalar splat constant: mk.add_scalar
+/// or mk.mul_scalar (c - x as add_scalar(neg(x), c)). nullopt when neither
+/// operand is one.
+std::optional<Reason> importScalarConstantOperand(Operation *op, OpBuilder &b) {
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  std::optional<double> lc = scalarSplat(lhs), rc = scalarSplat(rhs);
+  if (lc.has_value() == rc.has_value())
+    return std::nullopt;
+  Value x = rc ? lhs : rhs;
+  double c = rc ? *rc : *lc;
+  if (Reason r = checkTypes(x, op->getResultTypes()); !r.empty())
+    return r;
+  if (Reason r = checkSameElementType(x, op->getResultTypes()[0]); !r.empty())
+    return r;
+  if (x.getType() != op->getResult(0).getType())
+    return Reason("a scalar constant that changes the shape");
+  b.setInsertionPoint(op);
+  Location loc = op->getLoc();
+  FloatAttr attr = b.getF64FloatAttr(c);
+  Value v;
+  if (isa<tosa::MulOp>(op))
+    v = mk::MulScalarOp::create(b, loc, x.getType(), x, attr).getResult();
+  else if (isa<tosa::AddOp>(op))
+    v = mk::AddScalarOp::create(b, loc, x.getType(), x, attr).getResult();
+  else if (rc)
+    v = mk::AddScalarOp::create(b, loc, x.getType(), x, b.getF64FloatAttr(-c))
+            .getResult();
+  else
+    v = mk::AddScalarOp::create(
+            b, loc, x.getType(),
+            mk::NegOp::create(b, loc, TypeRange{x.getType()}, ValueRange{x})
+                .getResult(),
+            attr)
+            .getResult();
+  replaceOp(op, v);
+  return Reason();
+}
+
 /// Tries to import one op; returns why not (empty on success).
 Reason importOpImpl(Operation *op, OpBuilder &b);
 
@@ -674,6 +724,8 @@ Reason importOpImpl(Operation *op, OpBuilder &b) {
                         std::pair(mul.getInput2(), mul.getInput1())})
       if (auto recip = r.getDefiningOp<tosa::ReciprocalOp>())
         return importSimple<mk::DivOp>(op, {x, recip.getInput1()}, b);
+    if (std::optional<Reason> r = importScalarConstantOperand(op, b))
+      return *r;
     return importSimple<mk::MulOp>(op, {mul.getInput1(), mul.getInput2()}, b);
   }
   if (isa<tosa::ReduceSumOp, tosa::ReduceMaxOp>(op)) {
@@ -711,6 +763,9 @@ Reason importOpImpl(Operation *op, OpBuilder &b) {
     op->erase();
     return {};
   }
+  if (isa<tosa::AddOp, tosa::SubOp>(op))
+    if (std::optional<Reason> r = importScalarConstantOperand(op, b))
+      return *r;
   if (isa<tosa::AddOp>(op))
     return importSimple<mk::AddOp>(op, op->getOperands(), b);
   if (isa<tosa::SubOp>(op))
