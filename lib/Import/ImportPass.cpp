@@ -726,6 +726,9 @@ Reason importOpImpl(Operation *op, OpBuilder &b) {
         return importSimple<mk::DivOp>(op, {x, recip.getInput1()}, b);
     if (std::optional<Reason> r = importScalarConstantOperand(op, b))
       return *r;
+    // x * x is a square (so that rms_norm's pieces are recognised).
+    if (mul.getInput1() == mul.getInput2())
+      return importSimple<mk::SquareOp>(op, {mul.getInput1()}, b);
     return importSimple<mk::MulOp>(op, {mul.getInput1(), mul.getInput2()}, b);
   }
   if (isa<tosa::ReduceSumOp, tosa::ReduceMaxOp>(op)) {
