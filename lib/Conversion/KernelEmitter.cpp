@@ -1,0 +1,955 @@
+//===- KernelEmitter.cpp - One graph-defined kernel as gpu.launch ---------===//
+//
+// See KernelEmitter.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+namespace mirage::lowering {
+
+
+MemRefType toMemRef(Type t) {
+  auto tensor = cast<RankedTensorType>(t);
+  return MemRefType::get(tensor.getShape(), tensor.getElementType());
+}
+
+/// Most accumulator elements one thread keeps in registers (more stay in
+/// shared memory).
+constexpr int64_t kMaxRegisterAccumElems = 16;
+
+/// Alignment of every tile in dynamic shared memory (16 bytes: the widest
+/// vector load a later vectorisation would use).
+constexpr int64_t kTileAlign = 16;
+
+Value cIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+Value cF32(OpBuilder &b, Location loc, double v) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+}
+
+/// exp(x). On the GPU path it becomes libdevice's __nv_expf, linked into the
+/// kernel when the CUDA toolkit is found; on the CPU path llvm.exp.
+Value emitExp(OpBuilder &b, Location loc, Value x) {
+  return math::ExpOp::create(b, loc, x);
+}
+
+/// erf(x) by Abramowitz & Stegun 7.1.26 (absolute error <= 1.5e-7):
+/// 1 - t (a1 + t (a2 + ... + t a5)) exp(-x^2), t = 1 / (1 + p |x|), odd in x.
+/// Built from exp, which lowers on both paths, while math.erf has no LLVM
+/// intrinsic for the CPU path.
+Value emitErf(OpBuilder &b, Location loc, Value x) {
+  Value one = cF32(b, loc, 1.0);
+  Value a = math::AbsFOp::create(b, loc, x);
+  Value t = arith::DivFOp::create(
+      b, loc, one,
+      arith::AddFOp::create(
+          b, loc, one,
+          arith::MulFOp::create(b, loc, cF32(b, loc, 0.3275911), a)));
+  Value poly = cF32(b, loc, 1.061405429);
+  for (double c : {-1.453152027, 1.421413741, -0.284496736, 0.254829592})
+    poly = arith::AddFOp::create(b, loc, cF32(b, loc, c),
+                                 arith::MulFOp::create(b, loc, t, poly));
+  poly = arith::MulFOp::create(b, loc, t, poly);
+  Value e = emitExp(
+      b, loc,
+      arith::NegFOp::create(b, loc, arith::MulFOp::create(b, loc, a, a)));
+  Value y = arith::SubFOp::create(b, loc, one,
+                                  arith::MulFOp::create(b, loc, poly, e));
+  Value negative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                         cF32(b, loc, 0.0));
+  return arith::SelectOp::create(b, loc, negative,
+                                 arith::NegFOp::create(b, loc, y), y);
+}
+
+/// `src` (a row-major buffer) viewed with the static shape of `type`: a
+/// collapse to one dim and an expansion, no copy.
+Value emitReshape(OpBuilder &b, Location loc, Value src, MemRefType type) {
+  auto all = [](int64_t rank) {
+    ReassociationIndices dims;
+    for (int64_t d = 0; d < rank; ++d)
+      dims.push_back(d);
+    return SmallVector<ReassociationIndices, 1>{dims};
+  };
+  auto srcType = cast<MemRefType>(src.getType());
+  if (srcType.getRank() > 1)
+    src = memref::CollapseShapeOp::create(b, loc, src, all(srcType.getRank()));
+  if (type.getRank() > 1)
+    src = memref::ExpandShapeOp::create(b, loc, type, src, all(type.getRank()));
+  return src;
+}
+
+/// Computes `kind` on f32 scalars.
+Value emitScalar(OpBuilder &b, Location loc, ElementwiseKind kind,
+                 ArrayRef<double> params, ValueRange x) {
+  auto one = [&] { return cF32(b, loc, 1.0); };
+  auto sigmoid = [&](Value v) {
+    Value e = emitExp(b, loc, arith::NegFOp::create(b, loc, v));
+    return arith::DivFOp::create(b, loc, one(),
+                                 arith::AddFOp::create(b, loc, one(), e));
+  };
+  switch (kind) {
+  case ElementwiseKind::Exp:
+    return emitExp(b, loc, x[0]);
+  case ElementwiseKind::Square:
+    return arith::MulFOp::create(b, loc, x[0], x[0]);
+  case ElementwiseKind::Sqrt:
+    return math::SqrtOp::create(b, loc, x[0]);
+  case ElementwiseKind::Rsqrt:
+    return math::RsqrtOp::create(b, loc, x[0]);
+  case ElementwiseKind::Silu:
+    return arith::MulFOp::create(b, loc, x[0], sigmoid(x[0]));
+  case ElementwiseKind::Sigmoid:
+    return sigmoid(x[0]);
+  case ElementwiseKind::Gelu: {
+    // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    Value x3 = arith::MulFOp::create(
+        b, loc, x[0], arith::MulFOp::create(b, loc, x[0], x[0]));
+    Value inner = arith::AddFOp::create(
+        b, loc, x[0], arith::MulFOp::create(b, loc, cF32(b, loc, 0.044715), x3));
+    // tanh(z) = 1 - 2 / (exp(2z) + 1): exp lowers on both paths, while
+    // math.tanh has no LLVM intrinsic for the CPU path.
+    Value z = arith::MulFOp::create(
+        b, loc, cF32(b, loc, 2.0 * std::sqrt(2.0 / M_PI)), inner);
+    Value t = arith::SubFOp::create(
+        b, loc, one(),
+        arith::DivFOp::create(
+            b, loc, cF32(b, loc, 2.0),
+            arith::AddFOp::create(b, loc, emitExp(b, loc, z), one())));
+    Value half = arith::MulFOp::create(b, loc, cF32(b, loc, 0.5), x[0]);
+    return arith::MulFOp::create(b, loc, half,
+                                 arith::AddFOp::create(b, loc, one(), t));
+  }
+  case ElementwiseKind::Reciprocal:
+    return arith::DivFOp::create(b, loc, one(), x[0]);
+  case ElementwiseKind::Tanh:
+    // libdevice's __nv_tanhf on the GPU path, llvm.tanh (libm) on the CPU.
+    return math::TanhOp::create(b, loc, x[0]);
+  case ElementwiseKind::GeluErf: {
+    // 0.5 x (1 + erf(x / sqrt(2)))
+    Value erf = emitErf(
+        b, loc, arith::MulFOp::create(b, loc, cF32(b, loc, M_SQRT1_2), x[0]));
+    Value half = arith::MulFOp::create(b, loc, cF32(b, loc, 0.5), x[0]);
+    return arith::MulFOp::create(b, loc, half,
+                                 arith::AddFOp::create(b, loc, one(), erf));
+  }
+  case ElementwiseKind::Relu:
+    return arith::MaximumFOp::create(b, loc, x[0], cF32(b, loc, 0.0));
+  case ElementwiseKind::Neg:
+    return arith::NegFOp::create(b, loc, x[0]);
+  case ElementwiseKind::MulScalar:
+    return arith::MulFOp::create(b, loc, x[0], cF32(b, loc, params[0]));
+  case ElementwiseKind::AddScalar:
+    return arith::AddFOp::create(b, loc, x[0], cF32(b, loc, params[0]));
+  case ElementwiseKind::Clamp:
+    return arith::MinimumFOp::create(
+        b, loc, arith::MaximumFOp::create(b, loc, x[0], cF32(b, loc, params[0])),
+        cF32(b, loc, params[1]));
+  case ElementwiseKind::Add:
+    return arith::AddFOp::create(b, loc, x[0], x[1]);
+  case ElementwiseKind::Sub:
+    return arith::SubFOp::create(b, loc, x[0], x[1]);
+  case ElementwiseKind::Mul:
+    return arith::MulFOp::create(b, loc, x[0], x[1]);
+  case ElementwiseKind::Div:
+    return arith::DivFOp::create(b, loc, x[0], x[1]);
+  case ElementwiseKind::Pow:
+    return math::PowFOp::create(b, loc, x[0], x[1]);
+  case ElementwiseKind::Max:
+    return arith::MaximumFOp::create(b, loc, x[0], x[1]);
+  }
+  llvm_unreachable("unknown element-wise kind");
+}
+
+/// Emits the code of one graph-defined kernel inside its gpu.launch.
+
+
+void KernelEmitter::reserve(Value key, ArrayRef<int64_t> shape,
+                            Type elementType,
+                            llvm::DenseMap<Value, Slot> &into) {
+  auto type = MemRefType::get(
+      shape, elementType, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(b.getContext(),
+                                 gpu::AddressSpace::Workgroup));
+  int64_t bytes = type.getNumElements() * elementByteWidth(elementType);
+  into[key] = {smemBytes, type};
+  order.push_back({key, &into == &aux});
+  smemBytes += llvm::alignTo(bytes, kTileAlign);
+}
+
+int64_t KernelEmitter::planSharedMemory() {
+  Type f32 = b.getF32Type();
+  kernel.getBody().walk([&](Operation *op) {
+    if (isa<mb::ForLoopOp, mb::OutputSaverOp, mb::YieldOp, mb::ReturnOp>(op) ||
+        op->getParentOfType<mt::ThreadGraphOp>())
+      return;
+    for (Value r : op->getResults()) {
+      auto t = cast<RankedTensorType>(r.getType());
+      // Accumulators and row statistics are kept in f32.
+      bool wide = isa<AccumulatorOpInterface>(op);
+      reserve(r, t.getShape(), wide ? f32 : t.getElementType(), slots);
+    }
+    if (auto rms = dyn_cast<mb::RmsNormOp>(op)) {
+      SmallVector<int64_t> shape(rms.getType().getShape());
+      shape.back() = 1;
+      reserve(rms.getResult(), shape, f32, aux);
+    }
+    if (auto acc = dyn_cast<mb::AccumRescaledSumOp>(op))
+      reserve(acc.getResult(), acc.getType().getShape(), f32, aux);
+    if (auto it = dyn_cast<mb::InputIterOp>(op);
+        it && asyncCopies && it.getFmap() >= 0 && kernel.getForloop() > 1 &&
+        asyncChunk(it) > 0) {
+      // Double buffering: iteration i + 1 loads while iteration i computes.
+      reserve(it.getTile(), it.getType().getShape(),
+              it.getType().getElementType(), aux);
+      doubleBuffered.push_back(it);
+    }
+  });
+  return smemBytes;
+}
+
+void KernelEmitter::barrier() {
+  gpu::BarrierOp::create(b, loc);
+  ++numBarriers;
+  dirty.clear();
+  readSinceBarrier.clear();
+}
+
+void KernelEmitter::stage(ArrayRef<Value> reads, ArrayRef<Value> writes) {
+  bool race = llvm::any_of(reads, [&](Value v) { return dirty.contains(v); }) ||
+              llvm::any_of(writes, [&](Value v) {
+                return dirty.contains(v) || readSinceBarrier.contains(v);
+              });
+  if (race)
+    barrier();
+  readSinceBarrier.insert(reads.begin(), reads.end());
+  dirty.insert(writes.begin(), writes.end());
+}
+
+void KernelEmitter::forEachElement(ArrayRef<int64_t> shape,
+                                   function_ref<void(ValueRange)> body) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  auto loop = scf::ForOp::create(b, loc, tid, cIndex(b, loc, n), nthreads);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  body(delinearize(loop.getInductionVar(), shape));
+}
+
+SmallVector<Value> KernelEmitter::delinearize(Value e,
+                                              ArrayRef<int64_t> shape) {
+  SmallVector<Value> idx(shape.size());
+  int64_t stride = 1;
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    Value q = stride == 1 ? e
+                          : arith::DivUIOp::create(b, loc, e,
+                                                   cIndex(b, loc, stride));
+    idx[d] = d == 0 ? q
+                    : arith::RemUIOp::create(b, loc, q,
+                                             cIndex(b, loc, shape[d]));
+    stride *= shape[d];
+  }
+  return idx;
+}
+
+SmallVector<Value> KernelEmitter::broadcastIndex(Value buffer, ValueRange idx) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<Value> out(idx);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.getDimSize(d) == 1)
+      out[d] = cIndex(b, loc, 0);
+  return out;
+}
+
+Value KernelEmitter::loadF32(Value buffer, ValueRange idx) {
+  Value v = memref::LoadOp::create(b, loc, buffer, idx);
+  if (!v.getType().isF32())
+    v = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+  return v;
+}
+
+void KernelEmitter::storeF32(Value buffer, ValueRange idx, Value v) {
+  Type et = cast<MemRefType>(buffer.getType()).getElementType();
+  if (et != v.getType())
+    v = arith::TruncFOp::create(b, loc, et, v);
+  memref::StoreOp::create(b, loc, v, buffer, idx);
+}
+
+Value KernelEmitter::rowReduce(Value buffer, ValueRange idx, int64_t begin,
+                               int64_t count, bool squares) {
+  auto loop = scf::ForOp::create(b, loc, cIndex(b, loc, begin),
+                                 cIndex(b, loc, begin + count),
+                                 cIndex(b, loc, 1),
+                                 ValueRange{cF32(b, loc, 0.0)});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> at(idx);
+  at.back() = loop.getInductionVar();
+  Value x = loadF32(buffer, at);
+  if (squares)
+    x = arith::MulFOp::create(b, loc, x, x);
+  Value s = arith::AddFOp::create(b, loc, loop.getRegionIterArgs()[0], x);
+  scf::YieldOp::create(b, loc, s);
+  return loop.getResult(0);
+}
+
+SmallVector<Value> KernelEmitter::inputOrigin(mb::InputIterOp op, Value iv) {
+  ArrayRef<int64_t> tile = op.getType().getShape();
+  ArrayRef<int64_t> imap = op.getImap();
+  int64_t fmap = op.getFmap();
+  int64_t f = kernel.getForloop();
+  // Tile origin (DESIGN §3.2): block index, then the loop index inside it.
+  SmallVector<Value> off(tile.size(), cIndex(b, loc, 0));
+  for (int g = 0; g < 3; ++g)
+    if (imap[g] >= 0)
+      off[imap[g]] = blockIds[g];
+  if (fmap >= 0)
+    off[fmap] = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, off[fmap], cIndex(b, loc, f)),
+        iv);
+  for (size_t d = 0; d < tile.size(); ++d)
+    off[d] = arith::MulIOp::create(b, loc, off[d], cIndex(b, loc, tile[d]));
+  return off;
+}
+
+void KernelEmitter::emitInputIter(mb::InputIterOp op, Value iv) {
+  if (llvm::is_contained(doubleBuffered, op))
+    return; // Loaded by emitDoubleBufferedStep.
+  ArrayRef<int64_t> tile = op.getType().getShape();
+  SmallVector<Value> off = inputOrigin(op, iv);
+  Value src = global.lookup(op.getInput());
+  Value dst = buf(op.getTile());
+  stage({}, {dst});
+  forEachElement(tile, [&](ValueRange idx) {
+    SmallVector<Value> at;
+    for (size_t d = 0; d < tile.size(); ++d)
+      at.push_back(arith::AddIOp::create(b, loc, off[d], idx[d]));
+    Value v = memref::LoadOp::create(b, loc, src, at);
+    memref::StoreOp::create(b, loc, v, dst, idx);
+  });
+}
+
+int64_t KernelEmitter::asyncChunk(mb::InputIterOp op) {
+  int64_t width = elementByteWidth(op.getType().getElementType());
+  int64_t tileLast = op.getType().getShape().back();
+  int64_t globalLast = op.getInput().getType().getShape().back();
+  // A chunk is contiguous in both memories and aligned to its size: it must
+  // divide the tile row and the device-tensor row.
+  for (int64_t bytes : {16, 8, 4})
+    if (bytes % width == 0 && tileLast % (bytes / width) == 0 &&
+        globalLast % (bytes / width) == 0)
+      return bytes / width;
+  return 0;
+}
+
+void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
+  ArrayRef<int64_t> tile = op.getType().getShape();
+  int64_t chunk = asyncChunk(op);
+  SmallVector<int64_t> chunks(tile);
+  chunks.back() /= chunk;
+  SmallVector<Value> off = inputOrigin(op, iv);
+  Value src = global.lookup(op.getInput());
+  forEachElement(chunks, [&](ValueRange idx) {
+    SmallVector<Value> at(idx), gat;
+    at.back() = arith::MulIOp::create(b, loc, idx.back(), cIndex(b, loc, chunk));
+    for (size_t d = 0; d < tile.size(); ++d)
+      gat.push_back(arith::AddIOp::create(b, loc, off[d], at[d]));
+    nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst, at, src,
+        gat, b.getIndexAttr(chunk), /*srcElements=*/Value(),
+        /*bypassL1=*/UnitAttr());
+  });
+}
+
+void KernelEmitter::emitDoubleBufferedStep(Value iv) {
+  if (doubleBuffered.empty())
+    return;
+  int64_t f = kernel.getForloop();
+  Value even = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc, iv, cIndex(b, loc, 2)), cIndex(b, loc, 0));
+  Value next = arith::AddIOp::create(b, loc, iv, cIndex(b, loc, 1));
+  Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next,
+                                     cIndex(b, loc, f));
+  // Select between the two slots by byte offset (a select of workgroup
+  // memrefs would not survive the NVVM type conversion).
+  SmallVector<Value> current, upcoming;
+  for (mb::InputIterOp it : doubleBuffered) {
+    const Slot &s0 = slots.find(it.getTile())->second;
+    const Slot &s1 = aux.find(it.getTile())->second;
+    Value o0 = cIndex(b, loc, s0.offset), o1 = cIndex(b, loc, s1.offset);
+    auto view = [&](Value offset) {
+      return memref::ViewOp::create(b, loc, s0.type, rawShared, offset,
+                                    ValueRange{})
+          .getResult();
+    };
+    current.push_back(view(arith::SelectOp::create(b, loc, even, o0, o1)));
+    upcoming.push_back(view(arith::SelectOp::create(b, loc, even, o1, o0)));
+  }
+  // The next buffers were last read in iteration iv - 1, which ended with a
+  // barrier.
+  auto prefetch = scf::IfOp::create(b, loc, more, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&prefetch.getThenRegion().front());
+    for (auto [it, dst] : llvm::zip_equal(doubleBuffered, upcoming))
+      emitAsyncCopy(it, next, dst);
+    nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), ValueRange{});
+  }
+  // Wait for this iteration's group: all but the one just issued.
+  auto wait = scf::IfOp::create(b, loc, more, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&wait.getThenRegion().front());
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, asyncToken,
+                                     b.getI32IntegerAttr(1));
+    b.setInsertionPointToStart(&wait.getElseRegion().front());
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, asyncToken,
+                                     b.getI32IntegerAttr(0));
+  }
+  // Other threads' copies become visible at the next barrier.
+  for (auto [it, cur] : llvm::zip_equal(doubleBuffered, current)) {
+    tiles[it.getTile()] = cur;
+    dirty.insert(cur);
+  }
+}
+
+void KernelEmitter::emitOutputSaver(mb::OutputSaverOp op) {
+  ArrayRef<int64_t> tile = op.getInput().getType().getShape();
+  ArrayRef<int64_t> omap = op.getOmap();
+  SmallVector<Value> off(tile.size(), cIndex(b, loc, 0));
+  for (int g = 0; g < 3; ++g)
+    if (omap[g] >= 0)
+      off[omap[g]] = arith::MulIOp::create(b, loc, blockIds[g],
+                                           cIndex(b, loc, tile[omap[g]]));
+  Value src = buf(op.getInput());
+  Value dst = global.lookup(op.getOutput());
+  stage({src}, {});
+  forEachElement(tile, [&](ValueRange idx) {
+    SmallVector<Value> at;
+    for (size_t d = 0; d < tile.size(); ++d)
+      at.push_back(arith::AddIOp::create(b, loc, off[d], idx[d]));
+    storeF32(dst, at, loadF32(src, idx));
+  });
+}
+
+void KernelEmitter::emitAccumInit(AccumulatorOpInterface acc) {
+  Value out = buf(acc->getResult(0));
+  SmallVector<Value> writes{out};
+  double init = acc.getAccumulatorKind() == AccumulatorKind::Max
+                    ? -std::numeric_limits<double>::infinity()
+                    : 0.0;
+  if (inRegisters(acc)) {
+    int64_t n = 1;
+    for (int64_t d : cast<MemRefType>(out.getType()).getShape())
+      n *= d;
+    int64_t t = blockThreads();
+    regAccs[acc.getOperation()].assign((n + t - 1) / t, cF32(b, loc, init));
+    return;
+  }
+  Value runningMax = auxTiles.lookup(acc->getResult(0));
+  if (runningMax)
+    writes.push_back(runningMax);
+  stage({}, writes);
+  forEachElement(cast<MemRefType>(out.getType()).getShape(),
+                 [&](ValueRange idx) {
+                   memref::StoreOp::create(b, loc, cF32(b, loc, init), out,
+                                           idx);
+                   if (runningMax)
+                     memref::StoreOp::create(
+                         b, loc,
+                         cF32(b, loc, -std::numeric_limits<double>::infinity()),
+                         runningMax, idx);
+                 });
+}
+
+void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
+  Value out = buf(acc->getResult(0));
+  Value x = buf(acc.getAccumulated());
+  auto shape = cast<MemRefType>(out.getType()).getShape();
+  if (inRegisters(acc)) {
+    // Only the operand is read; the running values are this thread's.
+    stage({x}, {});
+    SmallVector<Value> &vals = regAccs[acc.getOperation()];
+    SmallVector<Value> next;
+    forEachOwnedElement(
+        shape,
+        [&](int64_t j, ValueRange idx) { return accumStep(acc, vals[j], idx); },
+        [&](int64_t j) { return vals[j]; }, next);
+    vals = next;
+    return;
+  }
+  Value runningMax = auxTiles.lookup(acc->getResult(0));
+  SmallVector<Value> reads{x, out}, writes{out};
+  Value m;
+  if (auto rs = dyn_cast<mb::AccumRescaledSumOp>(acc.getOperation())) {
+    m = buf(rs.getMax());
+    reads.push_back(m);
+    reads.push_back(runningMax);
+    writes.push_back(runningMax);
+  }
+  stage(reads, writes);
+  forEachElement(shape, [&](ValueRange idx) {
+    Value old = memref::LoadOp::create(b, loc, out, idx);
+    Value next = accumStep(acc, old, idx);
+    if (auto rs = dyn_cast<mb::AccumRescaledSumOp>(acc.getOperation())) {
+      // M' = max(M, m); acc' = acc exp(M - M') + x exp(m - M')
+      Value mi = loadF32(m, broadcastIndex(m, idx));
+      Value mOld = memref::LoadOp::create(b, loc, runningMax, idx);
+      Value mNew = arith::MaximumFOp::create(b, loc, mOld, mi);
+      Value scaleOld =
+          emitExp(b, loc, arith::SubFOp::create(b, loc, mOld, mNew));
+      Value scaleNew =
+          emitExp(b, loc, arith::SubFOp::create(b, loc, mi, mNew));
+      next = arith::AddFOp::create(
+          b, loc, arith::MulFOp::create(b, loc, old, scaleOld),
+          arith::MulFOp::create(b, loc, loadF32(x, idx), scaleNew));
+      memref::StoreOp::create(b, loc, mNew, runningMax, idx);
+    }
+    memref::StoreOp::create(b, loc, next, out, idx);
+  });
+}
+
+Value KernelEmitter::accumStep(AccumulatorOpInterface acc, Value old,
+                               ValueRange idx) {
+  Value x = buf(acc.getAccumulated());
+  int64_t n = cast<MemRefType>(x.getType()).getShape().back();
+  int64_t outLast = cast<MemRefType>(buf(acc->getResult(0)).getType())
+                        .getShape()
+                        .back();
+  Value next;
+  switch (acc.getAccumulatorKind()) {
+    case AccumulatorKind::Sum:
+      next = arith::AddFOp::create(b, loc, old, loadF32(x, idx));
+      break;
+    case AccumulatorKind::Max:
+      next = arith::MaximumFOp::create(b, loc, old, loadF32(x, idx));
+      break;
+    case AccumulatorKind::SumLast:
+    case AccumulatorKind::MeanLast:
+      next = arith::AddFOp::create(b, loc, old,
+                                   rowReduce(x, idx, 0, n, /*squares=*/false));
+      break;
+    case AccumulatorKind::RmsLast:
+      next = arith::AddFOp::create(b, loc, old,
+                                   rowReduce(x, idx, 0, n, /*squares=*/true));
+      break;
+    case AccumulatorKind::SumTo: {
+      int64_t chunk = n / outLast;
+      Value begin = arith::MulIOp::create(b, loc, idx.back(),
+                                          cIndex(b, loc, chunk));
+      auto loop = scf::ForOp::create(
+          b, loc, begin,
+          arith::AddIOp::create(b, loc, begin, cIndex(b, loc, chunk)),
+          cIndex(b, loc, 1), ValueRange{old});
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      SmallVector<Value> at(idx);
+      at.back() = loop.getInductionVar();
+      scf::YieldOp::create(
+          b, loc,
+          ValueRange{arith::AddFOp::create(b, loc, loop.getRegionIterArgs()[0],
+                                           loadF32(x, at))});
+      b.setInsertionPointAfter(loop);
+      next = loop.getResult(0);
+      break;
+    }
+    case AccumulatorKind::RescaledSum:
+      // Needs the running maximum too: emitAccumUpdate handles it.
+      next = old;
+      break;
+  }
+  return next;
+}
+
+bool KernelEmitter::inRegisters(AccumulatorOpInterface acc) {
+  if (!registerAccumulators || isa<mb::AccumRescaledSumOp>(acc.getOperation()))
+    return false;
+  int64_t n = 1;
+  for (int64_t d :
+       cast<RankedTensorType>(acc->getResult(0).getType()).getShape())
+    n *= d;
+  int64_t t = blockThreads();
+  return (n + t - 1) / t <= kMaxRegisterAccumElems;
+}
+
+void KernelEmitter::forEachOwnedElement(
+    ArrayRef<int64_t> shape, function_ref<Value(int64_t, ValueRange)> body,
+    function_ref<Value(int64_t)> fallback, SmallVectorImpl<Value> &results) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  int64_t t = blockThreads();
+  for (int64_t j = 0; j * t < n; ++j) {
+    Value e = arith::AddIOp::create(b, loc, tid, cIndex(b, loc, j * t));
+    auto indexOf = [&]() { return delinearize(e, shape); };
+    if ((j + 1) * t <= n) {
+      results.push_back(body(j, indexOf()));
+      continue;
+    }
+    // The last round: threads past the end keep their value.
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          e, cIndex(b, loc, n));
+    auto ifOp = scf::IfOp::create(b, loc, b.getF32Type(), inRange,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    scf::YieldOp::create(b, loc, body(j, indexOf()));
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    scf::YieldOp::create(b, loc, fallback(j));
+    results.push_back(ifOp.getResult(0));
+  }
+}
+
+void KernelEmitter::spillRegisterAccum(AccumulatorOpInterface acc) {
+  Value out = buf(acc->getResult(0));
+  SmallVector<Value> &vals = regAccs[acc.getOperation()];
+  stage({}, {out});
+  SmallVector<Value> unused;
+  forEachOwnedElement(
+      cast<MemRefType>(out.getType()).getShape(),
+      [&](int64_t j, ValueRange idx) {
+        memref::StoreOp::create(b, loc, vals[j], out, idx);
+        return vals[j];
+      },
+      [&](int64_t j) { return vals[j]; }, unused);
+}
+
+void KernelEmitter::emitAccumFinal(AccumulatorOpInterface acc) {
+  AccumulatorKind kind = acc.getAccumulatorKind();
+  if (kind != AccumulatorKind::MeanLast && kind != AccumulatorKind::RmsLast)
+    return;
+  Value out = buf(acc->getResult(0));
+  int64_t n = cast<RankedTensorType>(acc.getAccumulated().getType())
+                  .getShape()
+                  .back();
+  double count = static_cast<double>(n * kernel.getForloop());
+  double eps = 0.0;
+  if (auto rms = dyn_cast<mb::AccumRmsLastOp>(acc.getOperation()))
+    eps = rms.getEps().convertToDouble();
+  stage({out}, {out});
+  forEachElement(cast<MemRefType>(out.getType()).getShape(),
+                 [&](ValueRange idx) {
+                   Value v = memref::LoadOp::create(b, loc, out, idx);
+                   v = arith::DivFOp::create(b, loc, v, cF32(b, loc, count));
+                   if (kind == AccumulatorKind::RmsLast)
+                     v = math::SqrtOp::create(
+                         b, loc, arith::AddFOp::create(b, loc, v,
+                                                       cF32(b, loc, eps)));
+                   memref::StoreOp::create(b, loc, v, out, idx);
+                 });
+}
+
+LogicalResult KernelEmitter::emitTileOp(Operation *op) {
+  if (auto ew = dyn_cast<ElementwiseOpInterface>(op)) {
+    SmallVector<Value> ins;
+    for (Value v : op->getOperands())
+      ins.push_back(buf(v));
+    Value out = buf(op->getResult(0));
+    stage(ins, {out});
+    SmallVector<double, 2> params = ew.getScalarParams();
+    forEachElement(cast<MemRefType>(out.getType()).getShape(),
+                   [&](ValueRange idx) {
+                     SmallVector<Value> xs;
+                     for (Value in : ins)
+                       xs.push_back(loadF32(in, broadcastIndex(in, idx)));
+                     storeF32(out, idx,
+                              emitScalar(b, loc, ew.getElementwiseKind(),
+                                         params, xs));
+                   });
+    return success();
+  }
+  if (auto tg = dyn_cast<mt::ThreadGraphOp>(op)) {
+    SmallVector<Value> ins, outs;
+    for (Value v : tg.getInputs())
+      ins.push_back(buf(v));
+    for (Value v : tg.getResults())
+      outs.push_back(buf(v));
+    stage(ins, outs);
+    Block &body = tg.getBody().front();
+    forEachElement(cast<MemRefType>(outs[0].getType()).getShape(),
+                   [&](ValueRange idx) {
+                     llvm::DenseMap<Value, Value> scalar;
+                     for (auto [arg, in] :
+                          llvm::zip_equal(body.getArguments(), ins))
+                       scalar[arg] = loadF32(in, broadcastIndex(in, idx));
+                     for (Operation &inner : body.without_terminator()) {
+                       auto e = cast<ElementwiseOpInterface>(inner);
+                       SmallVector<Value> xs;
+                       for (Value v : inner.getOperands())
+                         xs.push_back(scalar.lookup(v));
+                       scalar[inner.getResult(0)] =
+                           emitScalar(b, loc, e.getElementwiseKind(),
+                                      e.getScalarParams(), xs);
+                     }
+                     for (auto [v, out] : llvm::zip_equal(
+                              body.getTerminator()->getOperands(), outs))
+                       storeF32(out, idx, scalar.lookup(v));
+                   });
+    return success();
+  }
+  if (auto mm = dyn_cast<mb::MatmulOp>(op)) {
+    Value lhs = buf(mm.getLhs()), rhs = buf(mm.getRhs()),
+          out = buf(mm.getResult());
+    stage({lhs, rhs}, {out});
+    if (fitsMma(mm)) {
+      emitMmaMatmul(mm);
+      return success();
+    }
+    int64_t k = mm.getLhs().getType().getShape().back();
+    forEachElement(mm.getType().getShape(), [&](ValueRange idx) {
+      auto loop = scf::ForOp::create(b, loc, cIndex(b, loc, 0),
+                                     cIndex(b, loc, k), cIndex(b, loc, 1),
+                                     ValueRange{cF32(b, loc, 0.0)});
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(loop.getBody());
+        Value kk = loop.getInductionVar();
+        SmallVector<Value> a(idx), w(idx);
+        a.back() = kk;
+        w[w.size() - 2] = kk;
+        Value p = arith::MulFOp::create(b, loc, loadF32(lhs, a),
+                                        loadF32(rhs, w));
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{arith::AddFOp::create(b, loc,
+                                             loop.getRegionIterArgs()[0], p)});
+      }
+      storeF32(out, idx, loop.getResult(0));
+    });
+    return success();
+  }
+  if (isa<mb::ReduceSumOp, mb::ReduceMaxOp>(op)) {
+    bool isMax = isa<mb::ReduceMaxOp>(op);
+    int64_t dim = isMax ? cast<mb::ReduceMaxOp>(op).getDim()
+                        : cast<mb::ReduceSumOp>(op).getDim();
+    Value in = buf(op->getOperand(0)), out = buf(op->getResult(0));
+    stage({in}, {out});
+    int64_t n = cast<MemRefType>(in.getType()).getDimSize(dim);
+    forEachElement(cast<MemRefType>(out.getType()).getShape(),
+                   [&](ValueRange idx) {
+                     Value init = cF32(
+                         b, loc,
+                         isMax ? -std::numeric_limits<double>::infinity() : 0.0);
+                     auto loop = scf::ForOp::create(
+                         b, loc, cIndex(b, loc, 0), cIndex(b, loc, n),
+                         cIndex(b, loc, 1), ValueRange{init});
+                     {
+                       OpBuilder::InsertionGuard guard(b);
+                       b.setInsertionPointToStart(loop.getBody());
+                       SmallVector<Value> at(idx);
+                       at[dim] = loop.getInductionVar();
+                       Value x = loadF32(in, at);
+                       Value acc = loop.getRegionIterArgs()[0];
+                       Value r = isMax ? Value(arith::MaximumFOp::create(
+                                             b, loc, acc, x))
+                                       : Value(arith::AddFOp::create(b, loc,
+                                                                     acc, x));
+                       scf::YieldOp::create(b, loc, r);
+                     }
+                     storeF32(out, idx, loop.getResult(0));
+                   });
+    return success();
+  }
+  if (auto rms = dyn_cast<mb::RmsNormOp>(op)) {
+    Value in = buf(rms.getInput()), out = buf(rms.getResult());
+    Value stat = auxTiles.lookup(rms.getResult());
+    Value weight = rms.getWeight() ? buf(rms.getWeight()) : Value();
+    int64_t n = rms.getType().getShape().back();
+    double eps = rms.getEps().convertToDouble();
+    stage({in}, {stat});
+    forEachElement(cast<MemRefType>(stat.getType()).getShape(),
+                   [&](ValueRange idx) {
+                     Value ss = rowReduce(in, idx, 0, n, /*squares=*/true);
+                     Value mean = arith::DivFOp::create(
+                         b, loc, ss, cF32(b, loc, static_cast<double>(n)));
+                     memref::StoreOp::create(
+                         b, loc,
+                         math::SqrtOp::create(
+                             b, loc,
+                             arith::AddFOp::create(b, loc, mean,
+                                                   cF32(b, loc, eps))),
+                         stat, idx);
+                   });
+    SmallVector<Value> reads{in, stat};
+    if (weight)
+      reads.push_back(weight);
+    stage(reads, {out});
+    forEachElement(rms.getType().getShape(), [&](ValueRange idx) {
+      SmallVector<Value> row(idx);
+      row.back() = cIndex(b, loc, 0);
+      Value y = arith::DivFOp::create(b, loc, loadF32(in, idx),
+                                      memref::LoadOp::create(b, loc, stat, row));
+      if (weight)
+        y = arith::MulFOp::create(b, loc, y,
+                                  loadF32(weight, ValueRange{idx.back()}));
+      storeF32(out, idx, y);
+    });
+    return success();
+  }
+  if (auto tr = dyn_cast<mb::TransposeOp>(op)) {
+    Value in = buf(tr.getInput()), out = buf(tr.getResult());
+    stage({in}, {out});
+    ArrayRef<int64_t> perm = tr.getPerm();
+    forEachElement(tr.getType().getShape(), [&](ValueRange idx) {
+      SmallVector<Value> at(idx.size());
+      for (size_t k = 0; k < perm.size(); ++k)
+        at[perm[k]] = idx[k];
+      // The input may be an f32 accumulator buffer.
+      storeF32(out, idx, loadF32(in, at));
+    });
+    return success();
+  }
+  if (auto cat = dyn_cast<mb::ConcatOp>(op)) {
+    SmallVector<Value> ins;
+    for (Value v : cat.getInputs())
+      ins.push_back(buf(v));
+    Value out = buf(cat.getResult());
+    stage(ins, {out});
+    int64_t dim = cat.getDim(), base = 0;
+    for (Value in : ins) {
+      auto shape = cast<MemRefType>(in.getType()).getShape();
+      forEachElement(shape, [&](ValueRange idx) {
+        SmallVector<Value> at(idx);
+        at[dim] = arith::AddIOp::create(b, loc, idx[dim], cIndex(b, loc, base));
+        storeF32(out, at, loadF32(in, idx));
+      });
+      base += shape[dim];
+    }
+    return success();
+  }
+  return op->emitOpError("is not supported by convert-mirage-to-gpu");
+}
+
+LogicalResult KernelEmitter::emitLoopBody(mb::ForLoopOp loop, Value iv) {
+  emitDoubleBufferedStep(iv);
+  for (Operation &op : loop.getBody().front()) {
+    if (isa<mb::YieldOp>(op))
+      continue;
+    if (auto it = dyn_cast<mb::InputIterOp>(op)) {
+      emitInputIter(it, iv);
+      continue;
+    }
+    if (auto acc = dyn_cast<AccumulatorOpInterface>(op)) {
+      emitAccumUpdate(acc);
+      continue;
+    }
+    if (failed(emitTileOp(&op)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult KernelEmitter::emit(gpu::LaunchOp launch) {
+  Block &entry = launch.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  gpu::KernelDim3 t = launch.getThreadIds(), bd = launch.getBlockSize(),
+                  bid = launch.getBlockIds();
+  blockIds[0] = bid.x;
+  blockIds[1] = bid.y;
+  blockIds[2] = bid.z;
+  // Linear thread id and thread count: every stage strides by them.
+  Value xy = arith::MulIOp::create(b, loc, bd.x, bd.y);
+  tid = arith::AddIOp::create(
+      b, loc, t.x,
+      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, t.y, bd.x),
+                            arith::MulIOp::create(b, loc, t.z, xy)));
+  nthreads = arith::MulIOp::create(b, loc, xy, bd.z);
+
+  auto rawType = MemRefType::get(
+      {ShapedType::kDynamic}, b.getI8Type(), MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(b.getContext(),
+                                 gpu::AddressSpace::Workgroup));
+  Value raw = gpu::DynamicSharedMemoryOp::create(b, loc, rawType);
+  rawShared = raw;
+  auto view = [&](const Slot &s) {
+    return memref::ViewOp::create(b, loc, s.type, raw,
+                                  cIndex(b, loc, s.offset), ValueRange{})
+        .getResult();
+  };
+  for (auto [v, isAux] : order) {
+    if (isAux)
+      auxTiles[v] = view(aux.lookup(v));
+    else
+      tiles[v] = view(slots.lookup(v));
+  }
+
+  mb::ForLoopOp loop = kernel.getForLoop();
+  SmallVector<AccumulatorOpInterface> accs;
+  for (Operation &op : loop.getBody().front())
+    if (auto acc = dyn_cast<AccumulatorOpInterface>(op))
+      accs.push_back(acc);
+  for (AccumulatorOpInterface acc : accs)
+    emitAccumInit(acc);
+  if (!doubleBuffered.empty()) {
+    // Prologue: start loading iteration 0.
+    Value zeroIv = cIndex(b, loc, 0);
+    for (mb::InputIterOp it : doubleBuffered)
+      emitAsyncCopy(it, zeroIv, tiles.lookup(it.getTile()));
+    asyncToken = nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), ValueRange{});
+  }
+
+  // Accumulators in registers are loop-carried values.
+  SmallVector<Value> carried;
+  for (auto &[op, vals] : regAccs)
+    carried.append(vals.begin(), vals.end());
+  auto forOp = scf::ForOp::create(b, loc, cIndex(b, loc, 0),
+                                  cIndex(b, loc, kernel.getForloop()),
+                                  cIndex(b, loc, 1), carried);
+  auto rebind = [&](ValueRange values) {
+    size_t next = 0;
+    for (auto &[op, vals] : regAccs)
+      for (Value &v : vals)
+        v = values[next++];
+  };
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = forOp.getBody();
+    if (carried.empty())
+      b.setInsertionPoint(body->getTerminator());
+    else
+      b.setInsertionPointToEnd(body);
+    rebind(forOp.getRegionIterArgs());
+    if (failed(emitLoopBody(loop, forOp.getInductionVar())))
+      return failure();
+    // The next iteration overwrites the input tiles other threads read.
+    barrier();
+    if (!carried.empty()) {
+      SmallVector<Value> yielded;
+      for (auto &[op, vals] : regAccs)
+        yielded.append(vals.begin(), vals.end());
+      scf::YieldOp::create(b, loc, yielded);
+    }
+  }
+  rebind(forOp.getResults());
+  for (AccumulatorOpInterface acc : accs)
+    if (inRegisters(acc))
+      spillRegisterAccum(acc);
+  dirty.clear();
+  readSinceBarrier.clear();
+  // Loop results are the accumulator buffers.
+  auto yield = cast<mb::YieldOp>(loop.getBody().front().getTerminator());
+  for (auto [r, v] : llvm::zip_equal(loop.getResults(), yield.getValues()))
+    tiles[r] = tiles.lookup(v);
+  for (AccumulatorOpInterface acc : accs)
+    emitAccumFinal(acc);
+
+  for (Operation &op : kernel.getBody().front()) {
+    if (isa<mb::ForLoopOp, mb::ReturnOp>(op))
+      continue;
+    if (auto saver = dyn_cast<mb::OutputSaverOp>(op)) {
+      emitOutputSaver(saver);
+      continue;
+    }
+    if (failed(emitTileOp(&op)))
+      return failure();
+  }
+  gpu::TerminatorOp::create(b, loc);
+  return success();
+}
+
+} // namespace mirage::lowering

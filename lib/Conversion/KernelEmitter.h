@@ -1,0 +1,184 @@
+//===- KernelEmitter.h - A graph-defined kernel as gpu.launch --*- C++ -*-===//
+//
+// KernelEmitter fills the body of one gpu.launch from an mk.graph_kernel:
+// shared-memory tiles, input iterators, the for-loop, accumulators, tile
+// ops (MMA matmuls in KernelEmitterMma.cpp) and output savers; plus the
+// scalar helpers it shares with the pass (MirageToGPU.cpp). Private to
+// lib/Conversion.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_LIB_CONVERSION_KERNELEMITTER_H
+#define MIRAGE_LIB_CONVERSION_KERNELEMITTER_H
+
+#include "Mirage/Conversion/Passes.h"
+
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <cmath>
+#include <limits>
+
+namespace mirage::lowering {
+
+using namespace mlir;
+
+MemRefType toMemRef(Type t);
+
+Value cIndex(OpBuilder &b, Location loc, int64_t v);
+
+Value cF32(OpBuilder &b, Location loc, double v);
+
+/// exp(x). On the GPU path it becomes libdevice's __nv_expf, linked into the
+/// kernel when the CUDA toolkit is found; on the CPU path llvm.exp.
+Value emitExp(OpBuilder &b, Location loc, Value x);
+
+/// erf(x) by Abramowitz & Stegun 7.1.26 (absolute error <= 1.5e-7):
+/// 1 - t (a1 + t (a2 + ... + t a5)) exp(-x^2), t = 1 / (1 + p |x|), odd in x.
+/// Built from exp, which lowers on both paths, while math.erf has no LLVM
+/// intrinsic for the CPU path.
+Value emitErf(OpBuilder &b, Location loc, Value x);
+
+/// `src` (a row-major buffer) viewed with the static shape of `type`: a
+/// collapse to one dim and an expansion, no copy.
+Value emitReshape(OpBuilder &b, Location loc, Value src, MemRefType type);
+
+/// Computes `kind` on f32 scalars.
+Value emitScalar(OpBuilder &b, Location loc, ElementwiseKind kind,
+                 ArrayRef<double> params, ValueRange x);
+
+class KernelEmitter {
+public:
+  KernelEmitter(mk::GraphKernelOp kernel, OpBuilder &b,
+                llvm::DenseMap<Value, Value> &global, int64_t &numBarriers,
+                bool tensorCores, int64_t &numMma, bool asyncCopies,
+                bool registerAccumulators)
+      : kernel(kernel), b(b), loc(kernel.getLoc()), global(global),
+        numBarriers(numBarriers), tensorCores(tensorCores), numMma(numMma),
+        asyncCopies(asyncCopies), registerAccumulators(registerAccumulators) {}
+
+  /// Plans the shared-memory layout; returns its size in bytes.
+  int64_t planSharedMemory();
+  /// Emits the kernel body at the builder's insertion point (inside the
+  /// launch region).
+  LogicalResult emit(gpu::LaunchOp launch);
+
+private:
+  struct Slot {
+    int64_t offset;
+    MemRefType type;
+  };
+  /// Reserves a shared-memory slot for `key` with `shape` and `elementType`.
+  void reserve(Value key, ArrayRef<int64_t> shape, Type elementType,
+               llvm::DenseMap<Value, Slot> &slots);
+
+  /// Emits `for e = tid; e < numElements(shape); e += nthreads` and calls
+  /// `body` with the multi-index of element e.
+  void forEachElement(ArrayRef<int64_t> shape,
+                      function_ref<void(ValueRange)> body);
+  /// The multi-index of linear (row-major) element `e` of `shape`.
+  SmallVector<Value> delinearize(Value e, ArrayRef<int64_t> shape);
+  Value loadF32(Value buf, ValueRange idx);
+  void storeF32(Value buf, ValueRange idx, Value v);
+  /// Index into a buffer that broadcasts along its size-1 dims.
+  SmallVector<Value> broadcastIndex(Value buf, ValueRange idx);
+  /// Declares that the next stage reads `reads` and writes `writes`; emits a
+  /// barrier first if that races with earlier stages since the last one.
+  void stage(ArrayRef<Value> reads, ArrayRef<Value> writes);
+  void barrier();
+
+  LogicalResult emitLoopBody(mb::ForLoopOp loop, Value iv);
+  LogicalResult emitTileOp(Operation *op);
+  void emitInputIter(mb::InputIterOp op, Value iv);
+  /// Tile origin of an input iterator at iteration `iv` (DESIGN §3.2).
+  SmallVector<Value> inputOrigin(mb::InputIterOp op, Value iv);
+  /// Elements per cp.async (16, 8 or 4 bytes), or 0 if the tile cannot be
+  /// copied asynchronously.
+  int64_t asyncChunk(mb::InputIterOp op);
+  /// Issues cp.async copies of iteration `iv` of `op` into `dst`.
+  void emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst);
+  /// Prefetches iteration iv + 1 of every double-buffered input and waits
+  /// for iteration iv; binds the tiles of iteration iv.
+  void emitDoubleBufferedStep(Value iv);
+  void emitAccumInit(AccumulatorOpInterface acc);
+  void emitAccumUpdate(AccumulatorOpInterface acc);
+  void emitAccumFinal(AccumulatorOpInterface acc);
+  /// The accumulated value of `acc` after adding element `idx` of this
+  /// iteration's operand to `old` (not for rescaled_sum).
+  Value accumStep(AccumulatorOpInterface acc, Value old, ValueRange idx);
+  /// Whether `acc` lives in registers: a thread owns the same elements in
+  /// every iteration (e = tid + j * threads), at most
+  /// kMaxRegisterAccumElems of them, so they are loop-carried values.
+  bool inRegisters(AccumulatorOpInterface acc);
+  /// Calls `body(j, idx)` for the elements e = tid + j * threads this
+  /// thread owns in a tile of `shape`, unrolled; a body for an element that
+  /// may lie past the end runs under `scf.if` and yields `fallback(j)`
+  /// there.
+  void forEachOwnedElement(ArrayRef<int64_t> shape,
+                           function_ref<Value(int64_t, ValueRange)> body,
+                           function_ref<Value(int64_t)> fallback,
+                           SmallVectorImpl<Value> &results);
+  /// Stores the register values of `acc` into its shared-memory buffer.
+  void spillRegisterAccum(AccumulatorOpInterface acc);
+  void emitOutputSaver(mb::OutputSaverOp op);
+  /// Sum (or sum of squares) of `buf` over its last dim at row `idx`.
+  Value rowReduce(Value buf, ValueRange idx, int64_t begin, int64_t count,
+                  bool squares);
+
+  Value buf(Value v) { return tiles.lookup(v); }
+  /// Whether `mm` can run on tensor cores (m16n8k16, f16 in, f32 out).
+  bool fitsMma(mb::MatmulOp mm);
+  /// Emits `mm` with nvgpu.mma.sync, one 16x8 output tile per warp at a time.
+  void emitMmaMatmul(mb::MatmulOp mm);
+
+  mk::GraphKernelOp kernel;
+  OpBuilder &b;
+  Location loc;
+  llvm::DenseMap<Value, Value> &global;
+  int64_t &numBarriers;
+  bool tensorCores;
+  int64_t &numMma;
+  bool asyncCopies;
+  bool registerAccumulators;
+  /// Input iterators loaded with cp.async into two alternating buffers.
+  SmallVector<mb::InputIterOp> doubleBuffered;
+  /// The token a wait names (the lowering only uses its numGroups).
+  Value asyncToken;
+  /// The dynamic shared memory all tiles are views of.
+  Value rawShared;
+
+  llvm::DenseMap<Value, Slot> slots;      // IR value -> shared-memory slot
+  llvm::DenseMap<Value, Slot> aux;        // extra buffers keyed by op result
+  llvm::DenseMap<Value, Value> tiles;     // IR value -> memref view
+  llvm::DenseMap<Value, Value> auxTiles;  // IR value -> extra memref view
+  int64_t smemBytes = 0;
+  Value tid, nthreads, blockIds[3];
+  llvm::DenseSet<Value> dirty, readSinceBarrier;
+  /// Current per-thread values of the accumulators kept in registers.
+  llvm::MapVector<Operation *, SmallVector<Value>> regAccs;
+  int64_t blockThreads() {
+    ArrayRef<int64_t> blk = kernel.getBlock();
+    return blk[0] * blk[1] * blk[2];
+  }
+  /// Slots in planning order (key, is-aux), so the emitted IR is
+  /// deterministic.
+  SmallVector<std::pair<Value, bool>> order;
+};
+
+} // namespace mirage::lowering
+
+#endif // MIRAGE_LIB_CONVERSION_KERNELEMITTER_H

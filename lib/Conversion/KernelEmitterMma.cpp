@@ -1,0 +1,160 @@
+//===- KernelEmitterMma.cpp - Tile matmuls on tensor cores ---------------===//
+//
+// mb.matmul tiles that fit the mma.sync shapes, through nvgpu (KernelEmitter.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+namespace mirage::lowering {
+
+bool KernelEmitter::fitsMma(mb::MatmulOp mm) {
+  if (!tensorCores)
+    return false;
+  ArrayRef<int64_t> blk = kernel.getBlock();
+  ArrayRef<int64_t> a = mm.getLhs().getType().getShape();
+  ArrayRef<int64_t> w = mm.getRhs().getType().getShape();
+  int64_t r = a.size();
+  // Operands read straight from f16 buffers (not f32 accumulators); one
+  // batch dim at most.
+  auto isF16Buffer = [&](Value v) {
+    return cast<MemRefType>(buf(v).getType()).getElementType().isF16();
+  };
+  return r <= 3 && (blk[0] * blk[1] * blk[2]) % 32 == 0 &&
+         isF16Buffer(mm.getLhs()) && isF16Buffer(mm.getRhs()) &&
+         a[r - 2] % 16 == 0 && a[r - 1] % 16 == 0 && w[r - 1] % 8 == 0;
+}
+
+void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
+  Value lhs = buf(mm.getLhs()), rhs = buf(mm.getRhs()),
+        out = buf(mm.getResult());
+  ArrayRef<int64_t> outShape = mm.getType().getShape();
+  int64_t r = outShape.size();
+  int64_t m = outShape[r - 2], n = outShape[r - 1];
+  int64_t k = mm.getLhs().getType().getShape().back();
+  int64_t batch = r == 3 ? outShape[0] : 1;
+  int64_t tilesM = m / 16, tilesN = n / 8;
+  Value c32 = cIndex(b, loc, 32);
+  Value warp = arith::DivUIOp::create(b, loc, tid, c32);
+  Value lane = arith::RemUIOp::create(b, loc, tid, c32);
+  Value nwarps = arith::DivUIOp::create(b, loc, nthreads, c32);
+  // PTX m16n8k16 fragment layout: group g = lane / 4, thread t = lane % 4.
+  Value g = arith::DivUIOp::create(b, loc, lane, cIndex(b, loc, 4));
+  Value t2 = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, lane, cIndex(b, loc, 4)),
+      cIndex(b, loc, 2));
+  auto add = [&](Value x, int64_t c) {
+    return c == 0 ? x : arith::AddIOp::create(b, loc, x, cIndex(b, loc, c));
+  };
+  // Every warp runs the same number of rounds (warps past the last tile
+  // recompute it and store nothing), so warp-collective code, and its CPU
+  // emulation with block-wide barriers, stays uniform.
+  int64_t numTiles = batch * tilesM * tilesN;
+  Value rounds = arith::DivUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, cIndex(b, loc, numTiles - 1), nwarps),
+      nwarps);
+  auto tileLoop = scf::ForOp::create(b, loc, cIndex(b, loc, 0), rounds,
+                                     cIndex(b, loc, 1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(tileLoop.getBody());
+  Value tRaw = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, tileLoop.getInductionVar(), nwarps),
+      warp);
+  Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tRaw,
+                                       cIndex(b, loc, numTiles));
+  Value tIdx = arith::MinUIOp::create(b, loc, tRaw, cIndex(b, loc, numTiles - 1));
+  Value tn = arith::RemUIOp::create(b, loc, tIdx, cIndex(b, loc, tilesN));
+  Value rest = arith::DivUIOp::create(b, loc, tIdx, cIndex(b, loc, tilesN));
+  Value tm = arith::RemUIOp::create(b, loc, rest, cIndex(b, loc, tilesM));
+  Value bi = arith::DivUIOp::create(b, loc, rest, cIndex(b, loc, tilesM));
+  Value row0 = arith::MulIOp::create(b, loc, tm, cIndex(b, loc, 16));
+  Value col0 = arith::MulIOp::create(b, loc, tn, cIndex(b, loc, 8));
+  // Fragments come from shared memory through ldmatrix: every lane gives
+  // the address of one 16-byte row of an 8x8 f16 matrix (tiles are 16-byte
+  // aligned and their rows are multiples of 8 elements, as fitsMma checks).
+  // Lane l addresses row l % 16; for A, its second column block of 8 is
+  // given by lanes 16..31.
+  auto inWorkgroup = [](Value v) {
+    auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+        cast<MemRefType>(v.getType()).getMemorySpace());
+    return space && space.getValue() == gpu::AddressSpace::Workgroup;
+  };
+  bool ldmatrix = inWorkgroup(lhs) && inWorkgroup(rhs);
+  Value laneRow = arith::RemUIOp::create(b, loc, lane, cIndex(b, loc, 16));
+  Value laneColA = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, lane, cIndex(b, loc, 16)),
+      cIndex(b, loc, 8));
+  auto at = [&](Value row, Value col) {
+    SmallVector<Value> idx;
+    if (r == 3)
+      idx.push_back(bi);
+    idx.push_back(row);
+    idx.push_back(col);
+    return idx;
+  };
+  Type f32 = b.getF32Type(), f16 = b.getF16Type();
+  auto accType = VectorType::get({2, 2}, f32);
+  Value zero = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0)));
+  auto kLoop = scf::ForOp::create(b, loc, cIndex(b, loc, 0),
+                                  cIndex(b, loc, k), cIndex(b, loc, 16),
+                                  ValueRange{zero});
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value k0 = kLoop.getInductionVar();
+    auto fragAType = VectorType::get({4, 2}, f16);
+    auto fragBType = VectorType::get({2, 2}, f16);
+    Value fragA, fragB;
+    if (ldmatrix) {
+      // x4: the four 8x8 blocks of the 16x16 A tile, rows then columns.
+      fragA = nvgpu::LdMatrixOp::create(
+          b, loc, fragAType, lhs,
+          at(arith::AddIOp::create(b, loc, row0, laneRow),
+             arith::AddIOp::create(b, loc, k0, laneColA)),
+          /*transpose=*/false, /*numTiles=*/4);
+      // x2, transposed: B is stored k-major, the fragment wants n-major.
+      fragB = nvgpu::LdMatrixOp::create(
+          b, loc, fragBType, rhs,
+          at(arith::AddIOp::create(b, loc, k0, laneRow), col0),
+          /*transpose=*/true, /*numTiles=*/2);
+    } else {
+      Value rowA = arith::AddIOp::create(b, loc, row0, g);
+      Value colA = arith::AddIOp::create(b, loc, k0, t2);
+      SmallVector<Value> a;
+      // a0..a7: (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1), then +8 columns.
+      for (int64_t dc : {0, 8})
+        for (int64_t dr : {0, 8})
+          for (int64_t j : {0, 1})
+            a.push_back(memref::LoadOp::create(
+                b, loc, lhs, at(add(rowA, dr), add(colA, dc + j))));
+      fragA = vector::FromElementsOp::create(b, loc, fragAType, a);
+      // b0..b3: (k = 2t, 2t+1, 2t+8, 2t+9; n = g).
+      Value colB = arith::AddIOp::create(b, loc, col0, g);
+      Value rowB = arith::AddIOp::create(b, loc, k0, t2);
+      SmallVector<Value> bv;
+      for (int64_t dr : {0, 1, 8, 9})
+        bv.push_back(
+            memref::LoadOp::create(b, loc, rhs, at(add(rowB, dr), colB)));
+      fragB = vector::FromElementsOp::create(b, loc, fragBType, bv);
+    }
+    Value d = nvgpu::MmaSyncOp::create(
+        b, loc, fragA, fragB, kLoop.getRegionIterArgs()[0],
+        b.getI64ArrayAttr({16, 8, 16}));
+    scf::YieldOp::create(b, loc, d);
+  }
+  // c0..c3: (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1).
+  Value acc = kLoop.getResult(0);
+  auto ifActive = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(&ifActive.getThenRegion().front());
+  Value rowC = arith::AddIOp::create(b, loc, row0, g);
+  Value colC = arith::AddIOp::create(b, loc, col0, t2);
+  for (int64_t i : {0, 1})
+    for (int64_t j : {0, 1}) {
+      Value v = vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{i, j});
+      storeF32(out, at(add(rowC, 8 * i), add(colC, j)), v);
+    }
+  ++numMma;
+}
+
+} // namespace mirage::lowering
