@@ -1,5 +1,15 @@
 // RUN: mirage-opt --mirage-import %s | FileCheck %s
 // RUN: mirage-opt --mirage-import %s | mirage-opt --mirage-check-equivalence -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQ
+// RUN: mirage-run --import-check %s | FileCheck %s --check-prefix=DIFF
+
+// The differential check (docs/import.md): each function written in
+// linalg/tosa, run by upstream MLIR's CPU lowering in f32, against the f64
+// interpreter of its import, on the same seeded inputs.
+// DIFF: PASS @gelu
+// DIFF: PASS @gelu_mul
+// DIFF: PASS @pieces
+// DIFF: PASS @tosa_acts
+// DIFF: 4 passed, 0 failed, 0 not checked
 
 // Activations as exporters write them: torch-mlir's exact GELU
 // (x * ((1 + erf(x / sqrt 2)) * 0.5)) becomes mk.gelu_erf; the tanh GELU's

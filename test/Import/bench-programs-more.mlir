@@ -1,5 +1,15 @@
 // RUN: mirage-opt --mirage-import %s | FileCheck %s
 // RUN: mirage-opt --mirage-import %s | mirage-opt --mirage-check-equivalence -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQ
+// RUN: mirage-run --import-check %s | FileCheck %s --check-prefix=DIFF
+
+// The differential check (docs/import.md): each function written in
+// linalg/tosa, run by upstream MLIR's CPU lowering in f32, against the f64
+// interpreter of its import, on the same seeded inputs.
+// DIFF: PASS @torch_ntrans
+// DIFF: PASS @torch_moe
+// DIFF: PASS @tosa_gated_mlp
+// DIFF: PASS @tosa_ntrans
+// DIFF: 4 passed, 0 failed, 0 not checked
 
 // More benchmark programs of bench/programs (small shapes) as exporters
 // write them: ntrans and moe in linalg the way torch-mlir lowers them

@@ -1,5 +1,12 @@
 // RUN: mirage-opt --mirage-import %s | FileCheck %s
 // RUN: mirage-opt --mirage-import %s | mirage-opt --mirage-check-equivalence -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQ
+// RUN: mirage-run --import-check %s | FileCheck %s --check-prefix=DIFF
+
+// The differential check (docs/import.md): each function written in
+// linalg/tosa, run by upstream MLIR's CPU lowering in f32, against the f64
+// interpreter of its import, on the same seeded inputs.
+// DIFF: PASS @tosa_gqa
+// DIFF: 1 passed, 0 failed, 0 not checked
 
 // The gqa benchmark (bench/programs/gqa_bs1.mlir) in tosa as TFLite emits it:
 // tosa.matmul with zero-point operands, exp, a keep-dim reduce_sum, the

@@ -1,4 +1,11 @@
 // RUN: mirage-opt --mirage-import-to-ptx %s | FileCheck %s
+// RUN: mirage-run --import-check %s | FileCheck %s --check-prefix=DIFF
+
+// The differential check (docs/import.md): each function written in
+// linalg/tosa, run by upstream MLIR's CPU lowering in f32, against the f64
+// interpreter of its import, on the same seeded inputs.
+// DIFF: PASS @small
+// DIFF: 1 passed, 0 failed, 0 not checked
 
 // The named pipeline: tosa -> mk (mirage-import) -> mirage-superoptimize ->
 // mirage-to-ptx. The kernel is PTX for sm_90 (the default chip).

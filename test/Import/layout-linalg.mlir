@@ -1,5 +1,16 @@
 // RUN: mirage-opt --mirage-import %s | FileCheck %s
 // RUN: mirage-opt --mirage-import %s | mirage-opt --mirage-check-equivalence -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQ
+// RUN: mirage-run --import-check %s | FileCheck %s --check-prefix=DIFF
+
+// The differential check (docs/import.md): each function written in
+// linalg/tosa, run by upstream MLIR's CPU lowering in f32, against the f64
+// interpreter of its import, on the same seeded inputs.
+// DIFF: PASS @linear
+// DIFF: PASS @at
+// DIFF: PASS @scores
+// DIFF: PASS @softmax
+// DIFF: PASS @mlp
+// DIFF: 5 passed, 0 failed, 0 not checked
 
 // Layout ops as torch-mlir and IREE write them: matmuls whose maps read an
 // operand transposed, linalg.transpose, generics that only copy or permute,

@@ -1,5 +1,12 @@
 // RUN: mirage-opt --mirage-import %s | FileCheck %s
 // RUN: mirage-opt --mirage-import %s | mirage-opt --mirage-check-equivalence -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQ
+// RUN: mirage-run --import-check %s | FileCheck %s --check-prefix=DIFF
+
+// The differential check (docs/import.md): each function written in
+// linalg/tosa, run by upstream MLIR's CPU lowering in f32, against the f64
+// interpreter of its import, on the same seeded inputs.
+// DIFF: PASS @linalg_lora
+// DIFF: 1 passed, 0 failed, 0 not checked
 
 // The lora benchmark (bench/programs/lora.mlir) in linalg: three matmuls into
 // zero fills (one fill shared by two of them) and the named linalg.add.

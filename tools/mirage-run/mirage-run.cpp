@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Buffers.h"
+#include "ImportCheck.h"
 #include "Mirage/InitMirage.h"
 #include "Mirage/Verify/Interpreter.h"
 
@@ -21,6 +23,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -43,6 +46,7 @@
 #include <cstring>
 
 using namespace mlir;
+using namespace mirage::run;
 namespace cl = llvm::cl;
 
 static cl::opt<std::string>
@@ -95,96 +99,15 @@ static cl::opt<std::string>
                         "manifest.json to this directory (mirage-to-ptx "
                         "dump-dir)"),
                cl::init(""));
+static cl::opt<bool> importCheck(
+    "import-check",
+    cl::desc("Differential check of mirage-import: run the linalg/tosa "
+             "function (--func, or every public one outside mk) through "
+             "upstream MLIR's CPU lowering and compare it with the f64 "
+             "interpreter of its import"),
+    cl::init(false));
 
 namespace {
-
-int fail(const llvm::Twine &msg) {
-  llvm::errs() << "mirage-run: " << msg << "\n";
-  return 1;
-}
-
-/// Storage of one argument in the element type of the lowered code.
-struct Buffer {
-  Type elem;
-  SmallVector<int64_t, 4> shape;
-  std::vector<uint8_t> bytes;
-  unsigned width = 4;
-};
-
-uint16_t toHalfBits(float x, Type elem) {
-  const llvm::fltSemantics &sem =
-      elem.isF16() ? llvm::APFloat::IEEEhalf() : llvm::APFloat::BFloat();
-  llvm::APFloat f(x);
-  bool lost;
-  f.convert(sem, llvm::APFloat::rmNearestTiesToEven, &lost);
-  return static_cast<uint16_t>(f.bitcastToAPInt().getZExtValue());
-}
-
-/// f16/bf16 bits to float through a table (outputs can have 2^24 elements).
-float fromHalfBits(uint16_t bits, Type elem) {
-  static std::vector<float> f16Table, bf16Table;
-  std::vector<float> &table = elem.isF16() ? f16Table : bf16Table;
-  if (table.empty()) {
-    const llvm::fltSemantics &sem =
-        elem.isF16() ? llvm::APFloat::IEEEhalf() : llvm::APFloat::BFloat();
-    table.resize(65536);
-    for (unsigned i = 0; i < 65536; ++i)
-      table[i] = llvm::APFloat(sem, llvm::APInt(16, i)).convertToFloat();
-  }
-  return table[bits];
-}
-
-/// Fills `buf` with `t` (already rounded to the element type).
-Buffer makeBuffer(const mirage::verify::FloatTensor &t, Type elem) {
-  Buffer b;
-  b.elem = elem;
-  b.shape.assign(t.shape.begin(), t.shape.end());
-  b.width = elem.getIntOrFloatBitWidth() / 8;
-  int64_t n = mirage::verify::FloatTensor::numElementsOf(b.shape);
-  b.bytes.assign(n * b.width, 0);
-  for (int64_t i = 0; i < static_cast<int64_t>(t.data.size()); ++i) {
-    float v = static_cast<float>(t.data[i]);
-    if (b.width == 2) {
-      uint16_t h = toHalfBits(v, elem);
-      std::memcpy(&b.bytes[i * 2], &h, 2);
-    } else {
-      std::memcpy(&b.bytes[i * 4], &v, 4);
-    }
-  }
-  return b;
-}
-
-double readElement(const Buffer &b, int64_t i) {
-  if (b.width == 2) {
-    uint16_t h;
-    std::memcpy(&h, &b.bytes[i * 2], 2);
-    return fromHalfBits(h, b.elem);
-  }
-  float v;
-  std::memcpy(&v, &b.bytes[i * 4], 4);
-  return v;
-}
-
-/// Tolerance of an output element type: |got - ref| <= rel * |ref| +
-/// abs * scale, where scale is the RMS of the reference output (so that
-/// cancellation near zero is measured against the output's magnitude).
-struct Tolerance {
-  double rel, abs;
-};
-Tolerance toleranceFor(Type elem) {
-  if (elem.isF16())
-    return {1e-2, 1e-2};
-  if (elem.isBF16())
-    return {5e-2, 5e-2};
-  return {1e-4, 1e-5};
-}
-
-std::string typeName(Type t) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  t.print(os);
-  return s;
-}
 
 /// The functions of libMirageCudaRuntime.so that mirage-run calls itself (the
 /// lowered host code calls the others). The JIT resolves the host code's
@@ -295,88 +218,12 @@ LogicalResult checkBinaries(ModuleOp module, unsigned &count, size_t &bytes) {
   return success();
 }
 
-/// Compares every output with the reference and prints the report; false on
-/// a mismatch.
-bool compareOutputs(ArrayRef<Buffer> outBufs,
-                    ArrayRef<mirage::verify::FloatTensor> reference,
-                    double &maxAbs, double &maxRel) {
-  bool ok = true;
-  maxAbs = maxRel = 0;
-  for (auto [o, b] : llvm::enumerate(outBufs)) {
-    const auto &ref = reference[o];
-    Tolerance tol = toleranceFor(b.elem);
-    double ss = 0;
-    for (double v : ref.data)
-      ss += v * v;
-    double scale = ref.data.empty() ? 1.0 : std::sqrt(ss / ref.data.size());
-    if (!(scale > 0))
-      scale = 1.0;
-    int64_t bad = 0, firstBad = -1;
-    double outAbs = 0, outRel = 0;
-    for (int64_t i = 0; i < ref.numElements(); ++i) {
-      double got = readElement(b, i), want = ref.data[i];
-      double err = std::fabs(got - want);
-      double lim = tolScale * (tol.rel * std::fabs(want) + tol.abs * scale);
-      if (!(err <= lim)) {
-        if (firstBad < 0)
-          firstBad = i;
-        ++bad;
-      }
-      if (std::isfinite(err)) {
-        outAbs = std::max(outAbs, err);
-        outRel = std::max(outRel, err / std::max(std::fabs(want), scale));
-      } else {
-        outAbs = outRel = INFINITY;
-      }
-    }
-    llvm::outs() << "output " << o << " (" << typeName(b.elem) << ", "
-                 << ref.numElements() << " elements): max abs err "
-                 << llvm::format("%.3e", outAbs) << ", max rel err "
-                 << llvm::format("%.3e", outRel) << " (tolerance rel "
-                 << llvm::format("%g", tol.rel * tolScale) << ", abs "
-                 << llvm::format("%g", tol.abs * tolScale) << " x rms "
-                 << llvm::format("%.3e", scale) << ")\n";
-    if (bad) {
-      ok = false;
-      llvm::outs() << "MISMATCH output " << o << " element " << firstBad << " "
-                   << mirage::verify::formatIndex(
-                          mirage::verify::delinearize(firstBad, ref.shape))
-                   << ": got " << llvm::format("%.6g", readElement(b, firstBad))
-                   << ", expected " << llvm::format("%.6g", ref.data[firstBad])
-                   << " (" << bad << " of " << ref.numElements()
-                   << " elements out of "
-                   << "tolerance)\n";
-    }
-    maxAbs = std::max(maxAbs, outAbs);
-    maxRel = std::max(maxRel, outRel);
-  }
-  return ok;
-}
-
-/// Expanded memref descriptor of a row-major buffer at `ptr`: allocated
-/// pointer, aligned pointer, offset, sizes, strides.
-std::vector<int64_t> descriptor(void *ptr, ArrayRef<int64_t> shape) {
-  int64_t p = reinterpret_cast<int64_t>(ptr);
-  std::vector<int64_t> d = {p, p, 0};
-  d.insert(d.end(), shape.begin(), shape.end());
-  SmallVector<int64_t, 4> strides(shape.size(), 1);
-  for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i)
-    strides[i] = strides[i + 1] * shape[i + 1];
-  d.insert(d.end(), strides.begin(), strides.end());
-  return d;
-}
-
-double msSince(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now() - t0)
-      .count();
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   mirage::registerAllMiragePasses();
+  registerAllPasses();
   cl::ParseCommandLineOptions(argc, argv,
                               "Mirage runner: lower, JIT and compare a uGraph "
                               "against the f64 interpreter\n");
@@ -384,6 +231,9 @@ int main(int argc, char **argv) {
   if (device != "cpu" && device != "gpu")
     return fail("unknown --device=" + device + " (expected cpu or gpu)");
   bool gpu = device == "gpu";
+  if (importCheck && (gpu || compileOnly || repeat != 1))
+    return fail("--import-check runs on the CPU once: it takes neither "
+                "--device=gpu, --compile-only nor --runs");
   if (!gpu && (!chip.empty() || !ptxDumpDir.empty()))
     return fail("--chip and --ptx-dump-dir need --device=gpu");
   if (!chip.empty() && chip != "sm_80" && chip != "sm_90")
@@ -430,6 +280,10 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return fail("cannot parse '" + inputFilename + "'");
+  if (importCheck)
+    return checkImport(
+        *module, funcName,
+        {seed.getValue(), inputScale.getValue(), tolScale.getValue()});
 
   // Pick the function.
   func::FuncOp func;
@@ -655,7 +509,7 @@ int main(int argc, char **argv) {
 
   // Compare the outputs of the last run.
   double maxAbs, maxRel;
-  bool ok = compareOutputs(outBufs, *reference, maxAbs, maxRel);
+  bool ok = compareOutputs(outBufs, *reference, tolScale, maxAbs, maxRel);
   llvm::outs() << "@" << name << " on " << device << " (";
   if (gpu)
     llvm::outs() << target;

@@ -1,0 +1,181 @@
+//===- Buffers.cpp - Argument buffers and output comparison ---------------===//
+
+#include "Buffers.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::run;
+
+namespace {
+
+uint16_t toHalfBits(float x, Type elem) {
+  const llvm::fltSemantics &sem =
+      elem.isF16() ? llvm::APFloat::IEEEhalf() : llvm::APFloat::BFloat();
+  llvm::APFloat f(x);
+  bool lost;
+  f.convert(sem, llvm::APFloat::rmNearestTiesToEven, &lost);
+  return static_cast<uint16_t>(f.bitcastToAPInt().getZExtValue());
+}
+
+/// f16/bf16 bits to float through a table (outputs can have 2^24 elements).
+float fromHalfBits(uint16_t bits, Type elem) {
+  static std::vector<float> f16Table, bf16Table;
+  std::vector<float> &table = elem.isF16() ? f16Table : bf16Table;
+  if (table.empty()) {
+    const llvm::fltSemantics &sem =
+        elem.isF16() ? llvm::APFloat::IEEEhalf() : llvm::APFloat::BFloat();
+    table.resize(65536);
+    for (unsigned i = 0; i < 65536; ++i)
+      table[i] = llvm::APFloat(sem, llvm::APInt(16, i)).convertToFloat();
+  }
+  return table[bits];
+}
+
+} // namespace
+
+/// Fills `buf` with `t` (already rounded to the element type).
+Buffer mirage::run::makeBuffer(const verify::FloatTensor &t, Type elem) {
+  Buffer b;
+  b.elem = elem;
+  b.shape.assign(t.shape.begin(), t.shape.end());
+  b.width = elem.getIntOrFloatBitWidth() / 8;
+  int64_t n = verify::FloatTensor::numElementsOf(b.shape);
+  b.bytes.assign(n * b.width, 0);
+  for (int64_t i = 0; i < static_cast<int64_t>(t.data.size()); ++i) {
+    float v = static_cast<float>(t.data[i]);
+    if (b.width == 2) {
+      uint16_t h = toHalfBits(v, elem);
+      std::memcpy(&b.bytes[i * 2], &h, 2);
+    } else {
+      std::memcpy(&b.bytes[i * 4], &v, 4);
+    }
+  }
+  return b;
+}
+
+double mirage::run::readElement(const Buffer &b, int64_t i) {
+  if (b.width == 2) {
+    uint16_t h;
+    std::memcpy(&h, &b.bytes[i * 2], 2);
+    return fromHalfBits(h, b.elem);
+  }
+  float v;
+  std::memcpy(&v, &b.bytes[i * 4], 4);
+  return v;
+}
+
+/// Tolerance of an output element type: |got - ref| <= rel * |ref| +
+/// abs * scale, where scale is the RMS of the reference output (so that
+/// cancellation near zero is measured against the output's magnitude).
+namespace {
+
+struct Tolerance {
+  double rel, abs;
+};
+Tolerance toleranceFor(Type elem) {
+  if (elem.isF16())
+    return {1e-2, 1e-2};
+  if (elem.isBF16())
+    return {5e-2, 5e-2};
+  return {1e-4, 1e-5};
+}
+
+} // namespace
+
+int mirage::run::fail(const llvm::Twine &msg) {
+  llvm::errs() << "mirage-run: " << msg << "\n";
+  return 1;
+}
+
+std::string mirage::run::typeName(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
+/// Compares every output with the reference and prints the report; false on
+/// a mismatch.
+bool mirage::run::compareOutputs(ArrayRef<Buffer> outBufs,
+                                 ArrayRef<verify::FloatTensor> reference,
+                                 double tolScale, double &maxAbs,
+                                 double &maxRel) {
+  bool ok = true;
+  maxAbs = maxRel = 0;
+  for (auto [o, b] : llvm::enumerate(outBufs)) {
+    const auto &ref = reference[o];
+    Tolerance tol = toleranceFor(b.elem);
+    double ss = 0;
+    for (double v : ref.data)
+      ss += v * v;
+    double scale = ref.data.empty() ? 1.0 : std::sqrt(ss / ref.data.size());
+    if (!(scale > 0))
+      scale = 1.0;
+    int64_t bad = 0, firstBad = -1;
+    double outAbs = 0, outRel = 0;
+    for (int64_t i = 0; i < ref.numElements(); ++i) {
+      double got = readElement(b, i), want = ref.data[i];
+      double err = std::fabs(got - want);
+      double lim = tolScale * (tol.rel * std::fabs(want) + tol.abs * scale);
+      if (!(err <= lim)) {
+        if (firstBad < 0)
+          firstBad = i;
+        ++bad;
+      }
+      if (std::isfinite(err)) {
+        outAbs = std::max(outAbs, err);
+        outRel = std::max(outRel, err / std::max(std::fabs(want), scale));
+      } else {
+        outAbs = outRel = INFINITY;
+      }
+    }
+    llvm::outs() << "output " << o << " (" << typeName(b.elem) << ", "
+                 << ref.numElements() << " elements): max abs err "
+                 << llvm::format("%.3e", outAbs) << ", max rel err "
+                 << llvm::format("%.3e", outRel) << " (tolerance rel "
+                 << llvm::format("%g", tol.rel * tolScale) << ", abs "
+                 << llvm::format("%g", tol.abs * tolScale) << " x rms "
+                 << llvm::format("%.3e", scale) << ")\n";
+    if (bad) {
+      ok = false;
+      llvm::outs() << "MISMATCH output " << o << " element " << firstBad << " "
+                   << verify::formatIndex(
+                          verify::delinearize(firstBad, ref.shape))
+                   << ": got " << llvm::format("%.6g", readElement(b, firstBad))
+                   << ", expected " << llvm::format("%.6g", ref.data[firstBad])
+                   << " (" << bad << " of " << ref.numElements()
+                   << " elements out of "
+                   << "tolerance)\n";
+    }
+    maxAbs = std::max(maxAbs, outAbs);
+    maxRel = std::max(maxRel, outRel);
+  }
+  return ok;
+}
+
+/// Expanded memref descriptor of a row-major buffer at `ptr`: allocated
+/// pointer, aligned pointer, offset, sizes, strides.
+std::vector<int64_t> mirage::run::descriptor(void *ptr,
+                                             ArrayRef<int64_t> shape) {
+  int64_t p = reinterpret_cast<int64_t>(ptr);
+  std::vector<int64_t> d = {p, p, 0};
+  d.insert(d.end(), shape.begin(), shape.end());
+  SmallVector<int64_t, 4> strides(shape.size(), 1);
+  for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  d.insert(d.end(), strides.begin(), strides.end());
+  return d;
+}
+
+double mirage::run::msSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - t0)
+      .count();
+}

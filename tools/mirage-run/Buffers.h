@@ -1,0 +1,59 @@
+//===- Buffers.h - Argument buffers and output comparison of mirage-run ---===//
+//
+// What the two modes of mirage-run share: the storage of one argument in
+// the element type of the lowered code, seeded inputs rounded to that type,
+// the expanded memref descriptor the lowered function takes, and the
+// comparison of its outputs with an f64 reference.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_TOOLS_MIRAGE_RUN_BUFFERS_H
+#define MIRAGE_TOOLS_MIRAGE_RUN_BUFFERS_H
+
+#include "Mirage/Verify/Interpreter.h"
+
+#include "mlir/IR/Types.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mirage::run {
+
+/// Storage of one argument in the element type of the lowered code.
+struct Buffer {
+  mlir::Type elem;
+  llvm::SmallVector<int64_t, 4> shape;
+  std::vector<uint8_t> bytes;
+  unsigned width = 4;
+};
+
+/// A buffer holding `t` (already rounded to the element type).
+Buffer makeBuffer(const verify::FloatTensor &t, mlir::Type elem);
+/// Element `i` (row-major) of `b` as a double.
+double readElement(const Buffer &b, int64_t i);
+
+/// Compares every output with the reference and prints one line per output
+/// (and the first mismatch); false on a mismatch. The tolerance of an
+/// element type is multiplied by `tolScale`.
+bool compareOutputs(llvm::ArrayRef<Buffer> outBufs,
+                    llvm::ArrayRef<verify::FloatTensor> reference,
+                    double tolScale, double &maxAbs, double &maxRel);
+
+/// Expanded memref descriptor of a row-major buffer at `ptr`: allocated
+/// pointer, aligned pointer, offset, sizes, strides.
+std::vector<int64_t> descriptor(void *ptr, llvm::ArrayRef<int64_t> shape);
+
+/// Prints "mirage-run: <msg>" on stderr; returns the exit code 1.
+int fail(const llvm::Twine &msg);
+
+std::string typeName(mlir::Type t);
+double msSince(std::chrono::steady_clock::time_point t0);
+
+} // namespace mirage::run
+
+#endif // MIRAGE_TOOLS_MIRAGE_RUN_BUFFERS_H
