@@ -849,6 +849,9 @@ struct MirageImportPass
                           llvm::all_of(op->getUsers(), [](Operation *u) {
                             return isa<tosa::MulOp>(u);
                           });
+        // Reshapes are imported once their neighbours are (importReshapes).
+        if (isa<tosa::ReshapeOp>(op))
+          continue;
         auto copy = dyn_cast<linalg::GenericOp>(op);
         if (isa<linalg::FillOp>(op) || recipOfMul ||
             (copy && broadcastCopySource(copy))) {
@@ -885,6 +888,10 @@ struct MirageImportPass
                       ? "a fill whose users were not all imported"
                       : "a broadcast copy whose users were not all imported");
       }
+      for (Operation *reshape : importReshapes(func, b))
+        remarkLeftOutside(reshape, "a reshape between ops that stay outside "
+                                   "(only reshapes next to mk ops become "
+                                   "mk.reshape)");
       fuseComposites(func);
       if (outline)
         outlineMkRuns(func, symbolTable);

@@ -300,4 +300,48 @@ Reason importLinalgReduce(linalg::ReduceOp op, OpBuilder &b) {
   return {};
 }
 
+SmallVector<Operation *> importReshapes(func::FuncOp func, OpBuilder &b) {
+  auto isMk = [](Operation *op) {
+    return op->getDialect() && isa<mk::MKDialect>(op->getDialect());
+  };
+  auto isReshape = [](Operation *op) {
+    return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+               tosa::ReshapeOp>(op);
+  };
+  // To a fixpoint: a chain of reshapes is imported from its mk end.
+  for (bool changed = true; changed;) {
+    changed = false;
+    SmallVector<Operation *> reshapes;
+    for (Operation &op : func.getBody().front())
+      if (isReshape(&op))
+        reshapes.push_back(&op);
+    for (Operation *op : reshapes) {
+      Value in = op->getOperand(0), out = op->getResult(0);
+      if (!isMkTensor(in.getType()) || !isMkTensor(out.getType()))
+        continue;
+      Operation *def = in.getDefiningOp();
+      bool fromMk = def && isMk(def);
+      bool intoMk = !out.use_empty() && llvm::all_of(out.getUsers(), isMk);
+      if (!fromMk && !intoMk)
+        continue;
+      b.setInsertionPoint(op);
+      Value v =
+          mk::ReshapeOp::create(b, op->getLoc(), out.getType(), in).getResult();
+      Operation *shape = isa<tosa::ReshapeOp>(op)
+                             ? op->getOperand(1).getDefiningOp()
+                             : nullptr;
+      out.replaceAllUsesWith(v);
+      op->erase();
+      if (shape && shape->use_empty())
+        shape->erase();
+      changed = true;
+    }
+  }
+  SmallVector<Operation *> left;
+  for (Operation &op : func.getBody().front())
+    if (isa<tosa::ReshapeOp>(op))
+      left.push_back(&op);
+  return left;
+}
+
 } // namespace mirage::import

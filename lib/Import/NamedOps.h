@@ -13,6 +13,7 @@
 
 #include "Common.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -35,6 +36,12 @@ std::optional<Reason> importCopyGeneric(mlir::linalg::GenericOp op,
                                         mlir::OpBuilder &b);
 /// tosa.concat: mk.concat (a single input is forwarded).
 Reason importConcat(mlir::tosa::ConcatOp op, mlir::OpBuilder &b);
+/// The reshapes of `func` (tensor.expand_shape/collapse_shape, tosa.reshape)
+/// next to mk ops, whose operand an mk op produces or whose users are all mk
+/// ops: mk.reshape (a view), so that the mk runs around them join up. Returns
+/// the tosa.reshape ops left (between ops that stay outside).
+llvm::SmallVector<mlir::Operation *> importReshapes(mlir::func::FuncOp func,
+                                                    mlir::OpBuilder &b);
 /// linalg.softmax over dim d: reduce_max, sub, exp, reduce_sum, div (the
 /// max-subtracted form every framework lowers to).
 Reason importSoftmax(mlir::linalg::SoftmaxOp op, mlir::OpBuilder &b);

@@ -6,6 +6,11 @@
 // out into a function without reordering anything else: the ops outside keep
 // their order, operands and attributes exactly.
 //
+// Before the runs are taken, a pure op outside mk that sits inside a run but
+// reads nothing the run computed (the expand_shape of a rank-0 argument that
+// the import put next to its mk consumer) moves before the run, so that it
+// does not split it. The ops outside still keep their relative order.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Import/Outline.h"
@@ -14,6 +19,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -86,6 +92,28 @@ unsigned outlineMkRuns(func::FuncOp func, SymbolTable &symbolTable) {
   });
   if (allMk && func.getBody().hasOneBlock())
     return 0;
+  func.walk([&](Block *block) {
+    Operation *runStart = nullptr;
+    for (Operation &op : llvm::make_early_inc_range(*block)) {
+      if (isMkOp(op) && op.getNumRegions() == 0) {
+        if (!runStart)
+          runStart = &op;
+        continue;
+      }
+      bool independent =
+          runStart && op.getNumRegions() == 0 &&
+          !op.hasTrait<OpTrait::IsTerminator>() && isMemoryEffectFree(&op) &&
+          llvm::all_of(op.getOperands(), [&](Value v) {
+            Operation *def = v.getDefiningOp();
+            return !def || def->getBlock() != block ||
+                   def->isBeforeInBlock(runStart);
+          });
+      if (independent)
+        op.moveBefore(runStart);
+      else
+        runStart = nullptr;
+    }
+  });
   SmallVector<SmallVector<Operation *>> runs;
   func.walk([&](Block *block) {
     SmallVector<Operation *> current;

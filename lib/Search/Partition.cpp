@@ -50,6 +50,12 @@ constexpr double kMinSearchSeconds = 0.05;
 /// Relative slack of cost comparisons (the models' sums in another order).
 constexpr double kEps = 1e-9;
 
+/// The cost of an interval that cannot be a subprogram: it holds an op the
+/// search does not take (mk.reshape, rms_norm with a weight) with other ops.
+/// Finite, so that sums of bounds stay comparable; every single op is a
+/// valid interval, so no cover needs one.
+constexpr double kNoSubprogram = 1e30;
+
 //===----------------------------------------------------------------------===//
 // Topological orders
 //===----------------------------------------------------------------------===//
@@ -210,6 +216,8 @@ struct Distinct {
   SubprogramResult result;
   bool resolved = false;
   bool fromMemo = false;
+  /// An interval of several ops one of which the search does not take.
+  bool barrier = false;
   std::string unfusedSummary;
 };
 
@@ -383,6 +391,15 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
             d.unfusedSummary += (d.unfusedSummary.empty() ? "" : "; ") +
                                 op->getName().getStringRef().str();
           d.outlined = std::move(out);
+          // An op the search does not take stays on its own, as it is (its
+          // singleton is costed unfused and never searched).
+          bool unsearchable = llvm::any_of(
+              ops, [](Operation *op) { return !detail::isSearchableOp(op); });
+          if (unsearchable) {
+            d.resolved = true;
+            d.result.note = "the search does not take this op";
+            d.barrier = len > 1;
+          }
           distinct.push_back(std::move(d));
         }
         at[o][s].push_back(it->second);
@@ -400,6 +417,10 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
       for (auto [l, id] : llvm::enumerate(at[o][s]))
         occurs[id].emplace_back(o, s);
   for (Distinct &d : distinct) {
+    if (d.barrier) {
+      d.bound = d.result.micros = d.result.unfusedMicros = kNoSubprogram;
+      continue;
+    }
     std::string costError;
     FailureOr<ProgramCost> unfused =
         analyzeProgram(d.outlined.func, *device, costError);

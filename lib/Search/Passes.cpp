@@ -10,6 +10,8 @@
 
 #include "Mirage/Search/Passes.h"
 
+#include "TargetImport.h"
+
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Search/KernelCost.h"
 #include "Mirage/Search/Partition.h"
@@ -198,11 +200,21 @@ struct SuperoptimizePass
       for (const auto &[f, summary, micros] : measured)
         if (f == "*" || f == func.getName())
           o.measuredMicros.emplace_back(summary, micros);
-      if (!func.getBody().empty() &&
-          func.getBody().front().getOperations().size() - 1 >=
-              partitionMinOps) {
-        runPartitioned(func, o, symbols);
-        continue;
+      // Partitioned: a function of at least partition-min-ops ops, or one
+      // with an op the search does not take (a reshape between mk runs of
+      // an import) among others, which then stays as it is between the
+      // searched subprograms.
+      if (!func.getBody().empty()) {
+        Block &body = func.getBody().front();
+        size_t numOps = body.getOperations().size() - 1;
+        bool unsearchable =
+            llvm::any_of(body.without_terminator(), [](Operation &op) {
+              return !search::detail::isSearchableOp(&op);
+            });
+        if (numOps >= partitionMinOps || (unsearchable && numOps > 1)) {
+          runPartitioned(func, o, symbols);
+          continue;
+        }
       }
       std::string error;
       auto searchStart = std::chrono::steady_clock::now();

@@ -113,6 +113,11 @@ FailureOr<DeviceModel> checkSearchable(func::FuncOp func, StringRef chip,
   return *device;
 }
 
+bool isSearchableOp(Operation *op) {
+  Params p;
+  return kindOf(op, p).has_value();
+}
+
 LogicalResult importTarget(func::FuncOp func,
                            const SuperoptimizeOptions &options, Target &t,
                            std::string &error) {

@@ -26,6 +26,10 @@ mlir::FailureOr<DeviceModel> checkSearchable(mlir::func::FuncOp func,
                                              llvm::StringRef chip,
                                              std::string &error);
 
+/// Whether the search takes `op` (a pre-defined mk op with an op rule).
+/// The partitioned search leaves any other op as it is, on its own.
+bool isSearchableOp(mlir::Operation *op);
+
 /// Builds the target description; fails with `error` on unsupported input.
 mlir::LogicalResult importTarget(mlir::func::FuncOp func,
                                  const SuperoptimizeOptions &options, Target &t,

@@ -13,21 +13,18 @@
 
 // Broadcasts written in the indexing maps by dropping dims (a bias read
 // with (d0, d1) -> (d1), a rank-0 scale): the input is expanded to the loop
-// rank with tensor.expand_shape (size-1 dims, no data moves) right after its
-// definition, outside the run of mk ops, and the mk op broadcasts the size-1
-// dims.
+// rank (size-1 dims, no data moves) right after its definition, as an
+// mk.reshape (a view) when it is rank 1-4 and a tensor.expand_shape before
+// the mk run otherwise, and the mk op broadcasts the size-1 dims.
 
 // torch-mlir's nn.Linear: the weight transposed by a generic, the matmul,
 // then the bias added by a generic that drops d0.
 // CHECK-LABEL: func.func @linear_bias(
 // CHECK-SAME: %[[X:.*]]: tensor<4x64xf32>, %[[W:.*]]: tensor<32x64xf32>, %[[B:.*]]: tensor<32xf32>
-// CHECK-NEXT: %[[BE:.*]] = tensor.expand_shape %[[B]] {{\[}}[0, 1]] output_shape [1, 32] : tensor<32xf32> into tensor<1x32xf32>
-// CHECK-NEXT: %[[Y:.*]] = call @linear_bias_mk0(%[[W]], %[[X]], %[[BE]])
-// CHECK-NEXT: return %[[Y]]
-// CHECK: func.func private @linear_bias_mk0(%[[W2:.*]]: tensor<32x64xf32>, %[[X2:.*]]: tensor<4x64xf32>, %[[B2:.*]]: tensor<1x32xf32>)
-// CHECK-NEXT: %[[T:.*]] = mk.transpose %[[W2]] perm = [1, 0]
-// CHECK-NEXT: %[[M:.*]] = mk.matmul %[[X2]], %[[T]]
-// CHECK-NEXT: %[[A:.*]] = mk.add %[[M]], %[[B2]] : tensor<4x32xf32>, tensor<1x32xf32> -> tensor<4x32xf32>
+// CHECK-NEXT: %[[BE:.*]] = mk.reshape %[[B]] : tensor<32xf32> -> tensor<1x32xf32>
+// CHECK-NEXT: %[[T:.*]] = mk.transpose %[[W]] perm = [1, 0]
+// CHECK-NEXT: %[[M:.*]] = mk.matmul %[[X]], %[[T]]
+// CHECK-NEXT: %[[A:.*]] = mk.add %[[M]], %[[BE]] : tensor<4x32xf32>, tensor<1x32xf32> -> tensor<4x32xf32>
 // CHECK-NEXT: return %[[A]]
 func.func @linear_bias(%x: tensor<4x64xf32>, %w: tensor<32x64xf32>, %b: tensor<32xf32>) -> tensor<4x32xf32> {
   %cst = arith.constant 0.0 : f32
@@ -54,9 +51,11 @@ func.func @linear_bias(%x: tensor<4x64xf32>, %w: tensor<32x64xf32>, %b: tensor<3
 // A rank-0 scale and a per-row vector (d0) on a 3-d loop.
 // CHECK-LABEL: func.func @scale_rows(
 // CHECK-SAME: %[[X:.*]]: tensor<2x4x8xf32>, %[[S:.*]]: tensor<f32>, %[[R:.*]]: tensor<2xf32>
-// CHECK-DAG: %[[SE:.*]] = tensor.expand_shape %[[S]] [] output_shape [1, 1, 1] : tensor<f32> into tensor<1x1x1xf32>
-// CHECK-DAG: %[[RE:.*]] = tensor.expand_shape %[[R]] {{\[}}[0, 1, 2]] output_shape [2, 1, 1] : tensor<2xf32> into tensor<2x1x1xf32>
+// CHECK-NEXT: %[[SE:.*]] = tensor.expand_shape %[[S]] [] output_shape [1, 1, 1] : tensor<f32> into tensor<1x1x1xf32>
+// CHECK-NEXT: %[[Y:.*]] = call @scale_rows_mk0(%[[R]], %[[X]], %[[SE]])
+// CHECK-NEXT: return %[[Y]]
 // CHECK: func.func private @scale_rows_mk0
+// CHECK-NEXT: mk.reshape %{{.*}} : tensor<2xf32> -> tensor<2x1x1xf32>
 // CHECK-NEXT: mk.mul %{{.*}}, %{{.*}} : tensor<2x4x8xf32>, tensor<1x1x1xf32> -> tensor<2x4x8xf32>
 // CHECK-NEXT: mk.sub %{{.*}}, %{{.*}} : tensor<2x4x8xf32>, tensor<2x1x1xf32> -> tensor<2x4x8xf32>
 func.func @scale_rows(%x: tensor<2x4x8xf32>, %s: tensor<f32>, %r: tensor<2xf32>) -> tensor<2x4x8xf32> {
@@ -114,13 +113,9 @@ func.func @diagonal(%x: tensor<4x4xf32>, %v: tensor<4x4xf32>) -> tensor<4x4xf32>
 // batch 1 by a copy that only adds a size-1 dim (a reshape: expand_shape,
 // outside the mk ops), then batch_matmul; relu as max(x, 0).
 // CHECK-LABEL: func.func @batch1_linear_relu(
-// CHECK: %[[T:.*]] = call @batch1_linear_relu_mk0(
-// CHECK-NEXT: %[[E:.*]] = tensor.expand_shape %[[T]] {{\[}}[0, 1], [2]] output_shape [1, 64, 32] : tensor<64x32xf32> into tensor<1x64x32xf32>
-// CHECK-NEXT: %[[Y:.*]] = call @batch1_linear_relu_mk1(%{{.*}}, %[[E]])
-// CHECK: func.func private @batch1_linear_relu_mk0
-// CHECK-NEXT: mk.transpose
-// CHECK: func.func private @batch1_linear_relu_mk1
-// CHECK-NEXT: mk.matmul %{{.*}}, %{{.*}} : tensor<1x4x64xf32>, tensor<1x64x32xf32> -> tensor<1x4x32xf32>
+// CHECK-NEXT: %[[T:.*]] = mk.transpose
+// CHECK-NEXT: %[[E:.*]] = mk.reshape %[[T]] : tensor<64x32xf32> -> tensor<1x64x32xf32>
+// CHECK-NEXT: mk.matmul %{{.*}}, %[[E]] : tensor<1x4x64xf32>, tensor<1x64x32xf32> -> tensor<1x4x32xf32>
 // CHECK-NEXT: mk.relu
 func.func @batch1_linear_relu(%x: tensor<1x4x64xf32>, %w: tensor<32x64xf32>) -> tensor<1x4x32xf32> {
   %cst = arith.constant 0.0 : f32
