@@ -13,9 +13,11 @@
 #include "Mirage/Import/Composites.h"
 #include "Mirage/Import/Outline.h"
 #include "Mirage/Import/Passes.h"
+#include "Mirage/Search/CostModel.h"
 
 #include "Common.h"
 #include "NamedOps.h"
+#include "UnitDims.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -125,11 +127,25 @@ public:
   }
 
 private:
+  /// A float constant, also through arith.truncf/extf of one (torch-mlir
+  /// keeps eps as an f64 constant truncated in the body); a truncated value
+  /// is rounded to its type, as the body computes it.
   static std::optional<double> constantOf(Value v) {
     FloatAttr attr;
     if (matchPattern(v, m_Constant(&attr)))
       return attr.getValueAsDouble();
-    return std::nullopt;
+    Operation *def = v.getDefiningOp();
+    if (!isa_and_nonnull<arith::TruncFOp, arith::ExtFOp>(def) ||
+        !matchPattern(def->getOperand(0), m_Constant(&attr)))
+      return std::nullopt;
+    auto type = dyn_cast<FloatType>(v.getType());
+    if (!type)
+      return std::nullopt;
+    APFloat value = attr.getValue();
+    bool lost = false;
+    value.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &lost);
+    return value.convertToDouble();
   }
 
   /// 1 / (1 + exp(-x)) (either addition order): returns x, else null.
@@ -341,9 +357,9 @@ private:
   DenseMap<Value, Value> values;
 };
 
-/// A generic reducing one dim: `out = out + f(ins)` or `max(out, f(ins))`,
-/// the output map keeping the reduced dim as a literal 0.
-Reason importReductionGeneric(linalg::GenericOp op, OpBuilder &b);
+/// A generic reducing one dim into its result `k`: `out = out + f(ins)` or
+/// `max(out, f(ins))`, the output map keeping the reduced dim as a literal 0.
+Reason importReductionGeneric(linalg::GenericOp op, unsigned k, OpBuilder &b);
 
 /// Erases the ops inserted after `before` (null: the block start) up to `op`,
 /// so a body that fails half-way leaves nothing behind.
@@ -357,24 +373,42 @@ void eraseInsertedBetween(Operation *before, Operation *op) {
     c->erase();
 }
 
-/// An all-parallel linalg.generic with one result and an arith/math body.
-Reason importElementwiseGeneric(linalg::GenericOp op, OpBuilder &b) {
+/// The input of an element-wise generic read through `map`: a copy that
+/// broadcasts by dropping dims is looked through (its input, read through
+/// the composed map), so the broadcast becomes mk's size-1 broadcasting.
+std::pair<Value, AffineMap> throughBroadcastCopy(Value input, AffineMap map) {
+  auto copy = input.getDefiningOp<linalg::GenericOp>();
+  if (!copy || !rankRaisingCopySource(copy))
+    return {input, map};
+  return {copy.getDpsInputs()[0], copy.getIndexingMapsArray()[0].compose(map)};
+}
+
+/// A linalg.generic with an arith/math body, all-parallel or reducing one
+/// dim. Of several results only one may be used (torch-mlir's max also
+/// yields an argmax that softmax never reads); that one is imported.
+Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
   if (!op.hasPureTensorSemantics())
     return "buffer semantics are not imported";
-  if (op.getNumDpsInits() != 1 || op->getNumResults() != 1)
-    return "a generic with several results is not imported";
+  unsigned k = 0;
+  if (op->getNumResults() != 1) {
+    auto used = llvm::make_filter_range(
+        op->getResults(), [](OpResult r) { return !r.use_empty(); });
+    if (std::distance(used.begin(), used.end()) != 1)
+      return "a generic with several used results is not imported";
+    k = (*used.begin()).getResultNumber();
+  }
   if (std::optional<Reason> copy = importCopyGeneric(op, b))
     return *copy;
   if (op.getNumReductionLoops() != 0)
-    return importReductionGeneric(op, b);
-  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    return importReductionGeneric(op, k, b);
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(k).getType());
   if (!resultType)
     return "the result is not a ranked tensor";
   if (Reason r = checkSameElementType(op.getDpsInputs(), resultType);
       !r.empty())
     return r;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (!maps.back().isIdentity())
+  if (!maps[op.getNumDpsInputs() + k].isIdentity())
     return "the output map is not the identity (a transposing write)";
   // Inputs broadcast by dropped dims are read through a tensor.expand_shape
   // to the loop rank (exact: size-1 dims do not move data).
@@ -386,7 +420,10 @@ Reason importElementwiseGeneric(linalg::GenericOp op, OpBuilder &b) {
   };
   SmallVector<std::optional<Raised>> raised;
   SmallVector<Type> inputTypes;
-  for (auto [input, map] : llvm::zip(op.getDpsInputs(), maps)) {
+  SmallVector<Value> inputs;
+  for (auto [opInput, opMap] : llvm::zip(op.getDpsInputs(), maps)) {
+    auto [input, map] = throughBroadcastCopy(opInput, opMap);
+    inputs.push_back(input);
     auto type = dyn_cast<RankedTensorType>(input.getType());
     if (type && isBroadcastMap(map, type)) {
       raised.push_back(std::nullopt);
@@ -427,22 +464,20 @@ Reason importElementwiseGeneric(linalg::GenericOp op, OpBuilder &b) {
   for (Operation &inner : body.without_terminator())
     if (inner.getNumRegions() != 0)
       return "a body op with regions";
-  Value yielded = body.getTerminator()->getOperand(0);
+  Value yielded = body.getTerminator()->getOperand(k);
 
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(op);
   SmallVector<Operation *> expands;
   BodyImporter importer(b, op.getLoc(), resultType, &body);
-  for (auto [arg, input, r] :
-       llvm::zip(body.getArguments(), op.getDpsInputs(), raised))
+  for (auto [arg, input, r] : llvm::zip(body.getArguments(), inputs, raised))
     if (r && r->perm.empty())
       importer.bind(arg, expandAfterDefinition(b, input, r->type,
                                                r->reassociation, expands));
   // Remember what was inserted (after the expands), to roll it back on
   // failure.
   Operation *before = op->getPrevNode();
-  for (auto [arg, input, r] :
-       llvm::zip(body.getArguments(), op.getDpsInputs(), raised)) {
+  for (auto [arg, input, r] : llvm::zip(body.getArguments(), inputs, raised)) {
     if (!r)
       importer.bind(arg, input);
     else if (!r->perm.empty())
@@ -467,17 +502,17 @@ Reason importElementwiseGeneric(linalg::GenericOp op, OpBuilder &b) {
     return "the body does not produce a value of the full iteration shape "
            "(pure copy or broadcast)";
   }
-  op->getResult(0).replaceAllUsesWith(*result);
+  op->getResult(k).replaceAllUsesWith(*result);
   op->erase();
   return {};
 }
 
-Reason importReductionGeneric(linalg::GenericOp op, OpBuilder &b) {
+Reason importReductionGeneric(linalg::GenericOp op, unsigned k, OpBuilder &b) {
   if (op.getNumReductionLoops() != 1)
     return "a reduction over several dims is not imported";
   if (Reason r = checkTypes(op.getDpsInputs(), {}); !r.empty())
     return r;
-  Type resultType = op->getResult(0).getType();
+  Type resultType = op->getResult(k).getType();
   if (Reason r = checkSameElementType(op.getDpsInputs(), resultType);
       !r.empty())
     return r;
@@ -502,12 +537,12 @@ Reason importReductionGeneric(linalg::GenericOp op, OpBuilder &b) {
   }
   // The output map keeps the reduced dim as a literal 0, or drops it and a
   // tensor.expand_shape puts it back (what torch-mlir emits).
-  AffineMap outMap = maps.back();
+  AffineMap outMap = maps[op.getNumDpsInputs() + k];
   tensor::ExpandShapeOp expand;
   if (outMap.getNumResults() == rank - 1) {
     SmallVector<int64_t> kept(shape);
     kept[reduced] = 1;
-    expand = expandToKeptDim(op->getResult(0), kept);
+    expand = expandToKeptDim(op->getResult(k), kept);
     if (!expand)
       return "the reduced dim is dropped and not re-inserted by a "
              "tensor.expand_shape (mk reductions keep it)";
@@ -532,8 +567,8 @@ Reason importReductionGeneric(linalg::GenericOp op, OpBuilder &b) {
     return r;
 
   Block &body = op.getRegion().front();
-  Value outArg = body.getArguments().back();
-  Operation *combine = body.getTerminator()->getOperand(0).getDefiningOp();
+  Value outArg = body.getArgument(op.getNumDpsInputs() + k);
+  Operation *combine = body.getTerminator()->getOperand(k).getDefiningOp();
   bool isSum = isa_and_nonnull<arith::AddFOp>(combine);
   bool isMax = isa_and_nonnull<arith::MaximumFOp, arith::MaxNumFOp>(combine);
   if (!isSum && !isMax)
@@ -546,10 +581,10 @@ Reason importReductionGeneric(linalg::GenericOp op, OpBuilder &b) {
     partial = combine->getOperand(0);
   else
     return "the reduction body does not combine with the output argument";
-  if (llvm::any_of(outArg.getUsers(),
-                   [&](Operation *user) { return user != combine; }))
-    return "the output argument is used outside the combining op";
-  Value init = op.getDpsInits()[0];
+  // Other uses of the output argument (the argmax that torch-mlir's max
+  // computes beside it) do not matter for result k; a partial value that
+  // reads it fails to import below.
+  Value init = op.getDpsInits()[k];
   if (isSum && !isZeroInit(init))
     return "the sum starts from a non-zero init";
   if (isMax && !isMaxIdentityInit(init))
@@ -583,7 +618,7 @@ Reason importReductionGeneric(linalg::GenericOp op, OpBuilder &b) {
   if (expand)
     replaceOp(expand, result);
   else
-    op->getResult(0).replaceAllUsesWith(result);
+    op->getResult(k).replaceAllUsesWith(result);
   op->erase();
   return {};
 }
@@ -677,7 +712,7 @@ Reason importOpImpl(Operation *op, OpBuilder &b) {
   if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
     return importMatmul(cast<linalg::LinalgOp>(op), b);
   if (auto generic = dyn_cast<linalg::GenericOp>(op))
-    return importElementwiseGeneric(generic, b);
+    return importGeneric(generic, b);
   if (auto tr = dyn_cast<linalg::TransposeOp>(op))
     return importTranspose(tr, b);
   if (auto reduce = dyn_cast<linalg::ReduceOp>(op))
@@ -686,6 +721,8 @@ Reason importOpImpl(Operation *op, OpBuilder &b) {
     return importSoftmax(softmax, b);
   if (auto concat = dyn_cast<tosa::ConcatOp>(op))
     return importConcat(concat, b);
+  if (auto tile = dyn_cast<tosa::TileOp>(op))
+    return tileReason(tile);
   if (auto named = dyn_cast<linalg::LinalgOp>(op)) {
     if (!named.hasPureTensorSemantics())
       return "buffer semantics are not imported";
@@ -773,8 +810,21 @@ Reason importOpImpl(Operation *op, OpBuilder &b) {
     return importSimple<mk::AddOp>(op, op->getOperands(), b);
   if (isa<tosa::SubOp>(op))
     return importSimple<mk::SubOp>(op, op->getOperands(), b);
-  if (isa<tosa::PowOp>(op))
+  if (isa<tosa::PowOp>(op)) {
+    // A splat exponent of all-1 dims (HF's x.pow(2) through torch-mlir):
+    // the op of that power, so that rms_norm's pieces are recognised.
+    std::optional<double> c = scalarSplat(op->getOperand(1));
+    Value x = op->getOperand(0);
+    if (c && (*c == 2.0 || *c == 0.5 || *c == -0.5) &&
+        x.getType() == op->getResult(0).getType()) {
+      if (*c == 2.0)
+        return importSimple<mk::SquareOp>(op, {x}, b);
+      if (*c == 0.5)
+        return importSimple<mk::SqrtOp>(op, {x}, b);
+      return importSimple<mk::RsqrtOp>(op, {x}, b);
+    }
     return importSimple<mk::PowOp>(op, op->getOperands(), b);
+  }
   if (isa<tosa::ExpOp>(op))
     return importSimple<mk::ExpOp>(op, op->getOperands(), b);
   if (isa<tosa::RsqrtOp>(op))
@@ -831,6 +881,7 @@ struct MirageImportPass
     SmallVector<func::FuncOp> funcs(getOperation().getOps<func::FuncOp>());
     SymbolTable symbolTable(getOperation());
     for (func::FuncOp func : funcs) {
+      importTiles(func, b);
       SmallVector<Operation *> candidates;
       func.walk([&](Operation *op) {
         StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
@@ -854,7 +905,8 @@ struct MirageImportPass
           continue;
         auto copy = dyn_cast<linalg::GenericOp>(op);
         if (isa<linalg::FillOp>(op) || recipOfMul ||
-            (copy && broadcastCopySource(copy))) {
+            (copy &&
+             (broadcastCopySource(copy) || rankRaisingCopySource(copy)))) {
           fills.push_back(op);
           continue;
         }
@@ -886,12 +938,15 @@ struct MirageImportPass
         remarkLeftOutside(
             fill, isa<linalg::FillOp>(fill)
                       ? "a fill whose users were not all imported"
-                      : "a broadcast copy whose users were not all imported");
+                      : "a broadcast copy not folded into its users (mk has "
+                        "no broadcast op: the copy folds only when every user "
+                        "is imported)");
       }
       for (Operation *reshape : importReshapes(func, b))
         remarkLeftOutside(reshape, "a reshape between ops that stay outside "
                                    "(only reshapes next to mk ops become "
                                    "mk.reshape)");
+      dropLeadingUnitDims(func);
       fuseComposites(func);
       if (outline)
         outlineMkRuns(func, symbolTable);
@@ -905,17 +960,85 @@ std::unique_ptr<Pass> createMirageImportPass() {
   return std::make_unique<MirageImportPass>();
 }
 
+namespace {
+
+/// Options of `mirage-import-to-ptx`: the ones a user of the whole pipeline
+/// needs, forwarded to the superoptimizer and the lowering; the rest keep
+/// their defaults (run the three steps separately to set them).
+struct ImportToPtxOptions : public PassPipelineOptions<ImportToPtxOptions> {
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("Target GPU: a part (a100-40gb, a100-80gb, h100-sxm, "
+                     "h200) or an architecture (sm_80, sm_90). The search "
+                     "models the part, the PTX is for its architecture"),
+      llvm::cl::init("sm_90")};
+  Option<std::string> dumpDir{
+      *this, "dump-dir",
+      llvm::cl::desc("If set, write <dir>/manifest.json and one .ptx file per "
+                     "kernel module (mirage-to-ptx)"),
+      llvm::cl::init("")};
+  Option<double> timeBudget{
+      *this, "time-budget",
+      llvm::cl::desc("Seconds of search for the whole module "
+                     "(mirage-superoptimize)"),
+      llvm::cl::init(60.0)};
+  Option<unsigned> threads{
+      *this, "threads", llvm::cl::desc("Search threads (mirage-superoptimize)"),
+      llvm::cl::init(1)};
+  Option<std::string> cacheDir{
+      *this, "cache-dir",
+      llvm::cl::desc("Result cache directory, 'none' for no cache, empty for "
+                     "the default (mirage-superoptimize)"),
+      llvm::cl::init("")};
+};
+
+/// `value` as a pass option value: quoted, so that a path may hold spaces
+/// or commas.
+std::string quoted(StringRef value) { return ("\"" + value + "\"").str(); }
+
+} // namespace
+
 void registerMirageImportPasses() {
   PassRegistration<MirageImportPass>();
-  // linalg/tosa -> mk -> best verified program -> PTX (+ manifest with the
-  // default options of mirage-to-ptx).
-  PassPipelineRegistration<>(
+  // linalg/tosa -> mk -> best verified program -> PTX (+ manifest).
+  // Registered with a builder that can fail, so that an option value the
+  // forwarded pipeline cannot take is an error, not a shorter pipeline.
+  registerPassPipeline(
       "mirage-import-to-ptx",
       "Import linalg/tosa into mk, superoptimize, lower to PTX",
-      [](OpPassManager &pm) {
+      [](OpPassManager &pm, StringRef optionsText,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        ImportToPtxOptions opts;
+        if (failed(opts.parseFromString(optionsText)))
+          return failure();
+        for (StringRef value : {StringRef(opts.chip), StringRef(opts.dumpDir),
+                                StringRef(opts.cacheDir)})
+          if (value.contains('"'))
+            return errorHandler("mirage-import-to-ptx: option values may "
+                                "not contain '\"'");
         pm.addPass(createMirageImportPass());
-        if (failed(parsePassPipeline("mirage-superoptimize,mirage-to-ptx", pm)))
-          llvm::errs() << "mirage-import-to-ptx: cannot build the pipeline\n";
+        std::string search = "mirage-superoptimize{chip=" + quoted(opts.chip) +
+                             " time-budget=" + std::to_string(opts.timeBudget) +
+                             " threads=" + std::to_string(opts.threads);
+        if (!opts.cacheDir.empty())
+          search += " cache-dir=" + quoted(opts.cacheDir);
+        // An unknown chip is reported by the search, which runs first.
+        std::optional<search::DeviceModel> part =
+            search::getDeviceModel(opts.chip);
+        std::string lower = "mirage-to-ptx{chip=" +
+                            quoted(part ? StringRef(part->arch) : opts.chip);
+        if (!opts.dumpDir.empty())
+          lower += " dump-dir=" + quoted(opts.dumpDir);
+        std::string text = search + "}," + lower + "}";
+        std::string why;
+        llvm::raw_string_ostream os(why);
+        if (failed(parsePassPipeline(text, pm, os)))
+          return errorHandler("mirage-import-to-ptx: cannot build '" + text +
+                              "': " + why);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optionHandler) {
+        optionHandler(ImportToPtxOptions());
       });
 }
 

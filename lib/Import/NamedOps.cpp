@@ -101,23 +101,51 @@ tensor::ExpandShapeOp unitDimExpand(linalg::GenericOp op, OpBuilder &b) {
   return e;
 }
 
-} // namespace
-
-Value broadcastCopySource(linalg::GenericOp op) {
+/// The input of a copy generic (one input yielded as is, output map the
+/// identity), or null.
+Value copySource(linalg::GenericOp op) {
   if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() != 0 || !op.hasPureTensorSemantics())
     return {};
   Block &body = op.getRegion().front();
   if (body.getTerminator()->getNumOperands() != 1 ||
-      body.getTerminator()->getOperand(0) != body.getArgument(0))
+      body.getTerminator()->getOperand(0) != body.getArgument(0) ||
+      !op.getIndexingMapsArray()[1].isIdentity())
     return {};
-  Value input = op.getDpsInputs()[0];
-  auto type = dyn_cast<ShapedType>(input.getType());
+  return op.getDpsInputs()[0];
+}
+
+} // namespace
+
+Value broadcastCopySource(linalg::GenericOp op) {
+  Value input = copySource(op);
+  auto type = input ? dyn_cast<ShapedType>(input.getType()) : ShapedType();
   if (!type || type == op->getResult(0).getType() ||
-      !op.getIndexingMapsArray()[1].isIdentity() ||
       !isBroadcastMap(op.getIndexingMapsArray()[0], type))
     return {};
   return input;
+}
+
+Value rankRaisingCopySource(linalg::GenericOp op) {
+  Value input = copySource(op);
+  if (!input)
+    return {};
+  AffineMap map = op.getIndexingMapsArray()[0];
+  if (map.getNumSymbols() || map.getNumResults() >= map.getNumDims())
+    return {};
+  int64_t last = -1;
+  for (AffineExpr e : map.getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (!dim || (int64_t)dim.getPosition() <= last)
+      return {};
+    last = dim.getPosition();
+  }
+  // Only dropping size-1 dims is a reshape (importCopyGeneric's business).
+  auto outType = cast<ShapedType>(op->getResult(0).getType());
+  for (unsigned d = 0; d < map.getNumDims(); ++d)
+    if (!map.isFunctionOfDim(d) && outType.getDimSize(d) != 1)
+      return input;
+  return {};
 }
 
 Reason importMatmul(linalg::LinalgOp op, OpBuilder &b) {
@@ -273,7 +301,7 @@ Reason importLinalgReduce(linalg::ReduceOp op, OpBuilder &b) {
   Operation *combine = body.getTerminator()->getOperand(0).getDefiningOp();
   bool isSum = isa_and_nonnull<arith::AddFOp>(combine);
   bool isMax = isa_and_nonnull<arith::MaximumFOp, arith::MaxNumFOp>(combine);
-  if (!isSum && !isMax || combine->getNumOperands() != 2 ||
+  if ((!isSum && !isMax) || combine->getNumOperands() != 2 ||
       !llvm::is_contained(combine->getOperands(), body.getArgument(0)) ||
       !llvm::is_contained(combine->getOperands(), body.getArgument(1)))
     return "the combiner is not an addf or maximumf of the input and the "
@@ -305,8 +333,8 @@ SmallVector<Operation *> importReshapes(func::FuncOp func, OpBuilder &b) {
     return op->getDialect() && isa<mk::MKDialect>(op->getDialect());
   };
   auto isReshape = [](Operation *op) {
-    return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
-               tosa::ReshapeOp>(op);
+    return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tosa::ReshapeOp>(
+        op);
   };
   // To a fixpoint: a chain of reshapes is imported from its mk end.
   for (bool changed = true; changed;) {
@@ -342,6 +370,122 @@ SmallVector<Operation *> importReshapes(func::FuncOp func, OpBuilder &b) {
     if (isa<tosa::ReshapeOp>(op))
       left.push_back(&op);
   return left;
+}
+
+namespace {
+
+bool isReshapeOp(Operation *op) {
+  return isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+                         tosa::ReshapeOp>(op);
+}
+
+/// The multiples of a tosa.tile, when they are a tosa.const_shape.
+std::optional<SmallVector<int64_t>> tileMultiples(tosa::TileOp op) {
+  auto shape = op.getMultiples().getDefiningOp<tosa::ConstShapeOp>();
+  if (!shape)
+    return std::nullopt;
+  SmallVector<int64_t> multiples;
+  for (const APInt &m : shape.getValues().getValues<APInt>())
+    multiples.push_back(m.getSExtValue());
+  return multiples;
+}
+
+} // namespace
+
+Reason tileReason(tosa::TileOp op) {
+  auto in = dyn_cast<RankedTensorType>(op.getInput1().getType());
+  auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  std::optional<SmallVector<int64_t>> multiples = tileMultiples(op);
+  if (!in || !out || !in.hasStaticShape() || !out.hasStaticShape() ||
+      !multiples || (int64_t)multiples->size() != in.getRank())
+    return "tosa.tile with dynamic shapes or multiples that are not a "
+           "tosa.const_shape";
+  // Dims of size 1 not repeated carry nothing: without them the tile must
+  // fit mk's rank, and so must its source (through a reshape) and its users
+  // (through reshapes) where the tile itself does not.
+  int64_t kept = 0;
+  for (auto [size, m] : llvm::zip(in.getShape(), *multiples))
+    kept += !(size == 1 && m == 1);
+  if (kept > 4)
+    return "tosa.tile repeats a tensor of more than 4 dims of size > 1";
+  Value source = op.getInput1();
+  if (!isMkTensor(source.getType()) && isReshapeOp(source.getDefiningOp()))
+    source = source.getDefiningOp()->getOperand(0);
+  if (!isMkTensor(source.getType()))
+    return "tosa.tile of a tensor mk cannot hold (rank 5 or more, or not "
+           "f16/bf16/f32), not read through a reshape from one it can";
+  if (!isMkTensor(out))
+    for (Operation *user : op->getUsers())
+      if (!isReshapeOp(user) || !isMkTensor(user->getResult(0).getType()))
+        return "tosa.tile to a tensor mk cannot hold, not only read "
+               "through reshapes to ones it can";
+  return {};
+}
+
+void importTiles(func::FuncOp func, OpBuilder &b) {
+  SmallVector<tosa::TileOp> tiles(func.getOps<tosa::TileOp>());
+  for (tosa::TileOp op : tiles) {
+    if (!tileReason(op).empty())
+      continue;
+    Location loc = op.getLoc();
+    auto in = cast<RankedTensorType>(op.getInput1().getType());
+    SmallVector<int64_t> multiples = *tileMultiples(op);
+    SmallVector<int64_t> shape, repeats;
+    for (auto [size, m] : llvm::zip(in.getShape(), multiples))
+      if (!(size == 1 && m == 1)) {
+        shape.push_back(size);
+        repeats.push_back(m);
+      }
+    if (shape.empty()) {
+      shape.push_back(1);
+      repeats.push_back(1);
+    }
+    Operation *inputReshape = nullptr;
+    Value v = op.getInput1();
+    if (!isMkTensor(v.getType())) {
+      inputReshape = v.getDefiningOp();
+      v = inputReshape->getOperand(0);
+    }
+    b.setInsertionPoint(op);
+    auto type = RankedTensorType::get(shape, in.getElementType());
+    if (v.getType() != type)
+      v = mk::ReshapeOp::create(b, loc, type, v).getResult();
+    // Repeating a dim m times is concatenating m copies along it.
+    for (auto [d, m] : llvm::enumerate(repeats))
+      if (m > 1)
+        v = mk::ConcatOp::create(b, loc, SmallVector<Value>(m, v),
+                                 b.getI64IntegerAttr(d))
+                .getResult();
+    auto reshapeTo = [&](Type t) -> Value {
+      return v.getType() == t ? v
+                              : mk::ReshapeOp::create(b, loc, t, v).getResult();
+    };
+    SmallVector<Operation *> dead;
+    if (isMkTensor(op->getResult(0).getType())) {
+      op->getResult(0).replaceAllUsesWith(
+          reshapeTo(op->getResult(0).getType()));
+    } else {
+      for (Operation *user : llvm::make_early_inc_range(op->getUsers())) {
+        user->getResult(0).replaceAllUsesWith(
+            reshapeTo(user->getResult(0).getType()));
+        dead.push_back(user);
+      }
+    }
+    dead.push_back(op);
+    if (inputReshape)
+      dead.push_back(inputReshape);
+    for (Operation *d : dead) {
+      SmallVector<Value> operands(d->getOperands());
+      if (!d->use_empty())
+        continue;
+      d->erase();
+      // The shape operands (tosa.const_shape) of erased ops go with them.
+      for (Value operand : operands)
+        if (Operation *def = operand.getDefiningOp();
+            def && isa<tosa::ConstShapeOp>(def) && def->use_empty())
+          def->erase();
+    }
+  }
 }
 
 } // namespace mirage::import

@@ -36,6 +36,16 @@ std::optional<Reason> importCopyGeneric(mlir::linalg::GenericOp op,
                                         mlir::OpBuilder &b);
 /// tosa.concat: mk.concat (a single input is forwarded).
 Reason importConcat(mlir::tosa::ConcatOp op, mlir::OpBuilder &b);
+/// Why a tosa.tile is not imported, or empty: its static multiples, its
+/// dims of size > 1 (at most 4), its source and users in mk's rank (looking
+/// through a reshape in, and reshapes out, for repeat_kv's rank-5 form).
+Reason tileReason(mlir::tosa::TileOp op);
+/// Every tosa.tile of `func` that tileReason accepts: mk.concat of copies
+/// along each repeated dim, between mk.reshape ops (repeat_kv's
+/// reshape-tile-reshape becomes mk.reshape, mk.concat, mk.reshape). Runs
+/// before the other ops are imported, as it replaces the reshapes around
+/// the tile.
+void importTiles(mlir::func::FuncOp func, mlir::OpBuilder &b);
 /// The reshapes of `func` (tensor.expand_shape/collapse_shape, tosa.reshape)
 /// next to mk ops, whose operand an mk op produces or whose users are all mk
 /// ops: mk.reshape (a view), so that the mk runs around them join up. Returns
@@ -53,6 +63,13 @@ Reason importLinalgReduce(mlir::linalg::ReduceOp op, mlir::OpBuilder &b);
 /// a broadcast map, output map the identity), or null. A matmul accumulating
 /// into such a copy adds the input instead.
 mlir::Value broadcastCopySource(mlir::linalg::GenericOp op);
+
+/// The input of a copy generic that broadcasts by dropping loop dims, in
+/// order, at least one of size > 1 (torch-mlir's broadcast of a row
+/// statistic, 1x8 to 1x8x64 through (d0, d1, d2) -> (d0, d1)), or null. An
+/// element-wise generic reading such a copy reads the input instead, through
+/// the composed map.
+mlir::Value rankRaisingCopySource(mlir::linalg::GenericOp op);
 
 /// For a reduction result that dropped a dim: the tensor.expand_shape that is
 /// its only user and gives back `keptShape` (the input shape with the

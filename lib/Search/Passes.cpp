@@ -50,10 +50,10 @@ constexpr double kMinPartitionSeconds = 1.0;
 /// `<function> <microseconds> <program summary>`, `#` comments and blank
 /// lines ignored; `*` as the function matches every function. Fails with
 /// `error` naming the file and line.
-LogicalResult
-readMeasuredTimes(StringRef path,
-                  std::vector<std::tuple<std::string, std::string, double>> &out,
-                  std::string &error) {
+LogicalResult readMeasuredTimes(
+    StringRef path,
+    std::vector<std::tuple<std::string, std::string, double>> &out,
+    std::string &error) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!file) {
@@ -211,8 +211,16 @@ struct SuperoptimizePass
             llvm::any_of(body.without_terminator(), [](Operation &op) {
               return !search::detail::isSearchableOp(&op);
             });
-        if (numOps >= partitionMinOps || (unsearchable && numOps > 1)) {
-          runPartitioned(func, o, symbols);
+        if (numOps >= partitionMinOps) {
+          runPartitioned(func, o, symbols, maxPartitionOps);
+          continue;
+        }
+        // A small function: any interval of it may be one subprogram, as
+        // in the whole search.
+        if (unsearchable && numOps > 1) {
+          runPartitioned(func, o, symbols,
+                         std::max<unsigned>(maxPartitionOps,
+                                            std::min<size_t>(numOps, 16)));
           continue;
         }
       }
@@ -227,15 +235,14 @@ struct SuperoptimizePass
       addStatistics(s);
       std::string statsLine;
       llvm::raw_string_ostream os(statsLine);
-      os << "states " << s.states << ", pruned " << s.pruned
-         << ", duplicates " << s.duplicates << ", candidates " << s.candidates
+      os << "states " << s.states << ", pruned " << s.pruned << ", duplicates "
+         << s.duplicates << ", candidates " << s.candidates
          << ", fingerprinted " << s.fingerprinted << " (rejected "
          << s.fingerprintRejected << "), verified " << s.verified;
       if (s.numericsRejected)
         os << " (" << s.numericsRejected
            << " more rejected in the kernels' precision)";
-      os << "; "
-         << llvm::format("%.2f", s.searchSeconds) << " s search, "
+      os << "; " << llvm::format("%.2f", s.searchSeconds) << " s search, "
          << llvm::format("%.2f", s.verifySeconds) << " s verification";
       if (s.deepened)
         os << ", deepened " << s.deepened << "x";
@@ -264,7 +271,7 @@ struct SuperoptimizePass
                                .count();
         if (rest.timeBudget >= kMinPartitionSeconds &&
             func.getBody().front().getOperations().size() > 2)
-          runPartitioned(func, rest, symbols);
+          runPartitioned(func, rest, symbols, maxPartitionOps);
         continue;
       }
       OwningOpRef<ModuleOp> parsed =
@@ -309,10 +316,10 @@ struct SuperoptimizePass
   /// A function of at least partition-min-ops ops: the partitioned
   /// search, a remark per chosen subprogram and one on the function.
   void runPartitioned(func::FuncOp func, const SuperoptimizeOptions &o,
-                      SymbolTable &symbols) {
+                      SymbolTable &symbols, unsigned maxOps) {
     PartitionOptions po;
     po.search = o;
-    po.maxOps = maxPartitionOps;
+    po.maxOps = maxOps;
     // No cache when measured times re-rank (they are not part of the key).
     if (cacheDir != "none" && o.measuredMicros.empty())
       po.cacheDirectory =
@@ -468,7 +475,8 @@ struct CostReportPass
           << p->kernels.size() << " kernel(s), modelled " << fmt(p->totalMicros)
           << " us; roofline floor " << fmt(f.floor, "%.2f") << " us (memory "
           << mega(f.bytes) << " MB in " << fmt(f.memory, "%.2f")
-          << " us, compute " << fmt(f.compute, "%.2f") << " us), floor/modelled "
+          << " us, compute " << fmt(f.compute, "%.2f")
+          << " us), floor/modelled "
           << fmt(p->totalMicros > 0 ? 100.0 * f.floor / p->totalMicros : 100.0)
           << " %";
     }

@@ -155,7 +155,8 @@ func.func @ntrans_ref3(%H: tensor<1x4x64xf32>, %X: tensor<1x4x64xf32>, %alpha: t
   return %y : tensor<1x4x64xf32>
 }
 // CHECK-LABEL: func.func @tosa_ntrans(
-// CHECK-NEXT: mk.rms_norm %arg0 eps = 9.9999999747524271E-7
+// CHECK-NEXT: %[[H:.*]] = mk.reshape %arg0 : tensor<1x4x64xf32> -> tensor<4x64xf32>
+// CHECK-NEXT: mk.rms_norm %[[H]] eps = 9.9999999747524271E-7 : tensor<4x64xf32>
 // CHECK-NOT: tosa.
 // CHECK: return
 func.func @tosa_ntrans(%h: tensor<1x4x64xf32>, %x: tensor<1x4x64xf32>, %alpha: tensor<1x1x64xf32>) -> tensor<1x4x64xf32> attributes {mk.reference = @ntrans_ref3} {

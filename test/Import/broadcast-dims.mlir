@@ -110,13 +110,16 @@ func.func @diagonal(%x: tensor<4x4xf32>, %v: tensor<4x4xf32>) -> tensor<4x4xf32>
 // -----
 
 // torch-mlir's linear on a 3-d input: the transposed weight is broadcast to
-// batch 1 by a copy that only adds a size-1 dim (a reshape: expand_shape,
-// outside the mk ops), then batch_matmul; relu as max(x, 0).
+// batch 1 by a copy that only adds a size-1 dim (a reshape), then
+// batch_matmul; relu as max(x, 0). The batch of 1 is dropped: a 2-d matmul
+// between reshapes of the input and the result.
 // CHECK-LABEL: func.func @batch1_linear_relu(
+// CHECK-SAME: %[[X:.*]]: tensor<1x4x64xf32>
 // CHECK-NEXT: %[[T:.*]] = mk.transpose
-// CHECK-NEXT: %[[E:.*]] = mk.reshape %[[T]] : tensor<64x32xf32> -> tensor<1x64x32xf32>
-// CHECK-NEXT: mk.matmul %{{.*}}, %[[E]] : tensor<1x4x64xf32>, tensor<1x64x32xf32> -> tensor<1x4x32xf32>
-// CHECK-NEXT: mk.relu
+// CHECK-NEXT: %[[X2:.*]] = mk.reshape %[[X]] : tensor<1x4x64xf32> -> tensor<4x64xf32>
+// CHECK-NEXT: %[[M:.*]] = mk.matmul %[[X2]], %[[T]] : tensor<4x64xf32>, tensor<64x32xf32> -> tensor<4x32xf32>
+// CHECK-NEXT: %[[R:.*]] = mk.relu %[[M]] : tensor<4x32xf32>
+// CHECK-NEXT: mk.reshape %[[R]] : tensor<4x32xf32> -> tensor<1x4x32xf32>
 func.func @batch1_linear_relu(%x: tensor<1x4x64xf32>, %w: tensor<32x64xf32>) -> tensor<1x4x32xf32> {
   %cst = arith.constant 0.0 : f32
   %e0 = tensor.empty() : tensor<64x32xf32>

@@ -16,9 +16,14 @@ func.func @qkv_ref(%x: tensor<1x4x64xf32>, %wq: tensor<1x64x16xf32>, %wk: tensor
   %y = mk.matmul %x, %w : tensor<1x4x64xf32>, tensor<1x64x32xf32> -> tensor<1x4x32xf32>
   return %y : tensor<1x4x32xf32>
 }
+// The batch of 1 is dropped (views of the arguments and the result).
 // CHECK-LABEL: func.func @qkv(
-// CHECK-NEXT: %[[W:.*]] = mk.concat %arg1, %arg2 dim = 2
-// CHECK-NEXT: mk.matmul %arg0, %[[W]]
+// CHECK-NEXT: %[[Q:.*]] = mk.reshape %arg1 : tensor<1x64x16xf32> -> tensor<64x16xf32>
+// CHECK-NEXT: %[[K:.*]] = mk.reshape %arg2 : tensor<1x64x16xf32> -> tensor<64x16xf32>
+// CHECK-NEXT: %[[W:.*]] = mk.concat %[[Q]], %[[K]] dim = 1
+// CHECK-NEXT: %[[X:.*]] = mk.reshape %arg0
+// CHECK-NEXT: %[[M:.*]] = mk.matmul %[[X]], %[[W]]
+// CHECK-NEXT: mk.reshape %[[M]] : tensor<4x32xf32> -> tensor<1x4x32xf32>
 // CHECK-NEXT: return
 func.func @qkv(%x: tensor<1x4x64xf32>, %wq: tensor<1x64x16xf32>, %wk: tensor<1x64x16xf32>) -> tensor<1x4x32xf32> attributes {mk.reference = @qkv_ref} {
   %w = tosa.concat %wq, %wk {axis = 2 : i32} : (tensor<1x64x16xf32>, tensor<1x64x16xf32>) -> tensor<1x64x32xf32>

@@ -126,12 +126,12 @@ func.func @dropped_dim(%x: tensor<4x8xf32>) -> tensor<4xf32> {
 
 // -----
 
-// A copy that broadcasts to a higher rank.
+// A copy that broadcasts to a higher rank, read by no mk op.
 // CHECK-LABEL: func.func @broadcast_copy
 // CHECK: linalg.generic
 func.func @broadcast_copy(%x: tensor<8xf32>) -> tensor<4x8xf32> {
   %e = tensor.empty() : tensor<4x8xf32>
-  // expected-remark @below {{left outside: a copy that broadcasts or drops dims (it repeats data or is not a reshape: mk has no such op)}}
+  // expected-remark @below {{left outside: a broadcast copy not folded into its users (mk has no broadcast op: the copy folds only when every user is imported)}}
   %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
          ins(%x : tensor<8xf32>) outs(%e : tensor<4x8xf32>) {
   ^bb0(%in: f32, %out: f32):

@@ -237,10 +237,13 @@ FailureOr<std::vector<Buffer>> runUpstream(ModuleOp original, StringRef name,
 }
 
 /// Rewrites the imported function into something the interpreter evaluates:
-/// the outlined mk functions inlined at their calls, the reshapes left between
-/// mk runs as mk.reshape, dead constants and empties dropped, and rank-0
-/// arguments (which the import only reshapes) as one-element tensors.
+/// the outlined mk functions inlined at their calls, the float tensor
+/// constants left outside (a mask, a pow exponent) as extra arguments whose
+/// values go to `constants`, the reshapes left between mk runs as
+/// mk.reshape, dead constants and empties dropped, and rank-0 arguments
+/// (which the import only reshapes) as one-element tensors.
 LogicalResult prepareImported(ModuleOp module, func::FuncOp func,
+                              std::vector<verify::FloatTensor> &constants,
                               std::string &why) {
   SymbolTable symbols(module);
   SmallVector<func::CallOp> calls(func.getOps<func::CallOp>());
@@ -264,6 +267,23 @@ LogicalResult prepareImported(ModuleOp module, func::FuncOp func,
   }
   IRRewriter rewriter(module.getContext());
   Block &body = func.getBody().front();
+  for (Operation &op : llvm::make_early_inc_range(body)) {
+    if (!isa<arith::ConstantOp, tosa::ConstOp>(op) || op.use_empty())
+      continue;
+    auto dense =
+        dyn_cast_or_null<DenseFPElementsAttr>(op.getAttrOfType<ElementsAttr>(
+            isa<arith::ConstantOp>(op) ? "value" : "values"));
+    auto t = dyn_cast<RankedTensorType>(op.getResult(0).getType());
+    if (!dense || !t || !t.hasStaticShape() || t.getRank() > 4)
+      continue;
+    verify::FloatTensor values(
+        t.getRank() ? t.getShape() : ArrayRef<int64_t>{1}, 0.0);
+    for (auto [i, v] : llvm::enumerate(dense.getValues<APFloat>()))
+      values.data[i] = v.convertToDouble();
+    constants.push_back(std::move(values));
+    op.getResult(0).replaceAllUsesWith(body.addArgument(t, op.getLoc()));
+    op.erase();
+  }
   SmallVector<Type> argTypes;
   for (BlockArgument arg : body.getArguments()) {
     auto t = cast<RankedTensorType>(arg.getType());
@@ -349,8 +369,11 @@ Outcome checkOne(ModuleOp original, func::FuncOp func,
   unsigned outlined = 0;
   importedFunc.walk([&](func::CallOp) { ++outlined; });
   std::string why;
-  if (failed(prepareImported(*imported, importedFunc, why)))
+  std::vector<verify::FloatTensor> constants;
+  if (failed(prepareImported(*imported, importedFunc, constants, why)))
     return checkFailed("@" + name + ": " + why);
+  for (verify::FloatTensor &c : constants)
+    inputs.push_back(std::move(c));
   unsigned mkOps = 0;
   Operation *outside = nullptr;
   importedFunc.walk([&](Operation *op) {
