@@ -1,6 +1,7 @@
 //===- Composites.cpp - Fuse imported parts into composite mk ops ---------===//
 //
 // Matched forms (x the same value throughout, every intermediate used once):
+//   div:      mul(x, reciprocal(y))                 (either operand order)
 //   silu:     mul(x, sigmoid(x))                    (either operand order)
 //   rms_norm: mul(x, rsqrt(add_scalar(m, eps)))     (either operand order)
 //             div(x, sqrt(add_scalar(m, eps)))
@@ -83,6 +84,24 @@ unsigned fuseComposites(func::FuncOp func) {
       }
       if (!op->getBlock())
         continue;
+      // x * reciprocal(y) is x / y (torch's `e * (1 / s)`); tosa's form
+      // folds at import already. The rms_norm match below then sees the div.
+      for (auto [x, r] : {std::pair(lhs, rhs), std::pair(rhs, lhs)}) {
+        // y broadcasts to x as reciprocal(y) did; x must be the full shape.
+        auto recip = singleUse<mk::ReciprocalOp>(r);
+        if (!recip || x.getType() != type)
+          continue;
+        auto div = mk::DivOp::create(b, op->getLoc(), TypeRange{type},
+                                     ValueRange{x, recip.getInput()});
+        op->getResult(0).replaceAllUsesWith(div.getResult());
+        op->erase();
+        recip->erase();
+        op = div;
+        lhs = div->getOperand(0);
+        rhs = div->getOperand(1);
+        ++count;
+        break;
+      }
     }
     // rms_norm
     for (auto [x, r] : {std::pair(lhs, rhs), std::pair(rhs, lhs)}) {

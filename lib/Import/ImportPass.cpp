@@ -881,6 +881,20 @@ struct MirageImportPass
     SmallVector<func::FuncOp> funcs(getOperation().getOps<func::FuncOp>());
     SymbolTable symbolTable(getOperation());
     for (func::FuncOp func : funcs) {
+      // A function without linalg, tosa or tensor ops (an mk program written
+      // by hand, a reference) is not touched: no unit-dim normalisation,
+      // composites or outlining.
+      bool hasInputOps =
+          func.walk([](Operation *op) {
+                StringRef ns =
+                    op->getDialect() ? op->getDialect()->getNamespace() : "";
+                return ns == "linalg" || ns == "tosa" || ns == "tensor"
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              })
+              .wasInterrupted();
+      if (!hasInputOps)
+        continue;
       importTiles(func, b);
       SmallVector<Operation *> candidates;
       func.walk([&](Operation *op) {
