@@ -38,6 +38,23 @@ bool isBroadcastMap(mlir::AffineMap map, mlir::ShapedType type);
 /// Replaces the single result of `op` with `value` and erases `op`.
 void replaceOp(mlir::Operation *op, mlir::Value value);
 
+/// Element-wise named linalg ops and element-wise tosa ops.
+template <typename MkOp>
+Reason importSimple(mlir::Operation *op, mlir::ValueRange inputs,
+                    mlir::OpBuilder &b) {
+  if (Reason r = checkTypes(inputs, op->getResultTypes()); !r.empty())
+    return r;
+  if (Reason r = checkSameElementType(inputs, op->getResultTypes()[0]);
+      !r.empty())
+    return r;
+  b.setInsertionPoint(op);
+  mlir::Value v =
+      MkOp::create(b, op->getLoc(), op->getResultTypes(), inputs).getResult();
+  op->getResult(0).replaceAllUsesWith(v);
+  op->erase();
+  return {};
+}
+
 } // namespace mirage::import
 
 #endif // MIRAGE_LIB_IMPORT_COMMON_H

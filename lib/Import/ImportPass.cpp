@@ -17,11 +17,13 @@
 
 #include "Common.h"
 #include "NamedOps.h"
+#include "TosaOps.h"
 #include "UnitDims.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -377,7 +379,7 @@ void eraseInsertedBetween(Operation *before, Operation *op) {
 /// broadcasts by dropping dims is looked through (its input, read through
 /// the composed map), so the broadcast becomes mk's size-1 broadcasting.
 std::pair<Value, AffineMap> throughBroadcastCopy(Value input, AffineMap map) {
-  auto copy = input.getDefiningOp<linalg::GenericOp>();
+  auto copy = input.getDefiningOp<linalg::LinalgOp>();
   if (!copy || !rankRaisingCopySource(copy))
     return {input, map};
   return {copy.getDpsInputs()[0], copy.getIndexingMapsArray()[0].compose(map)};
@@ -623,72 +625,6 @@ Reason importReductionGeneric(linalg::GenericOp op, unsigned k, OpBuilder &b) {
   return {};
 }
 
-/// Element-wise named linalg ops and element-wise tosa ops.
-template <typename MkOp>
-Reason importSimple(Operation *op, ValueRange inputs, OpBuilder &b) {
-  if (Reason r = checkTypes(inputs, op->getResultTypes()); !r.empty())
-    return r;
-  if (Reason r = checkSameElementType(inputs, op->getResultTypes()[0]);
-      !r.empty())
-    return r;
-  b.setInsertionPoint(op);
-  Value v =
-      MkOp::create(b, op->getLoc(), op->getResultTypes(), inputs).getResult();
-  op->getResult(0).replaceAllUsesWith(v);
-  op->erase();
-  return {};
-}
-
-/// The value of a splat float constant whose dims are all 1 (a scalar
-/// broadcast, as TFLite writes 1/n and eps), or nullopt.
-std::optional<double> scalarSplat(Value v) {
-  auto type = dyn_cast<RankedTensorType>(v.getType());
-  DenseFPElementsAttr attr;
-  if (!type ||
-      !llvm::all_of(type.getShape(), [](int64_t d) { return d == 1; }) ||
-      !matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
-    return std::nullopt;
-  return attr.getSplatValue<APFloat>().convertToDouble();
-}
-
-/// tosa.add/sub/mul with one operand a scalar splat constant: mk.add_scalar
-/// or mk.mul_scalar (c - x as add_scalar(neg(x), c)). nullopt when neither
-/// operand is one.
-std::optional<Reason> importScalarConstantOperand(Operation *op, OpBuilder &b) {
-  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
-  std::optional<double> lc = scalarSplat(lhs), rc = scalarSplat(rhs);
-  if (lc.has_value() == rc.has_value())
-    return std::nullopt;
-  Value x = rc ? lhs : rhs;
-  double c = rc ? *rc : *lc;
-  if (Reason r = checkTypes(x, op->getResultTypes()); !r.empty())
-    return r;
-  if (Reason r = checkSameElementType(x, op->getResultTypes()[0]); !r.empty())
-    return r;
-  if (x.getType() != op->getResult(0).getType())
-    return Reason("a scalar constant that changes the shape");
-  b.setInsertionPoint(op);
-  Location loc = op->getLoc();
-  FloatAttr attr = b.getF64FloatAttr(c);
-  Value v;
-  if (isa<tosa::MulOp>(op))
-    v = mk::MulScalarOp::create(b, loc, x.getType(), x, attr).getResult();
-  else if (isa<tosa::AddOp>(op))
-    v = mk::AddScalarOp::create(b, loc, x.getType(), x, attr).getResult();
-  else if (rc)
-    v = mk::AddScalarOp::create(b, loc, x.getType(), x, b.getF64FloatAttr(-c))
-            .getResult();
-  else
-    v = mk::AddScalarOp::create(
-            b, loc, x.getType(),
-            mk::NegOp::create(b, loc, TypeRange{x.getType()}, ValueRange{x})
-                .getResult(),
-            attr)
-            .getResult();
-  replaceOp(op, v);
-  return Reason();
-}
-
 /// Tries to import one op; returns why not (empty on success).
 Reason importOpImpl(Operation *op, OpBuilder &b);
 
@@ -715,6 +651,8 @@ Reason importOpImpl(Operation *op, OpBuilder &b) {
     return importGeneric(generic, b);
   if (auto tr = dyn_cast<linalg::TransposeOp>(op))
     return importTranspose(tr, b);
+  if (auto broadcast = dyn_cast<linalg::BroadcastOp>(op))
+    return importBroadcast(broadcast, b);
   if (auto reduce = dyn_cast<linalg::ReduceOp>(op))
     return importLinalgReduce(reduce, b);
   if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
@@ -727,6 +665,24 @@ Reason importOpImpl(Operation *op, OpBuilder &b) {
     if (!named.hasPureTensorSemantics())
       return "buffer semantics are not imported";
     SmallVector<Value> ins(named.getDpsInputs());
+    // A binary op reading a broadcast copy: as the equivalent generic, which
+    // folds the copy (throughBroadcastCopy). The types are checked first,
+    // so the generic imports.
+    bool readsBroadcast = llvm::any_of(ins, [](Value v) {
+      auto copy = v.getDefiningOp<linalg::LinalgOp>();
+      return copy && rankRaisingCopySource(copy);
+    });
+    if (readsBroadcast &&
+        isa<linalg::AddOp, linalg::SubOp, linalg::MulOp, linalg::DivOp>(op) &&
+        checkTypes(ins, op->getResultTypes()).empty() &&
+        checkSameElementType(ins, op->getResultTypes()[0]).empty()) {
+      IRRewriter rewriter(op->getContext());
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::GenericOp> generic =
+          linalg::generalizeNamedOp(rewriter, named);
+      if (succeeded(generic))
+        return importGeneric(*generic, b);
+    }
     if (isa<linalg::AddOp>(op))
       return importSimple<mk::AddOp>(op, ins, b);
     if (isa<linalg::SubOp>(op))
@@ -747,103 +703,8 @@ Reason importOpImpl(Operation *op, OpBuilder &b) {
       return "linalg.fill is kept (only a zero fill feeding a matmul folds)";
     return "this linalg op is not imported yet";
   }
-  if (auto mm = dyn_cast<tosa::MatMulOp>(op)) {
-    if (!matchPattern(mm.getAZp(), m_AnyZeroFloat()) ||
-        !matchPattern(mm.getBZp(), m_AnyZeroFloat()))
-      return "tosa.matmul with non-zero (or non-float) zero points";
-    return importSimple<mk::MatmulOp>(op, {mm.getA(), mm.getB()}, b);
-  }
-  if (auto mul = dyn_cast<tosa::MulOp>(op)) {
-    if (!matchPattern(mul.getShift(), m_Zero()))
-      return "tosa.mul with a non-zero shift";
-    // x * reciprocal(y) is x / y.
-    for (auto [x, r] : {std::pair(mul.getInput1(), mul.getInput2()),
-                        std::pair(mul.getInput2(), mul.getInput1())})
-      if (auto recip = r.getDefiningOp<tosa::ReciprocalOp>())
-        return importSimple<mk::DivOp>(op, {x, recip.getInput1()}, b);
-    if (std::optional<Reason> r = importScalarConstantOperand(op, b))
-      return *r;
-    // x * x is a square (so that rms_norm's pieces are recognised).
-    if (mul.getInput1() == mul.getInput2())
-      return importSimple<mk::SquareOp>(op, {mul.getInput1()}, b);
-    return importSimple<mk::MulOp>(op, {mul.getInput1(), mul.getInput2()}, b);
-  }
-  if (isa<tosa::ReduceSumOp, tosa::ReduceMaxOp>(op)) {
-    uint32_t axis = isa<tosa::ReduceSumOp>(op)
-                        ? cast<tosa::ReduceSumOp>(op).getAxis()
-                        : cast<tosa::ReduceMaxOp>(op).getAxis();
-    if (auto max = dyn_cast<tosa::ReduceMaxOp>(op))
-      if (max.getNanMode() != tosa::NanPropagationMode::PROPAGATE)
-        return "tosa.reduce_max with nan_mode other than PROPAGATE";
-    if (Reason r = checkTypes(op->getOperands(), op->getResultTypes());
-        !r.empty())
-      return r;
-    b.setInsertionPoint(op);
-    IntegerAttr dim = b.getI64IntegerAttr(axis);
-    Value v =
-        isa<tosa::ReduceSumOp>(op)
-            ? mk::ReduceSumOp::create(b, op->getLoc(), op->getOperand(0), dim)
-                  .getResult()
-            : mk::ReduceMaxOp::create(b, op->getLoc(), op->getOperand(0), dim)
-                  .getResult();
-    op->getResult(0).replaceAllUsesWith(v);
-    op->erase();
-    return {};
-  }
-  if (auto tr = dyn_cast<tosa::TransposeOp>(op)) {
-    if (Reason r = checkTypes(op->getOperands(), op->getResultTypes());
-        !r.empty())
-      return r;
-    b.setInsertionPoint(op);
-    SmallVector<int64_t> perm(tr.getPerms().begin(), tr.getPerms().end());
-    Value v = mk::TransposeOp::create(b, op->getLoc(), tr.getInput1(),
-                                      b.getDenseI64ArrayAttr(perm))
-                  .getResult();
-    op->getResult(0).replaceAllUsesWith(v);
-    op->erase();
-    return {};
-  }
-  if (isa<tosa::AddOp, tosa::SubOp>(op))
-    if (std::optional<Reason> r = importScalarConstantOperand(op, b))
-      return *r;
-  if (isa<tosa::AddOp>(op))
-    return importSimple<mk::AddOp>(op, op->getOperands(), b);
-  if (isa<tosa::SubOp>(op))
-    return importSimple<mk::SubOp>(op, op->getOperands(), b);
-  if (isa<tosa::PowOp>(op)) {
-    // A splat exponent of all-1 dims (HF's x.pow(2) through torch-mlir):
-    // the op of that power, so that rms_norm's pieces are recognised.
-    std::optional<double> c = scalarSplat(op->getOperand(1));
-    Value x = op->getOperand(0);
-    if (c && (*c == 2.0 || *c == 0.5 || *c == -0.5) &&
-        x.getType() == op->getResult(0).getType()) {
-      if (*c == 2.0)
-        return importSimple<mk::SquareOp>(op, {x}, b);
-      if (*c == 0.5)
-        return importSimple<mk::SqrtOp>(op, {x}, b);
-      return importSimple<mk::RsqrtOp>(op, {x}, b);
-    }
-    return importSimple<mk::PowOp>(op, op->getOperands(), b);
-  }
-  if (isa<tosa::ExpOp>(op))
-    return importSimple<mk::ExpOp>(op, op->getOperands(), b);
-  if (isa<tosa::RsqrtOp>(op))
-    return importSimple<mk::RsqrtOp>(op, op->getOperands(), b);
-  if (isa<tosa::SigmoidOp>(op))
-    return importSimple<mk::SigmoidOp>(op, op->getOperands(), b);
-  if (isa<tosa::TanhOp>(op))
-    return importSimple<mk::TanhOp>(op, op->getOperands(), b);
-  if (isa<tosa::ReciprocalOp>(op))
-    return importSimple<mk::ReciprocalOp>(op, op->getOperands(), b);
-  if (auto max = dyn_cast<tosa::MaximumOp>(op)) {
-    if (max.getNanMode() != tosa::NanPropagationMode::PROPAGATE)
-      return "tosa.maximum with nan_mode other than PROPAGATE";
-    return importSimple<mk::MaxOp>(op, op->getOperands(), b);
-  }
-  if (isa<tosa::NegateOp>(op))
-    return "tosa.negate (zero-point operands) is not imported yet";
   if (op->getDialect() && op->getDialect()->getNamespace() == "tosa")
-    return "this tosa op is not imported yet";
+    return importTosaOp(op, b);
   return "";
 }
 
@@ -896,6 +757,7 @@ struct MirageImportPass
       if (!hasInputOps)
         continue;
       importTiles(func, b);
+      importTosaGeluErf(func, b);
       SmallVector<Operation *> candidates;
       func.walk([&](Operation *op) {
         StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
@@ -917,7 +779,7 @@ struct MirageImportPass
         // Reshapes are imported once their neighbours are (importReshapes).
         if (isa<tosa::ReshapeOp>(op))
           continue;
-        auto copy = dyn_cast<linalg::GenericOp>(op);
+        auto copy = dyn_cast<linalg::LinalgOp>(op);
         if (isa<linalg::FillOp>(op) || recipOfMul ||
             (copy &&
              (broadcastCopySource(copy) || rankRaisingCopySource(copy)))) {

@@ -66,10 +66,11 @@ Value transpose(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> perm) {
       .getResult();
 }
 
-/// A copy generic with an identity output map whose input map keeps the
-/// loops dims in order and drops only dims of extent 1, rewritten as a
-/// tensor.expand_shape of the input; null (and nothing changed) otherwise.
-tensor::ExpandShapeOp unitDimExpand(linalg::GenericOp op, OpBuilder &b) {
+/// A copy (generic or linalg.broadcast) with an identity output map whose
+/// input map keeps the loops dims in order and drops only dims of extent 1,
+/// rewritten as a tensor.expand_shape of the input; null (and nothing
+/// changed) otherwise.
+tensor::ExpandShapeOp unitDimExpand(linalg::LinalgOp op, OpBuilder &b) {
   AffineMap in = op.getIndexingMapsArray()[0],
             out = op.getIndexingMapsArray()[1];
   auto inType = dyn_cast<RankedTensorType>(op.getDpsInputs()[0].getType());
@@ -101,13 +102,16 @@ tensor::ExpandShapeOp unitDimExpand(linalg::GenericOp op, OpBuilder &b) {
   return e;
 }
 
-/// The input of a copy generic (one input yielded as is, output map the
-/// identity), or null.
-Value copySource(linalg::GenericOp op) {
-  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+/// The input of a copy: a linalg.broadcast, or a generic yielding its one
+/// input as is; output map the identity. Null for anything else.
+Value copySource(linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp, linalg::BroadcastOp>(op) ||
+      op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() != 0 || !op.hasPureTensorSemantics())
     return {};
-  Block &body = op.getRegion().front();
+  if (isa<linalg::BroadcastOp>(op))
+    return op.getDpsInputs()[0];
+  Block &body = op->getRegion(0).front();
   if (body.getTerminator()->getNumOperands() != 1 ||
       body.getTerminator()->getOperand(0) != body.getArgument(0) ||
       !op.getIndexingMapsArray()[1].isIdentity())
@@ -117,7 +121,7 @@ Value copySource(linalg::GenericOp op) {
 
 } // namespace
 
-Value broadcastCopySource(linalg::GenericOp op) {
+Value broadcastCopySource(linalg::LinalgOp op) {
   Value input = copySource(op);
   auto type = input ? dyn_cast<ShapedType>(input.getType()) : ShapedType();
   if (!type || type == op->getResult(0).getType() ||
@@ -126,7 +130,7 @@ Value broadcastCopySource(linalg::GenericOp op) {
   return input;
 }
 
-Value rankRaisingCopySource(linalg::GenericOp op) {
+Value rankRaisingCopySource(linalg::LinalgOp op) {
   Value input = copySource(op);
   if (!input)
     return {};
@@ -167,7 +171,7 @@ Reason importMatmul(linalg::LinalgOp op, OpBuilder &b) {
   Value addend;
   if (!isZeroInit(init)) {
     addend = init;
-    if (auto copy = init.getDefiningOp<linalg::GenericOp>())
+    if (auto copy = init.getDefiningOp<linalg::LinalgOp>())
       if (Value source = broadcastCopySource(copy))
         addend = source;
     if (Reason r = checkTypes(addend, {}); !r.empty())
@@ -199,6 +203,19 @@ Reason importTranspose(linalg::TransposeOp op, OpBuilder &b) {
   b.setInsertionPoint(op);
   replaceOp(op, transpose(b, op.getLoc(), op.getInput(), op.getPermutation()));
   return {};
+}
+
+Reason importBroadcast(linalg::BroadcastOp op, OpBuilder &b) {
+  if (!op.hasPureTensorSemantics())
+    return "buffer semantics are not imported";
+  if (Reason r = checkTypes(op.getInput(), op->getResultTypes()); !r.empty())
+    return r;
+  // One that adds dims of size > 1 waits for its consumers to fold it
+  // (rankRaisingCopySource); the rest only add size-1 dims: a reshape.
+  if (unitDimExpand(op, b))
+    return Reason();
+  return Reason("a broadcast that is not a reshape and was not folded into "
+                "its users (mk has no broadcast op)");
 }
 
 std::optional<Reason> importCopyGeneric(linalg::GenericOp op, OpBuilder &b) {

@@ -59,17 +59,22 @@ Reason importSoftmax(mlir::linalg::SoftmaxOp op, mlir::OpBuilder &b);
 /// the lowest value) whose result is re-expanded to the kept-dim shape.
 Reason importLinalgReduce(mlir::linalg::ReduceOp op, mlir::OpBuilder &b);
 
-/// The input of a copy generic that only broadcasts size-1 dims (input map
-/// a broadcast map, output map the identity), or null. A matmul accumulating
-/// into such a copy adds the input instead.
-mlir::Value broadcastCopySource(mlir::linalg::GenericOp op);
+/// linalg.broadcast that only adds size-1 dims: tensor.expand_shape (a
+/// broadcast adding larger dims folds into its consumers instead).
+Reason importBroadcast(mlir::linalg::BroadcastOp op, mlir::OpBuilder &b);
 
-/// The input of a copy generic that broadcasts by dropping loop dims, in
-/// order, at least one of size > 1 (torch-mlir's broadcast of a row
-/// statistic, 1x8 to 1x8x64 through (d0, d1, d2) -> (d0, d1)), or null. An
-/// element-wise generic reading such a copy reads the input instead, through
-/// the composed map.
-mlir::Value rankRaisingCopySource(mlir::linalg::GenericOp op);
+/// The input of a copy (a generic yielding its input, or linalg.broadcast)
+/// that only broadcasts size-1 dims (input map a broadcast map, output map
+/// the identity), or null. A matmul accumulating into such a copy adds the
+/// input instead.
+mlir::Value broadcastCopySource(mlir::linalg::LinalgOp op);
+
+/// The input of a copy (generic or linalg.broadcast) that broadcasts by
+/// dropping loop dims, in order, at least one of size > 1 (torch-mlir's
+/// broadcast of a row statistic, 1x8 to 1x8x64 through (d0, d1, d2) -> (d0,
+/// d1)), or null. An element-wise generic reading such a copy reads the input
+/// instead, through the composed map.
+mlir::Value rankRaisingCopySource(mlir::linalg::LinalgOp op);
 
 /// For a reduction result that dropped a dim: the tensor.expand_shape that is
 /// its only user and gives back `keptShape` (the input shape with the

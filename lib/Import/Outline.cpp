@@ -100,14 +100,14 @@ unsigned outlineMkRuns(func::FuncOp func, SymbolTable &symbolTable) {
           runStart = &op;
         continue;
       }
-      bool independent =
-          runStart && op.getNumRegions() == 0 &&
-          !op.hasTrait<OpTrait::IsTerminator>() && isMemoryEffectFree(&op) &&
-          llvm::all_of(op.getOperands(), [&](Value v) {
-            Operation *def = v.getDefiningOp();
-            return !def || def->getBlock() != block ||
-                   def->isBeforeInBlock(runStart);
-          });
+      bool independent = runStart && op.getNumRegions() == 0 &&
+                         !op.hasTrait<OpTrait::IsTerminator>() &&
+                         isMemoryEffectFree(&op) &&
+                         llvm::all_of(op.getOperands(), [&](Value v) {
+                           Operation *def = v.getDefiningOp();
+                           return !def || def->getBlock() != block ||
+                                  def->isBeforeInBlock(runStart);
+                         });
       if (independent)
         op.moveBefore(runStart);
       else

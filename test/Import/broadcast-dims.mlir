@@ -1,5 +1,6 @@
 // RUN: mirage-opt --mirage-import %s -split-input-file | FileCheck %s
 // RUN: mirage-run --import-check %s | FileCheck %s --check-prefix=DIFF
+// RUN: mirage-opt --mirage-import %s -split-input-file 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 
 // The differential check (docs/import.md): each function written in
 // linalg/tosa, run by upstream MLIR's CPU lowering in f32, against the f64
@@ -9,7 +10,10 @@
 // DIFF: PASS @permuted
 // DIFF: NOT CHECKED @diagonal:
 // DIFF: PASS @batch1_linear_relu
-// DIFF: 4 passed, 0 failed, 1 not checked
+// DIFF: PASS @named_broadcast_row
+// DIFF: PASS @named_broadcast_batch1_weight
+// DIFF: NOT CHECKED @named_broadcast_returned
+// DIFF: 6 passed, 0 failed, 2 not checked
 
 // Broadcasts written in the indexing maps by dropping dims (a bias read
 // with (d0, d1) -> (d1), a rank-0 scale): the input is expanded to the loop
@@ -140,4 +144,51 @@ func.func @batch1_linear_relu(%x: tensor<1x4x64xf32>, %w: tensor<32x64xf32>) -> 
     linalg.yield %0 : f32
   } -> tensor<1x4x32xf32>
   return %y : tensor<1x4x32xf32>
+}
+
+// -----
+
+// linalg.broadcast (IREE, TPP) of a row statistic over the columns: like the
+// copy generic, it folds into the op reading it, which broadcasts the
+// size-1 dim.
+// CHECK-LABEL: func.func @named_broadcast_row(
+// CHECK-NEXT: %[[S:.*]] = mk.reshape %arg1 : tensor<4xf32> -> tensor<4x1xf32>
+// CHECK-NEXT: %[[D:.*]] = mk.sub %arg0, %[[S]] : tensor<4x8xf32>, tensor<4x1xf32> -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[D]]
+func.func @named_broadcast_row(%x: tensor<4x8xf32>, %m: tensor<4xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %b = linalg.broadcast ins(%m : tensor<4xf32>) outs(%e : tensor<4x8xf32>) dimensions = [1]
+  %d = linalg.sub ins(%x, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %d : tensor<4x8xf32>
+}
+
+// -----
+
+// A linalg.broadcast that only adds a size-1 batch dim (a weight for
+// batch_matmul) is a reshape; the batch of 1 is then dropped again.
+// CHECK-LABEL: func.func @named_broadcast_batch1_weight(
+// CHECK-NOT: linalg.
+// CHECK: mk.matmul {{.*}} : tensor<4x64xf32>, tensor<64x32xf32> -> tensor<4x32xf32>
+// CHECK-NOT: linalg.
+// CHECK: return
+func.func @named_broadcast_batch1_weight(%x: tensor<1x4x64xf32>, %w: tensor<64x32xf32>) -> tensor<1x4x32xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<1x64x32xf32>
+  %wb = linalg.broadcast ins(%w : tensor<64x32xf32>) outs(%e1 : tensor<1x64x32xf32>) dimensions = [0]
+  %e2 = tensor.empty() : tensor<1x4x32xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e2 : tensor<1x4x32xf32>) -> tensor<1x4x32xf32>
+  %m = linalg.batch_matmul ins(%x, %wb : tensor<1x4x64xf32>, tensor<1x64x32xf32>) outs(%f : tensor<1x4x32xf32>) -> tensor<1x4x32xf32>
+  return %m : tensor<1x4x32xf32>
+}
+
+// -----
+
+// A broadcast that nothing imported reads stays, with a remark.
+// REMARK: remark: mirage-import: left outside: a broadcast copy not folded into its users (mk has no broadcast op: the copy folds only when every user is imported)
+// CHECK-LABEL: func.func @named_broadcast_returned(
+// CHECK: linalg.broadcast
+func.func @named_broadcast_returned(%m: tensor<4xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %b = linalg.broadcast ins(%m : tensor<4xf32>) outs(%e : tensor<4x8xf32>) dimensions = [1]
+  return %b : tensor<4x8xf32>
 }
