@@ -260,18 +260,41 @@ struct SuperoptimizePass
            << s.auditCheapRejects << " rejected at reduced shapes, "
            << s.auditFullRejects << " rejected at real shapes, "
            << s.auditFalseRejects << " rejected only at reduced shapes";
-      if (r->program.empty()) {
-        emitRemark(func.getLoc(), "not superoptimized: no verified program (")
-            << statsLine << ")";
-        // A function too large for the whole search is partitioned with
-        // what is left of its budget.
+      // A function the whole search cannot do well (nothing verified, or
+      // only slower than its ops as their own kernels) is partitioned
+      // with what is left of its budget: the partition keeps the unfused
+      // ops where nothing beats them.
+      auto partitionInstead = [&] {
         SuperoptimizeOptions rest = o;
         rest.timeBudget -= std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - searchStart)
                                .count();
-        if (rest.timeBudget >= kMinPartitionSeconds &&
-            func.getBody().front().getOperations().size() > 2)
-          runPartitioned(func, rest, symbols, maxPartitionOps);
+        size_t numOps = func.getBody().front().getOperations().size() - 1;
+        if (rest.timeBudget >= kMinPartitionSeconds && numOps > 1)
+          runPartitioned(func, rest, symbols,
+                         std::max<unsigned>(maxPartitionOps,
+                                            std::min<size_t>(numOps, 16)));
+      };
+      if (r->program.empty()) {
+        emitRemark(func.getLoc(), "not superoptimized: no verified program (")
+            << statsLine << ")";
+        partitionInstead();
+        continue;
+      }
+      FailureOr<std::pair<unsigned, double>> unfused =
+          estimateProgramCost(func, chip);
+      if (!r->measured && succeeded(unfused) &&
+          r->modelledMicros > unfused->second) {
+        std::string why;
+        llvm::raw_string_ostream(why)
+            << "not superoptimized whole: the best verified program ("
+            << r->summary << "; modelled "
+            << llvm::format("%.1f", r->modelledMicros)
+            << " us) is slower than the unfused ops ("
+            << llvm::format("%.1f", unfused->second) << " us; " << statsLine
+            << ")";
+        emitRemark(func.getLoc(), why);
+        partitionInstead();
         continue;
       }
       OwningOpRef<ModuleOp> parsed =
