@@ -50,10 +50,7 @@ if os.path.exists("/dev/nvidia0"):
     config.available_features.add("cuda-gpu")
 
 # The superoptimizer keeps results in a cache under $XDG_CACHE_HOME/mirage by
-# default. Tests get a cache of their own, emptied at the start of every lit
-# run, so a run neither reads nor fills the user's cache and does not depend
-# on what an earlier run left there.
-test_cache = os.path.join(config.test_exec_root, "xdg-cache")
-shutil.rmtree(test_cache, ignore_errors=True)
-os.makedirs(test_cache, exist_ok=True)
-config.environment["XDG_CACHE_HOME"] = test_cache
+# default. Tests run without it (MIRAGE_CACHE_DIR=none), so that a test
+# neither reads nor fills the user's cache nor sees what another test left;
+# the cache's own tests name a directory with cache-dir.
+config.environment["MIRAGE_CACHE_DIR"] = "none"

@@ -11,6 +11,7 @@
 
 #include "Mirage/Search/Partition.h"
 
+#include "SearchCache.h"
 #include "TargetImport.h"
 
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
@@ -238,68 +239,6 @@ void addStats(SuperoptimizeStats &sum, const SuperoptimizeStats &s) {
   sum.timedOut |= s.timedOut;
 }
 
-/// The cache key of a subprogram: its canonical text and every option that
-/// changes a search's result (not `threads`, which does not, nor the time
-/// budget: a result is reused whatever budget found it).
-std::string cacheKey(StringRef text, const SuperoptimizeOptions &o,
-                     unsigned maxKernelOps) {
-  std::string key;
-  llvm::raw_string_ostream os(key);
-  os << "partition-subprogram\n"
-     << text << "\nchip " << o.chip << " rank "
-     << (o.rankByKernels ? "kernels" : "time") << " kernel-ops " << maxKernelOps
-     << " graph-kernels " << o.maxGraphKernels << " block-ops " << o.maxBlockOps
-     << " inputs " << o.maxKernelInputs << " outputs " << o.maxKernelOutputs
-     << " blocks " << o.maxBlocks << " block-threads " << o.maxBlockThreads
-     << " smem " << o.smemLimit << " pruning " << o.pruning << " seed "
-     << o.seed << " final-tests " << o.finalTests << " numerics " << o.numerics
-     << " deepen " << llvm::format("%.17g", o.deepenFactor) << " verify-budget "
-     << llvm::format("%.17g", o.verifyBudget);
-  return key;
-}
-
-/// A searched subprogram's result as a cache payload: four header lines,
-/// then the program text (possibly empty).
-std::string cachePayload(const SubprogramResult &r) {
-  std::string p;
-  llvm::raw_string_ostream os(p);
-  os << "kernels " << r.kernels << "\nmicros "
-     << llvm::format("%.17g", r.micros) << "\nsummary " << r.summary
-     << "\nnote " << r.note << "\n"
-     << r.program;
-  return p;
-}
-
-/// Reads a payload back into `r` (its unfused cost kept); false if it is
-/// malformed.
-bool readCachePayload(StringRef payload, SubprogramResult &r) {
-  auto line = [&](StringRef tag, StringRef &value) {
-    size_t end = payload.find('\n');
-    if (end == StringRef::npos)
-      return false;
-    value = payload.take_front(end);
-    payload = payload.drop_front(end + 1);
-    return value.consume_front(tag);
-  };
-  StringRef kernels, micros, summary, note;
-  if (!line("kernels ", kernels) || !line("micros ", micros) ||
-      !line("summary ", summary) || !line("note ", note))
-    return false;
-  unsigned k = 0;
-  double t = 0;
-  if (kernels.getAsInteger(10, k) || micros.getAsDouble(t) || !(t > 0) ||
-      summary.empty())
-    return false;
-  // Only a program faster than the unfused ops is ever stored with one.
-  if (!payload.empty() && !(t < r.unfusedMicros))
-    return false;
-  r.kernels = payload.empty() ? r.unfusedKernels : k;
-  r.micros = payload.empty() ? r.unfusedMicros : t;
-  r.summary = summary.str();
-  r.note = note.str();
-  r.program = payload.str();
-  return true;
-}
 
 std::string formatMicros(double v) {
   std::string s;
@@ -477,49 +416,26 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
   // finite-field test against the subprogram first (a hit is a hint).
   auto lookupCache = [&](Distinct &d, StringRef key) {
     std::string problem;
-    std::optional<std::string> payload = cache->lookup(key, problem);
-    if (!payload) {
+    std::optional<detail::CachedOutcome> cached =
+        detail::lookupOutcome(*cache, key, d.outlined.func, so.seed, problem);
+    if (!cached) {
       if (!problem.empty())
         result.cacheProblems.push_back(problem);
       return false;
     }
+    // Only a program faster than the unfused ops is ever stored with one.
     SubprogramResult r = d.result;
-    if (!readCachePayload(*payload, r)) {
-      result.cacheProblems.push_back("malformed payload in " +
-                                     cache->entryPath(key));
+    if (!cached->program.empty() && !(cached->micros < r.unfusedMicros)) {
+      result.cacheProblems.push_back("cached program in " +
+                                     cache->entryPath(key) +
+                                     " is not faster than the unfused ops");
       return false;
     }
-    if (!r.program.empty()) {
-      OwningOpRef<ModuleOp> parsed;
-      {
-        ScopedDiagnosticHandler quiet(func.getContext(),
-                                      [](Diagnostic &) { return success(); });
-        parsed = parseSourceString<ModuleOp>(r.program,
-                                             ParserConfig(func.getContext()));
-      }
-      func::FuncOp candidate;
-      if (parsed)
-        for (func::FuncOp f : parsed->getBody()->getOps<func::FuncOp>()) {
-          candidate = f;
-          break;
-        }
-      verify::EquivalenceResult check;
-      if (candidate &&
-          candidate.getFunctionType() == d.outlined.func.getFunctionType()) {
-        verify::EquivalenceOptions eo;
-        eo.numTests = 1;
-        eo.seed = so.seed + 1;
-        eo.floatCheck = false;
-        check = verify::checkEquivalence(d.outlined.func, candidate, eo);
-      }
-      if (check.verdict != verify::Verdict::Equivalent) {
-        result.cacheProblems.push_back(
-            "cached program in " + cache->entryPath(key) +
-            " failed the re-check" +
-            (check.reason.empty() ? "" : ": " + check.reason));
-        return false;
-      }
-    }
+    r.kernels = cached->program.empty() ? r.unfusedKernels : cached->kernels;
+    r.micros = cached->program.empty() ? r.unfusedMicros : cached->micros;
+    r.summary = cached->summary;
+    r.note = cached->note;
+    r.program = cached->program;
     r.fromCache = true;
     d.result = std::move(r);
     ++result.cacheHits;
@@ -589,7 +505,8 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     sub.costCeilingMicros = r.unfusedMicros * (1 - kEps);
     std::string key;
     if (cache) {
-      key = cacheKey(d.outlined.text, sub, sub.maxKernelOps);
+      key = detail::searchCacheKey("partition-subprogram", d.outlined.text, sub,
+                                   sub.maxKernelOps);
       if (lookupCache(d, key))
         continue;
     }
@@ -639,7 +556,10 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     result.searches.push_back(std::move(log));
     if (cache && cacheable) {
       std::string storeError;
-      if (!cache->store(key, cachePayload(r), storeError))
+      if (!cache->store(key,
+                        detail::formatOutcome({r.program, r.summary, r.note,
+                                               r.kernels, r.micros}),
+                        storeError))
         result.cacheProblems.push_back("cannot store an entry: " + storeError);
     }
     if (memo)

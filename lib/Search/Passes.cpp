@@ -10,6 +10,7 @@
 
 #include "Mirage/Search/Passes.h"
 
+#include "SearchCache.h"
 #include "TargetImport.h"
 
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
@@ -224,85 +225,41 @@ struct SuperoptimizePass
           continue;
         }
       }
-      std::string error;
-      auto searchStart = std::chrono::steady_clock::now();
-      FailureOr<SuperoptimizeResult> r = superoptimize(func, o, error);
-      if (failed(r)) {
-        emitRemark(func.getLoc(), "not superoptimized: ") << error;
-        continue;
-      }
-      const SuperoptimizeStats &s = r->stats;
-      addStatistics(s);
-      std::string statsLine;
-      llvm::raw_string_ostream os(statsLine);
-      os << "states " << s.states << ", pruned " << s.pruned << ", duplicates "
-         << s.duplicates << ", candidates " << s.candidates
-         << ", fingerprinted " << s.fingerprinted << " (rejected "
-         << s.fingerprintRejected << "), verified " << s.verified;
-      if (s.numericsRejected)
-        os << " (" << s.numericsRejected
-           << " more rejected in the kernels' precision)";
-      os << "; " << llvm::format("%.2f", s.searchSeconds) << " s search, "
-         << llvm::format("%.2f", s.verifySeconds) << " s verification";
-      if (s.deepened)
-        os << ", deepened " << s.deepened << "x";
-      if (s.budgetStop == BudgetStop::Enumeration)
-        os << ", time budget reached in enumeration";
-      else if (s.budgetStop == BudgetStop::Verification)
-        os << ", time budget reached in verification (" << s.unchecked
-           << " candidate(s) not checked)";
-      if (s.budgetStop != BudgetStop::None)
-        os << (r->program.empty() ? "" : ": best verified so far");
-      if (s.pruningDisabled)
-        os << ", pruning off (saturation incomplete)";
-      if (auditFingerprints)
-        os << "; fingerprint audit: " << s.audited << " candidates, "
-           << s.auditCheapRejects << " rejected at reduced shapes, "
-           << s.auditFullRejects << " rejected at real shapes, "
-           << s.auditFalseRejects << " rejected only at reduced shapes";
-      // A function the whole search cannot do well (nothing verified, or
-      // only slower than its ops as their own kernels) is partitioned
-      // with what is left of its budget: the partition keeps the unfused
-      // ops where nothing beats them.
-      auto partitionInstead = [&] {
-        SuperoptimizeOptions rest = o;
-        rest.timeBudget -= std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - searchStart)
-                               .count();
-        size_t numOps = func.getBody().front().getOperations().size() - 1;
-        if (rest.timeBudget >= kMinPartitionSeconds && numOps > 1)
-          runPartitioned(func, rest, symbols,
-                         std::max<unsigned>(maxPartitionOps,
-                                            std::min<size_t>(numOps, 16)));
-      };
-      if (r->program.empty()) {
-        emitRemark(func.getLoc(), "not superoptimized: no verified program (")
-            << statsLine << ")";
-        partitionInstead();
-        continue;
-      }
-      FailureOr<std::pair<unsigned, double>> unfused =
-          estimateProgramCost(func, chip);
-      if (!r->measured && succeeded(unfused) &&
-          r->modelledMicros > unfused->second) {
-        std::string why;
-        llvm::raw_string_ostream(why)
-            << "not superoptimized whole: the best verified program ("
-            << r->summary << "; modelled "
-            << llvm::format("%.1f", r->modelledMicros)
-            << " us) is slower than the unfused ops ("
-            << llvm::format("%.1f", unfused->second) << " us; " << statsLine
-            << ")";
-        emitRemark(func.getLoc(), why);
-        partitionInstead();
-        continue;
-      }
+      if (failed(searchWhole(func, o, symbols)))
+        return signalPassFailure();
+    }
+  }
+
+  /// A function searched whole. Its outcome is kept in the result cache
+  /// like a subprogram's: a hit (re-checked) replaces the search, and an
+  /// outcome that sends the function to the partitioned search does so
+  /// again without searching. Fails only on an internal error.
+  LogicalResult searchWhole(func::FuncOp func, const SuperoptimizeOptions &o,
+                            SymbolTable &symbols) {
+    auto searchStart = std::chrono::steady_clock::now();
+    // A function the whole search cannot do well (nothing verified, or
+    // only slower than its ops as their own kernels) is partitioned with
+    // what is left of its budget: the partition keeps the unfused ops
+    // where nothing beats them.
+    auto partitionInstead = [&] {
+      SuperoptimizeOptions rest = o;
+      rest.timeBudget -= std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - searchStart)
+                             .count();
+      size_t numOps = func.getBody().front().getOperations().size() - 1;
+      if (rest.timeBudget >= kMinPartitionSeconds && numOps > 1)
+        runPartitioned(
+            func, rest, symbols,
+            std::max<unsigned>(maxPartitionOps, std::min<size_t>(numOps, 16)));
+    };
+    // Takes `program` (a verified module) as the function's body.
+    auto adopt = [&](StringRef program) -> LogicalResult {
       OwningOpRef<ModuleOp> parsed =
-          parseSourceString<ModuleOp>(r->program, ParserConfig(&getContext()));
+          parseSourceString<ModuleOp>(program, ParserConfig(&getContext()));
       if (!parsed) {
         func.emitError("mirage-superoptimize: internal error: the verified "
                        "program does not parse");
-        return signalPassFailure();
+        return failure();
       }
       auto best = *parsed->getBody()->getOps<func::FuncOp>().begin();
       if (keepReference) {
@@ -313,14 +270,130 @@ struct SuperoptimizePass
                       FlatSymbolRefAttr::get(ref.getNameAttr()));
       }
       func.getBody().takeBody(best.getBody());
-      std::string micros;
-      llvm::raw_string_ostream(micros)
-          << llvm::format("%.1f", r->modelledMicros);
-      emitRemark(func.getLoc(), "superoptimized: ")
-          << r->summary << "; " << r->kernels << " kernel(s), "
-          << (r->measured ? "measured " : "modelled ") << micros << " us on "
-          << chip << "; " << statsLine;
+      return success();
+    };
+    FailureOr<std::pair<unsigned, double>> unfused =
+        estimateProgramCost(func, chip);
+
+    // No cache when measured times re-rank (they are not part of the key).
+    std::optional<ResultCache> cache;
+    std::string key;
+    if (cacheDir != "none" && o.measuredMicros.empty()) {
+      std::string dir =
+          cacheDir.empty() ? ResultCache::defaultDirectory() : cacheDir;
+      if (!dir.empty()) {
+        cache.emplace(dir);
+        key = search::detail::searchCacheKey(
+            "whole-function",
+            search::detail::canonicalFunctionText(func) + "\nsmem " +
+                std::to_string(o.smemLimit),
+            o, o.maxKernelOps);
+      }
     }
+    auto store = [&](const search::detail::CachedOutcome &outcome) {
+      std::string storeError;
+      if (cache && !cache->store(key, search::detail::formatOutcome(outcome),
+                                 storeError))
+        emitRemark(func.getLoc(), "result cache: cannot store an entry: ")
+            << storeError;
+    };
+    if (cache) {
+      std::string problem;
+      std::optional<search::detail::CachedOutcome> hit =
+          search::detail::lookupOutcome(*cache, key, func, o.seed, problem);
+      if (hit && hit->program.empty()) {
+        emitRemark(func.getLoc(), "not superoptimized whole (from the cache): ")
+            << hit->note;
+        partitionInstead();
+        return success();
+      }
+      if (hit) {
+        if (failed(adopt(hit->program)))
+          return failure();
+        std::string micros;
+        llvm::raw_string_ostream(micros) << llvm::format("%.1f", hit->micros);
+        emitRemark(func.getLoc(), "superoptimized (from the cache): ")
+            << hit->summary << "; " << hit->kernels << " kernel(s), modelled "
+            << micros << " us on " << chip;
+        return success();
+      }
+      if (!problem.empty())
+        emitRemark(func.getLoc(), "result cache: ")
+            << problem << "; the entry is ignored";
+    }
+
+    std::string error;
+    FailureOr<SuperoptimizeResult> r = superoptimize(func, o, error);
+    if (failed(r)) {
+      emitRemark(func.getLoc(), "not superoptimized: ") << error;
+      return success();
+    }
+    const SuperoptimizeStats &s = r->stats;
+    addStatistics(s);
+    std::string statsLine;
+    llvm::raw_string_ostream os(statsLine);
+    os << "states " << s.states << ", pruned " << s.pruned << ", duplicates "
+       << s.duplicates << ", candidates " << s.candidates << ", fingerprinted "
+       << s.fingerprinted << " (rejected " << s.fingerprintRejected
+       << "), verified " << s.verified;
+    if (s.numericsRejected)
+      os << " (" << s.numericsRejected
+         << " more rejected in the kernels' precision)";
+    os << "; " << llvm::format("%.2f", s.searchSeconds) << " s search, "
+       << llvm::format("%.2f", s.verifySeconds) << " s verification";
+    if (s.deepened)
+      os << ", deepened " << s.deepened << "x";
+    if (s.budgetStop == BudgetStop::Enumeration)
+      os << ", time budget reached in enumeration";
+    else if (s.budgetStop == BudgetStop::Verification)
+      os << ", time budget reached in verification (" << s.unchecked
+         << " candidate(s) not checked)";
+    if (s.budgetStop != BudgetStop::None)
+      os << (r->program.empty() ? "" : ": best verified so far");
+    if (s.pruningDisabled)
+      os << ", pruning off (saturation incomplete)";
+    if (auditFingerprints)
+      os << "; fingerprint audit: " << s.audited << " candidates, "
+         << s.auditCheapRejects << " rejected at reduced shapes, "
+         << s.auditFullRejects << " rejected at real shapes, "
+         << s.auditFalseRejects << " rejected only at reduced shapes";
+    if (r->program.empty()) {
+      emitRemark(func.getLoc(), "not superoptimized: no verified program (")
+          << statsLine << ")";
+      // Only a search that ran to its end says there is none.
+      if (s.budgetStop == BudgetStop::None && succeeded(unfused))
+        store({"", "none", "no verified program", unfused->first,
+               unfused->second});
+      partitionInstead();
+      return success();
+    }
+    if (!r->measured && succeeded(unfused) &&
+        r->modelledMicros > unfused->second) {
+      std::string why;
+      llvm::raw_string_ostream(why)
+          << "not superoptimized whole: the best verified program ("
+          << r->summary << "; modelled "
+          << llvm::format("%.1f", r->modelledMicros)
+          << " us) is slower than the unfused ops ("
+          << llvm::format("%.1f", unfused->second) << " us; " << statsLine
+          << ")";
+      emitRemark(func.getLoc(), why);
+      store({"", r->summary, "slower than the unfused ops", r->kernels,
+             r->modelledMicros});
+      partitionInstead();
+      return success();
+    }
+    if (failed(adopt(r->program)))
+      return failure();
+    if (!r->measured)
+      store({r->program, r->summary, "", r->kernels, r->modelledMicros});
+    std::string micros;
+    llvm::raw_string_ostream(micros) << llvm::format("%.1f", r->modelledMicros);
+    emitRemark(func.getLoc(), "superoptimized: ")
+        << r->summary << "; " << r->kernels << " kernel(s), "
+        << (r->measured ? "measured " : "modelled ") << micros << " us on "
+        << chip << "; " << statsLine;
+    return success();
   }
 
   /// Adds the counters of one search (or of a partitioned search's
@@ -425,7 +498,9 @@ struct SuperoptimizePass
         << " not searched by the bound, " << r->skippedByBudget
         << " for the time budget, " << r->cacheHits << " from the cache, "
         << r->deduplicated << " chosen deduplicated; "
-        << fmt(r->seconds, "%.2f") << " s";
+        << fmt(r->seconds, "%.2f") << " s ("
+        << fmt(r->stats.searchSeconds, "%.2f") << " s search, "
+        << fmt(r->stats.verifySeconds, "%.2f") << " s verification)";
   }
 
   /// The entries of the measured-times file: function, summary, time.

@@ -151,6 +151,10 @@ mirage::search::parseCacheEntry(StringRef bytes, StringRef key,
 }
 
 std::string ResultCache::defaultDirectory() {
+  // MIRAGE_CACHE_DIR overrides the XDG location; "none" turns the default
+  // cache off (the test suite does so, so that tests do not share results).
+  if (const char *own = std::getenv("MIRAGE_CACHE_DIR"); own && *own)
+    return StringRef(own) == "none" ? std::string() : std::string(own);
   llvm::SmallString<256> path;
   const char *xdg = std::getenv("XDG_CACHE_HOME");
   const char *home = std::getenv("HOME");

@@ -460,9 +460,20 @@ TEST(ResultCacheDefaultDirectory, FollowsXdgThenHome) {
     return value ? std::optional<std::string>(value) : std::nullopt;
   };
   std::optional<std::string> oldXdg = current("XDG_CACHE_HOME"),
-                             oldHome = current("HOME");
+                             oldHome = current("HOME"),
+                             oldOwn = current("MIRAGE_CACHE_DIR");
   {
-    ScopedEnv xdg("XDG_CACHE_HOME"), home("HOME");
+    ScopedEnv xdg("XDG_CACHE_HOME"), home("HOME"), own("MIRAGE_CACHE_DIR");
+    // MIRAGE_CACHE_DIR comes first; "none" means no default cache.
+    own.set("/own/cache");
+    xdg.set("/xdg/cache");
+    home.set("/home/user");
+    EXPECT_EQ(ResultCache::defaultDirectory(), "/own/cache");
+    own.set("none");
+    EXPECT_EQ(ResultCache::defaultDirectory(), "");
+    own.set("");
+    EXPECT_EQ(ResultCache::defaultDirectory(), "/xdg/cache/mirage");
+    own.unset();
     xdg.set("/xdg/cache");
     home.set("/home/user");
     EXPECT_EQ(ResultCache::defaultDirectory(), "/xdg/cache/mirage");
@@ -486,6 +497,7 @@ TEST(ResultCacheDefaultDirectory, FollowsXdgThenHome) {
   // The environment is as it was.
   EXPECT_EQ(current("XDG_CACHE_HOME"), oldXdg);
   EXPECT_EQ(current("HOME"), oldHome);
+  EXPECT_EQ(current("MIRAGE_CACHE_DIR"), oldOwn);
 }
 
 } // namespace

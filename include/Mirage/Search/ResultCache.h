@@ -45,6 +45,7 @@ std::optional<std::string> parseCacheEntry(llvm::StringRef bytes,
 /// of threads at once.
 class ResultCache {
 public:
+  /// `$MIRAGE_CACHE_DIR` if set (empty when it is "none"), else
   /// `$XDG_CACHE_HOME/mirage`, else `$HOME/.cache/mirage`; empty if neither
   /// is set. An empty or relative XDG_CACHE_HOME counts as unset (as the XDG
   /// base directory specification asks), and so does an empty HOME.

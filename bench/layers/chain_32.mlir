@@ -1,0 +1,39 @@
+// chain_32: 8 repetition(s) of matmul, rms_norm, weight mul, silu
+// (8 x 1024, fp16), written by bench/layers/make-chains for the scaling
+// measurement of the partitioned search (issue 10 item 7).
+
+func.func @chain_32(%x: tensor<8x1024xf16>, %W0: tensor<1024x1024xf16>, %w0: tensor<1x1024xf16>, %W1: tensor<1024x1024xf16>, %w1: tensor<1x1024xf16>, %W2: tensor<1024x1024xf16>, %w2: tensor<1x1024xf16>, %W3: tensor<1024x1024xf16>, %w3: tensor<1x1024xf16>, %W4: tensor<1024x1024xf16>, %w4: tensor<1x1024xf16>, %W5: tensor<1024x1024xf16>, %w5: tensor<1x1024xf16>, %W6: tensor<1024x1024xf16>, %w6: tensor<1x1024xf16>, %W7: tensor<1024x1024xf16>, %w7: tensor<1x1024xf16>) -> tensor<8x1024xf16> {
+  %m0 = mk.matmul %x, %W0 : tensor<8x1024xf16>, tensor<1024x1024xf16> -> tensor<8x1024xf16>
+  %n0 = mk.rms_norm %m0 eps = 1.0e-05 : tensor<8x1024xf16>
+  %h0 = mk.mul %n0, %w0 : tensor<8x1024xf16>, tensor<1x1024xf16> -> tensor<8x1024xf16>
+  %s0 = mk.silu %h0 : tensor<8x1024xf16>
+  %m1 = mk.matmul %s0, %W1 : tensor<8x1024xf16>, tensor<1024x1024xf16> -> tensor<8x1024xf16>
+  %n1 = mk.rms_norm %m1 eps = 1.0e-05 : tensor<8x1024xf16>
+  %h1 = mk.mul %n1, %w1 : tensor<8x1024xf16>, tensor<1x1024xf16> -> tensor<8x1024xf16>
+  %s1 = mk.silu %h1 : tensor<8x1024xf16>
+  %m2 = mk.matmul %s1, %W2 : tensor<8x1024xf16>, tensor<1024x1024xf16> -> tensor<8x1024xf16>
+  %n2 = mk.rms_norm %m2 eps = 1.0e-05 : tensor<8x1024xf16>
+  %h2 = mk.mul %n2, %w2 : tensor<8x1024xf16>, tensor<1x1024xf16> -> tensor<8x1024xf16>
+  %s2 = mk.silu %h2 : tensor<8x1024xf16>
+  %m3 = mk.matmul %s2, %W3 : tensor<8x1024xf16>, tensor<1024x1024xf16> -> tensor<8x1024xf16>
+  %n3 = mk.rms_norm %m3 eps = 1.0e-05 : tensor<8x1024xf16>
+  %h3 = mk.mul %n3, %w3 : tensor<8x1024xf16>, tensor<1x1024xf16> -> tensor<8x1024xf16>
+  %s3 = mk.silu %h3 : tensor<8x1024xf16>
+  %m4 = mk.matmul %s3, %W4 : tensor<8x1024xf16>, tensor<1024x1024xf16> -> tensor<8x1024xf16>
+  %n4 = mk.rms_norm %m4 eps = 1.0e-05 : tensor<8x1024xf16>
+  %h4 = mk.mul %n4, %w4 : tensor<8x1024xf16>, tensor<1x1024xf16> -> tensor<8x1024xf16>
+  %s4 = mk.silu %h4 : tensor<8x1024xf16>
+  %m5 = mk.matmul %s4, %W5 : tensor<8x1024xf16>, tensor<1024x1024xf16> -> tensor<8x1024xf16>
+  %n5 = mk.rms_norm %m5 eps = 1.0e-05 : tensor<8x1024xf16>
+  %h5 = mk.mul %n5, %w5 : tensor<8x1024xf16>, tensor<1x1024xf16> -> tensor<8x1024xf16>
+  %s5 = mk.silu %h5 : tensor<8x1024xf16>
+  %m6 = mk.matmul %s5, %W6 : tensor<8x1024xf16>, tensor<1024x1024xf16> -> tensor<8x1024xf16>
+  %n6 = mk.rms_norm %m6 eps = 1.0e-05 : tensor<8x1024xf16>
+  %h6 = mk.mul %n6, %w6 : tensor<8x1024xf16>, tensor<1x1024xf16> -> tensor<8x1024xf16>
+  %s6 = mk.silu %h6 : tensor<8x1024xf16>
+  %m7 = mk.matmul %s6, %W7 : tensor<8x1024xf16>, tensor<1024x1024xf16> -> tensor<8x1024xf16>
+  %n7 = mk.rms_norm %m7 eps = 1.0e-05 : tensor<8x1024xf16>
+  %h7 = mk.mul %n7, %w7 : tensor<8x1024xf16>, tensor<1x1024xf16> -> tensor<8x1024xf16>
+  %s7 = mk.silu %h7 : tensor<8x1024xf16>
+  return %s7 : tensor<8x1024xf16>
+}

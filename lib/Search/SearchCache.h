@@ -1,0 +1,66 @@
+//===- SearchCache.h - Search outcomes in the result cache ------*- C++ -*-===//
+//
+// What the superoptimizer keeps in the on-disk result cache (ResultCache.h)
+// and how it reads it back: the key of a search (canonical program text and
+// every option that changes the outcome), the payload (the chosen program,
+// its summary, kernels and modelled time, or a note saying why there is
+// none), and a lookup that re-checks a cached program against the program it
+// claims to implement before anyone uses it. Shared by the partitioned
+// search (each subprogram) and the pass (a function searched whole). Private
+// to lib/Search.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_LIB_SEARCH_SEARCHCACHE_H
+#define MIRAGE_LIB_SEARCH_SEARCHCACHE_H
+
+#include "Mirage/Search/ResultCache.h"
+#include "Mirage/Search/Superoptimizer.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <optional>
+#include <string>
+
+namespace mirage::search::detail {
+
+/// The outcome of one search as the cache holds it. An empty `program`
+/// records that the search found nothing worth using (`note` says why).
+struct CachedOutcome {
+  std::string program;
+  std::string summary;
+  std::string note;
+  unsigned kernels = 0;
+  double micros = 0;
+};
+
+/// The key of a search of `canonicalText` under `o`: `kind` names who
+/// searches ("partition-subprogram", "whole-function"), then every option
+/// that changes the result (not `threads`, which does not, nor the time
+/// budget: a result is reused whatever budget found it).
+std::string searchCacheKey(llvm::StringRef kind,
+                           llvm::StringRef canonicalText,
+                           const SuperoptimizeOptions &o,
+                           unsigned maxKernelOps);
+
+/// `func` printed with generic value names under a fixed symbol name, so
+/// that equal programs in differently named functions share an entry.
+std::string canonicalFunctionText(mlir::func::FuncOp func);
+
+/// The payload of `outcome`: four header lines, then the program text.
+std::string formatOutcome(const CachedOutcome &outcome);
+
+/// The outcome stored under `key`, if the entry is intact, well formed and,
+/// when it holds a program, that program parses, has the signature of
+/// `reference` and passes a finite-field test against it (seeded by
+/// `seed`). Otherwise nullopt, with `problem` saying what was wrong (empty
+/// for a plain miss).
+std::optional<CachedOutcome> lookupOutcome(const ResultCache &cache,
+                                           llvm::StringRef key,
+                                           mlir::func::FuncOp reference,
+                                           uint64_t seed,
+                                           std::string &problem);
+
+} // namespace mirage::search::detail
+
+#endif // MIRAGE_LIB_SEARCH_SEARCHCACHE_H
