@@ -1,4 +1,5 @@
-//===- LayerBench.cpp - Benchmark of whole programs and layers -------------===//
+//===- LayerBench.cpp - Benchmark of whole programs and layers
+//-------------===//
 //
 // Runs `--mirage-superoptimize` (the pass, with its choice between the whole
 // and the partitioned search) on every function of the given files and
@@ -7,7 +8,8 @@
 // time on H100-SXM and H200, its speedup over the unfused input (each op its
 // own kernel) and its share of the roofline floor:
 //
-//   mirage-layer-bench [--search-threads=N] [--search-budget=S] [--result-cache=D]
+//   mirage-layer-bench [--search-threads=N] [--search-budget=S]
+//   [--result-cache=D]
 //       [--json=FILE] bench/programs/*.mlir bench/layers/*.mlir
 //
 // A second run with the same cache directory measures the cache. Progress
@@ -31,6 +33,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -88,8 +91,8 @@ std::optional<Figures> figures(func::FuncOp func, StringRef part) {
     llvm::errs() << "error: " << func.getName() << ": " << error << "\n";
     return std::nullopt;
   }
-  return Figures{static_cast<unsigned>(cost->kernels.size()),
-                 cost->totalMicros, cost->floor.floor};
+  return Figures{static_cast<unsigned>(cost->kernels.size()), cost->totalMicros,
+                 cost->floor.floor};
 }
 
 } // namespace
@@ -112,6 +115,7 @@ int main(int argc, char **argv) {
   struct Job {
     std::string file;
     func::FuncOp func;
+    bool several = false;
   };
   std::vector<OwningOpRef<ModuleOp>> modules;
   std::vector<Job> jobs;
@@ -121,9 +125,12 @@ int main(int argc, char **argv) {
       llvm::errs() << "error: cannot parse " << path << "\n";
       return 1;
     }
+    size_t first = jobs.size();
     for (auto f : m->getOps<func::FuncOp>())
       if (!f.isExternal() && !f->hasAttr("mk.reference"))
         jobs.push_back({path, f});
+    for (size_t j = first; j < jobs.size(); ++j)
+      jobs[j].several = jobs.size() - first > 1;
     modules.push_back(std::move(m));
   }
 
@@ -134,7 +141,11 @@ int main(int argc, char **argv) {
   llvm::json::Array rows;
   bool failedAny = false;
   for (auto [i, job] : llvm::enumerate(jobs)) {
-    std::string name = job.func.getName().str();
+    // The file's name, which tells bs1 from bs8; with the function's when
+    // the file holds several.
+    std::string name = llvm::sys::path::stem(job.file).str();
+    if (job.several)
+      name += "/" + job.func.getName().str();
     llvm::errs() << "[" << i + 1 << "/" << jobs.size() << "] " << name
                  << " ...\n";
     std::optional<Figures> before = figures(job.func, "h100-sxm");
@@ -169,15 +180,18 @@ int main(int argc, char **argv) {
     // taken and the partitioned one after it).
     std::optional<double> parts =
         sumNumbers(remarks, "^superoptimized in ([0-9]+) subprogram");
-    bool whole = llvm::any_of(remarks, [](const std::string &r) {
-      return StringRef(r).starts_with("superoptimized: ");
+    bool wholeFromCache = llvm::any_of(remarks, [](const std::string &r) {
+      return StringRef(r).starts_with("superoptimized (from the cache): ");
     });
+    bool whole =
+        wholeFromCache || llvm::any_of(remarks, [](const std::string &r) {
+          return StringRef(r).starts_with("superoptimized: ");
+        });
     bool verified = ok && (parts || whole);
     double search = sumNumbers(remarks, "([0-9.]+) s search").value_or(0);
-    double verify =
-        sumNumbers(remarks, "([0-9.]+) s verification").value_or(0);
-    double cached =
-        sumNumbers(remarks, "([0-9]+) from the cache").value_or(0);
+    double verify = sumNumbers(remarks, "([0-9.]+) s verification").value_or(0);
+    double cached = sumNumbers(remarks, "([0-9]+) from the cache").value_or(0) +
+                    (wholeFromCache ? 1 : 0);
     double speedup = before->micros / after->micros;
     double floorShare = 100.0 * after->floor / after->micros;
     if (!verified || after->micros > before->micros + 1e-9)
@@ -188,8 +202,8 @@ int main(int argc, char **argv) {
         name.c_str(), ops, parts.value_or(whole ? 1 : 0), search, verify,
         cached, after->kernels, after->micros, h200->micros, before->micros,
         speedup, floorShare, verified ? "" : "  (no verified result)");
-    llvm::errs() << "[" << i + 1 << "/" << jobs.size() << "] " << name
-                 << ": " << llvm::format("%.1f", wall) << " s\n";
+    llvm::errs() << "[" << i + 1 << "/" << jobs.size() << "] " << name << ": "
+                 << llvm::format("%.1f", wall) << " s\n";
     rows.push_back(llvm::json::Object{
         {"program", name},
         {"file", job.file},
