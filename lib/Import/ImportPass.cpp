@@ -32,6 +32,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Format.h"
 
 #include <cmath>
 
@@ -893,9 +894,13 @@ void registerMirageImportPasses() {
             return errorHandler("mirage-import-to-ptx: option values may "
                                 "not contain '\"'");
         pm.addPass(createMirageImportPass());
-        std::string search = "mirage-superoptimize{chip=" + quoted(opts.chip) +
-                             " time-budget=" + std::to_string(opts.timeBudget) +
-                             " threads=" + std::to_string(opts.threads);
+        // The budget in full precision (std::to_string keeps 6 decimals).
+        std::string search;
+        llvm::raw_string_ostream(search)
+            << "mirage-superoptimize{chip=" << quoted(opts.chip)
+            << " time-budget="
+            << llvm::format("%.17g", opts.timeBudget.getValue())
+            << " threads=" << opts.threads;
         if (!opts.cacheDir.empty())
           search += " cache-dir=" + quoted(opts.cacheDir);
         // An unknown chip is reported by the search, which runs first.
