@@ -6,12 +6,15 @@
 // known-good program when one is given:
 //
 //   mirage-search-bench [--search-threads=N] [--json=FILE]
-//       bench/programs/rmsnorm_matmul_bs1.mlir:test/Programs/rmsnorm_matmul_fused.mlir ...
+//       bench/programs/rmsnorm_matmul_bs1.mlir:test/Programs/rmsnorm_matmul_fused.mlir
+//       ...
 //
 // Each argument is PROGRAM[:KNOWN_GOOD]; KNOWN_GOOD is a file whose function
 // with an `mk.reference` attribute is the hand-written fused program.
 //
 //===----------------------------------------------------------------------===//
+
+#include "../BenchSupport.h"
 
 #include "Mirage/InitMirage.h"
 #include "Mirage/Search/Superoptimizer.h"
@@ -42,7 +45,8 @@ static llvm::cl::opt<unsigned>
             llvm::cl::desc("worker threads of the enumeration"),
             llvm::cl::init(2));
 static llvm::cl::opt<std::string>
-    chip("target-chip", llvm::cl::desc("target of the cost proxy (sm_80, sm_90)"),
+    chip("target-chip",
+         llvm::cl::desc("target of the cost proxy (sm_80, sm_90)"),
          llvm::cl::init("sm_90"));
 static llvm::cl::opt<std::string>
     rank("rank",
@@ -66,11 +70,8 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "Mirage superoptimizer benchmark\n");
-  DialectRegistry registry;
-  registry.insert<func::FuncDialect>();
-  registerAllMirageDialects(registry);
-  MLIRContext ctx(registry);
-  ctx.loadAllAvailableDialects();
+  MLIRContext ctx;
+  mirage::bench::loadBenchDialects(ctx);
 
   SuperoptimizeOptions options;
   options.threads = threads;
@@ -82,10 +83,10 @@ int main(int argc, char **argv) {
   options.rankByKernels = rank == "kernels";
   llvm::json::Array rows;
   bool failedAny = false;
-  llvm::outs() << llvm::format(
-      "%-22s %8s %8s %10s %11s %6s %4s %8s %8s  %s\n", "program", "search_s",
-      "verify_s", "states", "pruned", "cands", "ver", "best_us", "known_us",
-      "best program");
+  llvm::outs() << llvm::format("%-22s %8s %8s %10s %11s %6s %4s %8s %8s  %s\n",
+                               "program", "search_s", "verify_s", "states",
+                               "pruned", "cands", "ver", "best_us", "known_us",
+                               "best program");
   for (const std::string &arg : inputs) {
     StringRef program = arg, knownGood;
     if (size_t colon = StringRef(arg).find(':'); colon != StringRef::npos) {
@@ -151,14 +152,8 @@ int main(int argc, char **argv) {
       rows.push_back(std::move(row));
     }
   }
-  if (!jsonFile.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(jsonFile, ec);
-    if (ec) {
-      llvm::errs() << "error: cannot write " << jsonFile << "\n";
-      return 1;
-    }
-    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(rows))) << "\n";
-  }
+  if (!jsonFile.empty() &&
+      !mirage::bench::writeJsonFile(jsonFile, std::move(rows)))
+    return 1;
   return failedAny ? 1 : 0;
 }

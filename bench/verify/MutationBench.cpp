@@ -33,6 +33,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../BenchSupport.h"
+
 #include "Mirage/InitMirage.h"
 #include "Mirage/Verify/Equivalence.h"
 #include "Mutations.h"
@@ -204,11 +206,8 @@ int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "Mutation testing of the Mirage "
                                     "equivalence verifier\n");
-  DialectRegistry registry;
-  registry.insert<func::FuncDialect, arith::ArithDialect>();
-  registerAllMirageDialects(registry);
-  MLIRContext ctx(registry);
-  ctx.loadAllAvailableDialects();
+  MLIRContext ctx;
+  mirage::bench::loadBenchDialects(ctx);
 
   auto start = std::chrono::steady_clock::now();
   llvm::raw_ostream &os = llvm::outs();
@@ -469,14 +468,8 @@ int main(int argc, char **argv) {
         {"seconds", seconds},
         {"kinds", std::move(kinds)},
         {"mutants", std::move(mutants)}};
-    std::error_code ec;
-    llvm::raw_fd_ostream out(jsonFile, ec);
-    if (ec) {
-      llvm::errs() << "error: cannot write " << jsonFile << ": " << ec.message()
-                   << "\n";
+    if (!mirage::bench::writeJsonFile(jsonFile, std::move(top)))
       return 1;
-    }
-    out << llvm::formatv("{0:2}", llvm::json::Value(std::move(top))) << "\n";
   }
 
   os.flush();

@@ -15,6 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../BenchSupport.h"
+
 #include "ReferencePairs.h"
 
 #include "Mirage/InitMirage.h"
@@ -96,11 +98,8 @@ template <typename F> Timing timeIt(F f) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::cl::ParseCommandLineOptions(argc, argv, "Mirage verifier benchmark\n");
-  DialectRegistry registry;
-  registry.insert<func::FuncDialect, arith::ArithDialect>();
-  registerAllMirageDialects(registry);
-  MLIRContext ctx(registry);
-  ctx.loadAllAvailableDialects();
+  MLIRContext ctx;
+  mirage::bench::loadBenchDialects(ctx);
 
   llvm::raw_ostream &os = llvm::outs();
   unsigned bad = 0, pairs = 0;

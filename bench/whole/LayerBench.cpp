@@ -18,6 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../BenchSupport.h"
+
 #include "Mirage/InitMirage.h"
 #include "Mirage/Search/CostModel.h"
 #include "Mirage/Search/KernelCost.h"
@@ -101,11 +103,8 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "Mirage whole-program benchmark\n");
-  DialectRegistry registry;
-  registry.insert<func::FuncDialect>();
-  registerAllMirageDialects(registry);
-  MLIRContext ctx(registry);
-  ctx.loadAllAvailableDialects();
+  MLIRContext ctx;
+  mirage::bench::loadBenchDialects(ctx);
 
   MirageSuperoptimizeOptions options;
   options.threads = threads;
@@ -223,14 +222,8 @@ int main(int argc, char **argv) {
         {"roofline_percent", floorShare},
         {"verified", verified}});
   }
-  if (!jsonFile.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(jsonFile, ec);
-    if (ec) {
-      llvm::errs() << "error: cannot write " << jsonFile << "\n";
-      return 1;
-    }
-    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(rows))) << "\n";
-  }
+  if (!jsonFile.empty() &&
+      !mirage::bench::writeJsonFile(jsonFile, std::move(rows)))
+    return 1;
   return failedAny ? 1 : 0;
 }
