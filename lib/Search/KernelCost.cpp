@@ -331,6 +331,12 @@ FailureOr<ProgramCost> mirage::search::analyzeProgram(func::FuncOp func,
     error = "function has no body";
     return failure();
   }
+  for (Type t : llvm::concat<const Type>(func.getFunctionType().getInputs(),
+                                         func.getFunctionType().getResults()))
+    if (auto rt = dyn_cast<RankedTensorType>(t); !rt || !rt.hasStaticShape()) {
+      error = "the cost model needs static tensor shapes";
+      return failure();
+    }
   ProgramCost p;
   double bytes = 0, tensor = 0, cuda = 0, sfu = 0;
   for (Type t : func.getFunctionType().getInputs())

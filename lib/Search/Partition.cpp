@@ -217,6 +217,12 @@ struct Distinct {
   SubprogramResult result;
   bool resolved = false;
   bool fromMemo = false;
+  /// Its unfused form, to fall back on when a cached program fails the
+  /// re-check.
+  SubprogramResult unfused;
+  /// A cached program for it failed the re-check: search it, not the cache.
+  bool skipCache = false;
+  std::string cacheKey;
   /// An interval of several ops one of which the search does not take.
   bool barrier = false;
   std::string unfusedSummary;
@@ -238,7 +244,6 @@ void addStats(SuperoptimizeStats &sum, const SuperoptimizeStats &s) {
   sum.verifySeconds += s.verifySeconds;
   sum.timedOut |= s.timedOut;
 }
-
 
 std::string formatMicros(double v) {
   std::string s;
@@ -372,6 +377,7 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     r.unfusedKernels = r.kernels = unfused->kernels.size();
     r.summary = d.unfusedSummary;
     d.bound = std::min(d.bound, r.unfusedMicros);
+    d.unfused = r;
     if (memo) {
       auto it = memo->find(d.outlined.text);
       if (it != memo->end()) {
@@ -412,12 +418,14 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
   std::optional<ResultCache> cache;
   if (!options.cacheDirectory.empty())
     cache.emplace(options.cacheDirectory);
-  // A cache hit replaces the search of `d`; a program is re-checked with a
-  // finite-field test against the subprogram first (a hit is a hint).
+  // A cache hit replaces the search of `d`. A cached program is a hint: it
+  // is re-checked with a finite-field test against the subprogram only if
+  // the cover chooses it (recheckChosen), since most subprograms are not
+  // chosen and a test at the real shapes costs seconds.
   auto lookupCache = [&](Distinct &d, StringRef key) {
     std::string problem;
     std::optional<detail::CachedOutcome> cached =
-        detail::lookupOutcome(*cache, key, d.outlined.func, so.seed, problem);
+        detail::lookupOutcome(*cache, key, problem);
     if (!cached) {
       if (!problem.empty())
         result.cacheProblems.push_back(problem);
@@ -437,162 +445,207 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     r.note = cached->note;
     r.program = cached->program;
     r.fromCache = true;
+    r.recheckPending = !r.program.empty();
     d.result = std::move(r);
     ++result.cacheHits;
     if (memo)
       (*memo)[d.outlined.text] = d.result;
     return true;
   };
-  while (true) {
-    double best = kInf;
-    std::vector<SmallVector<double>> pre, suf;
-    for (unsigned o = 0; o < orders.size(); ++o) {
-      best = std::min(best, cover(o, hi, true)[n]);
-      pre.push_back(cover(o, lo, true));
-      suf.push_back(cover(o, lo, false));
-    }
-    int next = -1;
-    double nextPotential = 0, nextGain = 0;
-    unsigned unresolvedOps = 0;
-    for (auto [id, d] : llvm::enumerate(distinct)) {
-      if (d.resolved)
-        continue;
-      double with = kInf;
-      for (auto [o, s] : occurs[id])
-        with = std::min(with, pre[o][s] + d.bound + suf[o][s + d.len]);
-      double potential = best - with;
-      double gain = d.result.unfusedMicros - d.bound;
-      if (potential <= kEps * best || gain <= kEps * d.result.unfusedMicros) {
-        d.result.note =
-            d.len > 1 ? "its lower bound cannot improve the function" : "";
-        d.resolved = true;
-        ++result.skippedByBound;
-        continue;
+  // Searches (or bounds away) every unresolved subprogram.
+  auto searchUnresolved = [&] {
+    while (true) {
+      double best = kInf;
+      std::vector<SmallVector<double>> pre, suf;
+      for (unsigned o = 0; o < orders.size(); ++o) {
+        best = std::min(best, cover(o, hi, true)[n]);
+        pre.push_back(cover(o, lo, true));
+        suf.push_back(cover(o, lo, false));
       }
-      unresolvedOps += d.len;
-      if (next < 0 || potential > nextPotential * (1 + kEps) ||
-          (potential >= nextPotential * (1 - kEps) && gain > nextGain)) {
-        next = id;
-        nextPotential = potential;
-        nextGain = gain;
-      }
-    }
-    if (next < 0)
-      break;
-    Distinct &d = distinct[next];
-    SubprogramResult &r = d.result;
-    // A share of the remaining budget: in proportion to length over the
-    // subprograms still unresolved, but at least a quarter (most of them
-    // will be bounded away, and a search that finishes early leaves the
-    // rest to the next).
-    double remaining = so.timeBudget - elapsed();
-    double budget = remaining * std::max(0.25, double(d.len) / unresolvedOps);
-    if (budget < kMinSearchSeconds) {
-      for (Distinct &e : distinct)
-        if (!e.resolved) {
-          e.resolved = true;
-          e.result.note = "time budget";
-          ++result.skippedByBudget;
+      int next = -1;
+      double nextPotential = 0, nextGain = 0;
+      unsigned unresolvedOps = 0;
+      for (auto [id, d] : llvm::enumerate(distinct)) {
+        if (d.resolved)
+          continue;
+        double with = kInf;
+        for (auto [o, s] : occurs[id])
+          with = std::min(with, pre[o][s] + d.bound + suf[o][s + d.len]);
+        double potential = best - with;
+        double gain = d.result.unfusedMicros - d.bound;
+        if (potential <= kEps * best || gain <= kEps * d.result.unfusedMicros) {
+          d.result.note =
+              d.len > 1 ? "its lower bound cannot improve the function" : "";
+          d.resolved = true;
+          ++result.skippedByBound;
+          continue;
         }
-      break;
-    }
-    d.resolved = true;
-    SuperoptimizeOptions sub = so;
-    sub.timeBudget = budget;
-    sub.maxKernelOps = std::min(so.maxKernelOps, options.maxKernelOps);
-    // Only a program faster than the unfused ops can be chosen: slower
-    // candidates are not verified at all.
-    sub.costCeilingMicros = r.unfusedMicros * (1 - kEps);
-    std::string key;
-    if (cache) {
-      key = detail::searchCacheKey("partition-subprogram", d.outlined.text, sub,
-                                   sub.maxKernelOps);
-      if (lookupCache(d, key))
-        continue;
-    }
-    std::string searchError;
-    auto searchStart = Clock::now();
-    FailureOr<SuperoptimizeResult> found =
-        superoptimize(d.outlined.func, sub, searchError);
-    r.seconds =
-        std::chrono::duration<double>(Clock::now() - searchStart).count();
-    r.searched = true;
-    ++result.searched;
-    // An outcome the budget cut short is not stored: a larger one may do
-    // better.
-    bool cacheable = true;
-    if (failed(found)) {
-      r.note = searchError;
-    } else {
-      cacheable = found->stats.budgetStop == BudgetStop::None ||
-                  !found->program.empty();
-      addStats(result.stats, found->stats);
-      if (found->program.empty() && found->stats.aboveCeiling > 0 &&
-          found->stats.fullChecks == 0) {
-        r.note = "no gain: " + std::to_string(found->stats.aboveCeiling) +
-                 " candidate(s), none modelled below the unfused " +
-                 formatMicros(r.unfusedMicros) + " us";
-      } else if (found->program.empty()) {
-        r.note = "no verified program";
-      } else if (!(found->modelledMicros < r.unfusedMicros * (1 - kEps))) {
-        r.note = "no gain: the search's " + found->summary + " models " +
-                 formatMicros(found->modelledMicros) + " us";
-      } else {
-        r.program = std::move(found->program);
-        r.summary = found->summary;
-        r.kernels = found->kernels;
-        r.micros = found->modelledMicros;
+        unresolvedOps += d.len;
+        if (next < 0 || potential > nextPotential * (1 + kEps) ||
+            (potential >= nextPotential * (1 - kEps) && gain > nextGain)) {
+          next = id;
+          nextPotential = potential;
+          nextGain = gain;
+        }
       }
+      if (next < 0)
+        break;
+      Distinct &d = distinct[next];
+      SubprogramResult &r = d.result;
+      // A share of the remaining budget: in proportion to length over the
+      // subprograms still unresolved, but at least a quarter (most of them
+      // will be bounded away, and a search that finishes early leaves the
+      // rest to the next).
+      double remaining = so.timeBudget - elapsed();
+      double budget = remaining * std::max(0.25, double(d.len) / unresolvedOps);
+      if (budget < kMinSearchSeconds) {
+        for (Distinct &e : distinct)
+          if (!e.resolved) {
+            e.resolved = true;
+            e.result.note = "time budget";
+            ++result.skippedByBudget;
+          }
+        break;
+      }
+      d.resolved = true;
+      SuperoptimizeOptions sub = so;
+      sub.timeBudget = budget;
+      sub.maxKernelOps = std::min(so.maxKernelOps, options.maxKernelOps);
+      // Only a program faster than the unfused ops can be chosen: slower
+      // candidates are not verified at all.
+      sub.costCeilingMicros = r.unfusedMicros * (1 - kEps);
+      std::string key;
+      if (cache) {
+        key = detail::searchCacheKey("partition-subprogram", d.outlined.text,
+                                     sub, sub.maxKernelOps);
+        d.cacheKey = key;
+        if (!d.skipCache && lookupCache(d, key))
+          continue;
+      }
+      std::string searchError;
+      auto searchStart = Clock::now();
+      FailureOr<SuperoptimizeResult> found =
+          superoptimize(d.outlined.func, sub, searchError);
+      r.seconds =
+          std::chrono::duration<double>(Clock::now() - searchStart).count();
+      r.searched = true;
+      ++result.searched;
+      // An outcome the budget cut short is not stored: a larger one may do
+      // better.
+      bool cacheable = true;
+      if (failed(found)) {
+        r.note = searchError;
+      } else {
+        cacheable = found->stats.budgetStop == BudgetStop::None ||
+                    !found->program.empty();
+        addStats(result.stats, found->stats);
+        if (found->program.empty() && found->stats.aboveCeiling > 0 &&
+            found->stats.fullChecks == 0) {
+          r.note = "no gain: " + std::to_string(found->stats.aboveCeiling) +
+                   " candidate(s), none modelled below the unfused " +
+                   formatMicros(r.unfusedMicros) + " us";
+        } else if (found->program.empty()) {
+          r.note = "no verified program";
+        } else if (!(found->modelledMicros < r.unfusedMicros * (1 - kEps))) {
+          r.note = "no gain: the search's " + found->summary + " models " +
+                   formatMicros(found->modelledMicros) + " us";
+        } else {
+          r.program = std::move(found->program);
+          r.summary = found->summary;
+          r.kernels = found->kernels;
+          r.micros = found->modelledMicros;
+        }
+      }
+      PartitionResult::Search log;
+      log.ops = d.unfusedSummary;
+      log.budget = budget;
+      log.seconds = r.seconds;
+      log.outcome = r.program.empty()
+                        ? "unfused: " + r.note
+                        : r.summary + ", modelled " + formatMicros(r.micros) +
+                              " us (unfused " + formatMicros(r.unfusedMicros) +
+                              " us)";
+      result.searches.push_back(std::move(log));
+      if (cache && cacheable) {
+        std::string storeError;
+        if (!cache->store(key,
+                          detail::formatOutcome({r.program, r.summary, r.note,
+                                                 r.kernels, r.micros}),
+                          storeError))
+          result.cacheProblems.push_back("cannot store an entry: " +
+                                         storeError);
+      }
+      if (memo)
+        (*memo)[d.outlined.text] = r;
     }
-    PartitionResult::Search log;
-    log.ops = d.unfusedSummary;
-    log.budget = budget;
-    log.seconds = r.seconds;
-    log.outcome = r.program.empty()
-                      ? "unfused: " + r.note
-                      : r.summary + ", modelled " + formatMicros(r.micros) +
-                            " us (unfused " + formatMicros(r.unfusedMicros) +
-                            " us)";
-    result.searches.push_back(std::move(log));
-    if (cache && cacheable) {
-      std::string storeError;
-      if (!cache->store(key,
-                        detail::formatOutcome({r.program, r.summary, r.note,
-                                               r.kernels, r.micros}),
-                        storeError))
-        result.cacheProblems.push_back("cannot store an entry: " + storeError);
-    }
-    if (memo)
-      (*memo)[d.outlined.text] = r;
-  }
+  };
 
   // Dynamic programming per order; the cheapest order wins (the first on
   // ties).
   unsigned bestOrder = 0;
-  double bestTotal = std::numeric_limits<double>::max();
   SmallVector<unsigned> bestCuts;
-  for (unsigned o = 0; o < orders.size(); ++o) {
-    SmallVector<double> f(n + 1, std::numeric_limits<double>::max());
-    SmallVector<unsigned> from(n + 1, 0);
-    f[0] = 0;
-    for (unsigned p = 1; p <= n; ++p)
-      for (unsigned l = 1; l <= std::min(p, maxLen); ++l) {
-        double c = f[p - l] + distinct[at[o][p - l][l - 1]].result.micros;
-        if (c < f[p]) {
-          f[p] = c;
-          from[p] = p - l;
+  auto chooseCover = [&] {
+    bestOrder = 0;
+    bestCuts.clear();
+    double bestTotal = std::numeric_limits<double>::max();
+    for (unsigned o = 0; o < orders.size(); ++o) {
+      SmallVector<double> f(n + 1, std::numeric_limits<double>::max());
+      SmallVector<unsigned> from(n + 1, 0);
+      f[0] = 0;
+      for (unsigned p = 1; p <= n; ++p)
+        for (unsigned l = 1; l <= std::min(p, maxLen); ++l) {
+          double c = f[p - l] + distinct[at[o][p - l][l - 1]].result.micros;
+          if (c < f[p]) {
+            f[p] = c;
+            from[p] = p - l;
+          }
         }
+      if (f[n] < bestTotal * (1 - kEps)) {
+        bestTotal = f[n];
+        bestOrder = o;
+        bestCuts.clear();
+        for (unsigned p = n; p > 0; p = from[p])
+          bestCuts.push_back(from[p]);
+        std::reverse(bestCuts.begin(), bestCuts.end());
+        bestCuts.push_back(n);
       }
-    if (f[n] < bestTotal * (1 - kEps)) {
-      bestTotal = f[n];
-      bestOrder = o;
-      bestCuts.clear();
-      for (unsigned p = n; p > 0; p = from[p])
-        bestCuts.push_back(from[p]);
-      std::reverse(bestCuts.begin(), bestCuts.end());
-      bestCuts.push_back(n);
     }
-  }
+  };
+
+  // Re-checks the cached programs of the chosen cover. One that fails is
+  // dropped with a problem: its subprogram falls back to the unfused ops
+  // and is searched again (not looked up), and the cover is chosen anew.
+  auto recheckChosen = [&] {
+    bool dropped = false;
+    for (unsigned k = 0; k + 1 < bestCuts.size(); ++k) {
+      unsigned s = bestCuts[k], len = bestCuts[k + 1] - s;
+      Distinct &d = distinct[at[bestOrder][s][len - 1]];
+      if (!d.result.recheckPending)
+        continue;
+      std::string problem;
+      ++result.cacheRechecks;
+      if (detail::recheckCachedProgram(d.result.program,
+                                       cache && !d.cacheKey.empty()
+                                           ? cache->entryPath(d.cacheKey)
+                                           : "the cache",
+                                       d.outlined.func, so.seed, problem)) {
+        d.result.recheckPending = false;
+      } else {
+        result.cacheProblems.push_back(problem);
+        result.cacheHits -= d.result.fromCache && !d.fromMemo;
+        d.result = d.unfused;
+        d.resolved = d.fromMemo = false;
+        d.skipCache = dropped = true;
+      }
+      if (memo)
+        (*memo)[d.outlined.text] = d.result;
+    }
+    return dropped;
+  };
+  do {
+    searchUnresolved();
+    chooseCover();
+  } while (recheckChosen());
 
   // Splice into a clone, in a module with the function's shared-memory
   // limit so that the verifier checks the same limit; the function takes

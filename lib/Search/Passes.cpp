@@ -300,7 +300,11 @@ struct SuperoptimizePass
     if (cache) {
       std::string problem;
       std::optional<search::detail::CachedOutcome> hit =
-          search::detail::lookupOutcome(*cache, key, func, o.seed, problem);
+          search::detail::lookupOutcome(*cache, key, problem);
+      if (hit && !hit->program.empty() &&
+          !search::detail::recheckCachedProgram(
+              hit->program, cache->entryPath(key), func, o.seed, problem))
+        hit.reset();
       if (hit && hit->program.empty()) {
         emitRemark(func.getLoc(), "not superoptimized whole (from the cache): ")
             << hit->note;
@@ -496,7 +500,8 @@ struct SuperoptimizePass
         << r->orders << " topological order(s), " << r->considered
         << " distinct, " << r->searched << " searched, " << r->skippedByBound
         << " not searched by the bound, " << r->skippedByBudget
-        << " for the time budget, " << r->cacheHits << " from the cache, "
+        << " for the time budget, " << r->cacheHits << " from the cache ("
+        << r->cacheRechecks << " re-checked), "
         << r->deduplicated << " chosen deduplicated; "
         << fmt(r->seconds, "%.2f") << " s ("
         << fmt(r->stats.searchSeconds, "%.2f") << " s search, "

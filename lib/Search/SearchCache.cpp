@@ -45,8 +45,8 @@ std::string formatOutcome(const CachedOutcome &outcome) {
   std::string p;
   llvm::raw_string_ostream os(p);
   os << "kernels " << outcome.kernels << "\nmicros "
-     << llvm::format("%.17g", outcome.micros) << "\nsummary "
-     << outcome.summary << "\nnote " << outcome.note << "\n"
+     << llvm::format("%.17g", outcome.micros) << "\nsummary " << outcome.summary
+     << "\nnote " << outcome.note << "\n"
      << outcome.program;
   return p;
 }
@@ -75,27 +75,25 @@ static std::optional<CachedOutcome> parseOutcome(StringRef payload) {
   return o;
 }
 
-std::optional<CachedOutcome> lookupOutcome(const ResultCache &cache,
-                                           StringRef key,
-                                           func::FuncOp reference,
-                                           uint64_t seed,
-                                           std::string &problem) {
+std::optional<CachedOutcome>
+lookupOutcome(const ResultCache &cache, StringRef key, std::string &problem) {
   std::optional<std::string> payload = cache.lookup(key, problem);
   if (!payload)
     return std::nullopt;
   std::optional<CachedOutcome> outcome = parseOutcome(*payload);
-  if (!outcome) {
+  if (!outcome)
     problem = "malformed payload in " + cache.entryPath(key);
-    return std::nullopt;
-  }
-  if (outcome->program.empty())
-    return outcome;
-  // A hit is a hint: the program is re-checked against the reference.
+  return outcome;
+}
+
+bool recheckCachedProgram(StringRef program, StringRef entryPath,
+                          func::FuncOp reference, uint64_t seed,
+                          std::string &problem) {
   OwningOpRef<ModuleOp> parsed;
   {
     ScopedDiagnosticHandler quiet(reference.getContext(),
                                   [](Diagnostic &) { return success(); });
-    parsed = parseSourceString<ModuleOp>(outcome->program,
+    parsed = parseSourceString<ModuleOp>(program,
                                          ParserConfig(reference.getContext()));
   }
   func::FuncOp candidate;
@@ -105,21 +103,18 @@ std::optional<CachedOutcome> lookupOutcome(const ResultCache &cache,
       break;
     }
   verify::EquivalenceResult check;
-  if (candidate &&
-      candidate.getFunctionType() == reference.getFunctionType()) {
+  if (candidate && candidate.getFunctionType() == reference.getFunctionType()) {
     verify::EquivalenceOptions eo;
     eo.numTests = 1;
     eo.seed = seed + 1;
     eo.floatCheck = false;
     check = verify::checkEquivalence(reference, candidate, eo);
   }
-  if (check.verdict != verify::Verdict::Equivalent) {
-    problem = "cached program in " + cache.entryPath(key) +
-              " failed the re-check" +
-              (check.reason.empty() ? "" : ": " + check.reason);
-    return std::nullopt;
-  }
-  return outcome;
+  if (check.verdict == verify::Verdict::Equivalent)
+    return true;
+  problem = ("cached program in " + entryPath + " failed the re-check").str() +
+            (check.reason.empty() ? "" : ": " + check.reason);
+  return false;
 }
 
 } // namespace mirage::search::detail

@@ -4,10 +4,10 @@
 // and how it reads it back: the key of a search (canonical program text and
 // every option that changes the outcome), the payload (the chosen program,
 // its summary, kernels and modelled time, or a note saying why there is
-// none), and a lookup that re-checks a cached program against the program it
-// claims to implement before anyone uses it. Shared by the partitioned
-// search (each subprogram) and the pass (a function searched whole). Private
-// to lib/Search.
+// none), its lookup, and the re-check of a cached program against the
+// program it claims to implement, which must pass before anyone uses it. Shared
+// by the partitioned search (each subprogram) and the pass (a function searched
+// whole). Private to lib/Search.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,8 +38,7 @@ struct CachedOutcome {
 /// searches ("partition-subprogram", "whole-function"), then every option
 /// that changes the result (not `threads`, which does not, nor the time
 /// budget: a result is reused whatever budget found it).
-std::string searchCacheKey(llvm::StringRef kind,
-                           llvm::StringRef canonicalText,
+std::string searchCacheKey(llvm::StringRef kind, llvm::StringRef canonicalText,
                            const SuperoptimizeOptions &o,
                            unsigned maxKernelOps);
 
@@ -50,16 +49,20 @@ std::string canonicalFunctionText(mlir::func::FuncOp func);
 /// The payload of `outcome`: four header lines, then the program text.
 std::string formatOutcome(const CachedOutcome &outcome);
 
-/// The outcome stored under `key`, if the entry is intact, well formed and,
-/// when it holds a program, that program parses, has the signature of
-/// `reference` and passes a finite-field test against it (seeded by
-/// `seed`). Otherwise nullopt, with `problem` saying what was wrong (empty
-/// for a plain miss).
+/// The outcome stored under `key`, if the entry is intact and well formed.
+/// Otherwise nullopt, with `problem` saying what was wrong (empty for a
+/// plain miss). A program in it is a hint: recheckCachedProgram decides
+/// whether it may be used.
 std::optional<CachedOutcome> lookupOutcome(const ResultCache &cache,
                                            llvm::StringRef key,
-                                           mlir::func::FuncOp reference,
-                                           uint64_t seed,
                                            std::string &problem);
+
+/// Whether the cached `program` (from the entry at `entryPath`) parses, has
+/// the signature of `reference` and passes a finite-field test against it
+/// (seeded by `seed`); if not, `problem` says why.
+bool recheckCachedProgram(llvm::StringRef program, llvm::StringRef entryPath,
+                          mlir::func::FuncOp reference, uint64_t seed,
+                          std::string &problem);
 
 } // namespace mirage::search::detail
 

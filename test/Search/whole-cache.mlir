@@ -1,7 +1,8 @@
 // The result cache (docs/cache.md) for functions searched whole: a first run
 // searches and stores each outcome; a second run is answered from the cache,
 // both a program (re-checked before use) and an outcome that sends the
-// function to the partitioned search (whose subprograms are cached in turn);
+// function to the partitioned search (whose subprograms are cached in turn:
+// two hits, of which only the one the cover chooses is re-checked);
 // an entry with bytes appended is detected and searched again; an entry
 // whose program was changed (add replaced by sub, the checksum recomputed so
 // that the entry is intact) fails the re-check and is searched again. Every
@@ -22,12 +23,12 @@
 
 // FIRST: remark: superoptimized: graph_kernel {{.*}} {matmul add matmul accum_sum}; 1 kernel(s), modelled {{.*}}; states
 // FIRST: remark: not superoptimized whole: the best verified program
-// FIRST: remark: superoptimized in 2 subprogram(s): {{.*}}, 0 from the cache,
+// FIRST: remark: superoptimized in 2 subprogram(s): {{.*}}, 0 from the cache (0 re-checked),
 
 // SECOND-NOT: result cache:
 // SECOND: remark: superoptimized (from the cache): graph_kernel {{.*}} {matmul add matmul accum_sum}; 1 kernel(s), modelled
 // SECOND: remark: not superoptimized whole (from the cache): slower than the unfused ops
-// SECOND: remark: superoptimized in 2 subprogram(s): {{.*}} 0 searched, {{.*}} from the cache,
+// SECOND: remark: superoptimized in 2 subprogram(s): {{.*}} 0 searched, {{.*}} 2 from the cache (1 re-checked),
 
 // CORRUPT: remark: result cache: {{.*}}: 2 trailing bytes after the checksum; the entry is ignored
 // CORRUPT-NEXT: func.func @lora(

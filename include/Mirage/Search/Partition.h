@@ -66,6 +66,9 @@ struct SubprogramResult {
   bool searched = false;
   /// The result came from the on-disk cache instead of a search.
   bool fromCache = false;
+  /// `program` came from the cache and has not been re-checked yet: the
+  /// partitioned search re-checks only the cached programs it chooses.
+  bool recheckPending = false;
   double seconds = 0;
 };
 
@@ -102,10 +105,11 @@ struct PartitionResult {
   /// subprograms answered by an identical one searched before.
   unsigned intervals = 0, considered = 0, searched = 0, deduplicated = 0,
            skippedByBound = 0, skippedByBudget = 0;
-  /// Subprograms answered by the on-disk cache, and what was wrong with
+  /// Subprograms answered by the on-disk cache, the cached programs
+  /// re-checked (only those of the chosen cover), and what was wrong with
   /// entries that could not be used (corrupted, foreign, malformed, failing
   /// the re-check, a store that failed), for remarks.
-  unsigned cacheHits = 0;
+  unsigned cacheHits = 0, cacheRechecks = 0;
   std::vector<std::string> cacheProblems;
   /// Topological orders the dynamic programming ran over.
   unsigned orders = 0;
