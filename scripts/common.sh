@@ -26,6 +26,10 @@ install_missing() {
 configure_and_build() {
   if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     echo "== configuring $BUILD_DIR"
+    # A configure that failed (a compiler not installed yet) leaves a cache
+    # with empty per-build-type flags, i.e. an unoptimised build with
+    # assertions: start from scratch.
+    rm -rf "$BUILD_DIR/CMakeCache.txt" "$BUILD_DIR/CMakeFiles"
     cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" \
       -DCMAKE_BUILD_TYPE=Release \
       -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
