@@ -39,8 +39,8 @@ double roundUp(double x, double m) { return std::ceil(x / m) * m; }
 /// Tensor-core FLOPs of a (batched) matmul with result `result` and
 /// contracted size `k`; padded to the m16n8k16 mma tile unless `unpadded`.
 double matmulFlops(ArrayRef<int64_t> result, int64_t k, bool unpadded) {
-  double m = result.size() >= 2 ? static_cast<double>(result[result.size() - 2])
-                                : 1.0;
+  double m =
+      result.size() >= 2 ? static_cast<double>(result[result.size() - 2]) : 1.0;
   double n = result.empty() ? 1.0 : static_cast<double>(result.back());
   double batch = numel(result) / (m * n);
   double kk = static_cast<double>(k);
@@ -331,12 +331,21 @@ FailureOr<ProgramCost> mirage::search::analyzeProgram(func::FuncOp func,
     error = "function has no body";
     return failure();
   }
-  for (Type t : llvm::concat<const Type>(func.getFunctionType().getInputs(),
-                                         func.getFunctionType().getResults()))
-    if (auto rt = dyn_cast<RankedTensorType>(t); !rt || !rt.hasStaticShape()) {
-      error = "the cost model needs static tensor shapes";
-      return failure();
-    }
+  // Every value the model sizes (bytesOf): the signature's and the
+  // kernel-level ops' results.
+  auto staticTensor = [](Type t) {
+    auto rt = dyn_cast<RankedTensorType>(t);
+    return rt && rt.hasStaticShape();
+  };
+  bool allStatic = llvm::all_of(func.getArgumentTypes(), staticTensor) &&
+                   llvm::all_of(func.getResultTypes(), staticTensor);
+  for (Block &block : func.getBody())
+    for (Operation &op : block.without_terminator())
+      allStatic = allStatic && llvm::all_of(op.getResultTypes(), staticTensor);
+  if (!allStatic) {
+    error = "the cost model needs static tensor shapes";
+    return failure();
+  }
   ProgramCost p;
   double bytes = 0, tensor = 0, cuda = 0, sfu = 0;
   for (Type t : func.getFunctionType().getInputs())

@@ -222,7 +222,6 @@ struct Distinct {
   SubprogramResult unfused;
   /// A cached program for it failed the re-check: search it, not the cache.
   bool skipCache = false;
-  std::string cacheKey;
   /// An interval of several ops one of which the search does not take.
   bool barrier = false;
   std::string unfusedSummary;
@@ -418,6 +417,13 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
   std::optional<ResultCache> cache;
   if (!options.cacheDirectory.empty())
     cache.emplace(options.cacheDirectory);
+  unsigned subKernelOps = std::min(so.maxKernelOps, options.maxKernelOps);
+  // A subprogram's entry: its text and the options of its search (what a
+  // search adds per subprogram, its budget and cost ceiling, is not in it).
+  auto cacheKeyOf = [&](const Distinct &d) {
+    return detail::searchCacheKey("partition-subprogram", d.outlined.text, so,
+                                  subKernelOps);
+  };
   // A cache hit replaces the search of `d`. A cached program is a hint: it
   // is re-checked with a finite-field test against the subprogram only if
   // the cover chooses it (recheckChosen), since most subprograms are not
@@ -510,15 +516,13 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
       d.resolved = true;
       SuperoptimizeOptions sub = so;
       sub.timeBudget = budget;
-      sub.maxKernelOps = std::min(so.maxKernelOps, options.maxKernelOps);
+      sub.maxKernelOps = subKernelOps;
       // Only a program faster than the unfused ops can be chosen: slower
       // candidates are not verified at all.
       sub.costCeilingMicros = r.unfusedMicros * (1 - kEps);
       std::string key;
       if (cache) {
-        key = detail::searchCacheKey("partition-subprogram", d.outlined.text,
-                                     sub, sub.maxKernelOps);
-        d.cacheKey = key;
+        key = cacheKeyOf(d);
         if (!d.skipCache && lookupCache(d, key))
           continue;
       }
@@ -622,12 +626,11 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
       Distinct &d = distinct[at[bestOrder][s][len - 1]];
       if (!d.result.recheckPending)
         continue;
+      // Only a lookup sets recheckPending, so there is a cache.
       std::string problem;
       ++result.cacheRechecks;
       if (detail::recheckCachedProgram(d.result.program,
-                                       cache && !d.cacheKey.empty()
-                                           ? cache->entryPath(d.cacheKey)
-                                           : "the cache",
+                                       cache->entryPath(cacheKeyOf(d)),
                                        d.outlined.func, so.seed, problem)) {
         d.result.recheckPending = false;
       } else {
