@@ -418,11 +418,24 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
   if (!options.cacheDirectory.empty())
     cache.emplace(options.cacheDirectory);
   unsigned subKernelOps = std::min(so.maxKernelOps, options.maxKernelOps);
+  // The options of a subprogram's search, before its budget and cost
+  // ceiling. A program of one kernel-level op reads every argument in that
+  // kernel, so the bound on a kernel's inputs is lifted to the subprogram's
+  // argument count: the enumeration has a single choice of inputs then, and
+  // a LayerNorm's affine tail with its matmul (5 arguments) is searchable.
+  auto searchOptionsOf = [&](const Distinct &d) {
+    SuperoptimizeOptions sub = so;
+    sub.maxKernelOps = subKernelOps;
+    if (subKernelOps == 1)
+      sub.maxKernelInputs = std::max<unsigned>(
+          sub.maxKernelInputs, func::FuncOp(d.outlined.func).getNumArguments());
+    return sub;
+  };
   // A subprogram's entry: its text and the options of its search (what a
   // search adds per subprogram, its budget and cost ceiling, is not in it).
   auto cacheKeyOf = [&](const Distinct &d) {
-    return detail::searchCacheKey("partition-subprogram", d.outlined.text, so,
-                                  subKernelOps);
+    return detail::searchCacheKey("partition-subprogram", d.outlined.text,
+                                  searchOptionsOf(d), subKernelOps);
   };
   // A cache hit replaces the search of `d`. A cached program is a hint: it
   // is re-checked with a finite-field test against the subprogram only if
@@ -514,9 +527,8 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
         break;
       }
       d.resolved = true;
-      SuperoptimizeOptions sub = so;
+      SuperoptimizeOptions sub = searchOptionsOf(d);
       sub.timeBudget = budget;
-      sub.maxKernelOps = subKernelOps;
       // Only a program faster than the unfused ops can be chosen: slower
       // candidates are not verified at all.
       sub.costCeilingMicros = r.unfusedMicros * (1 - kEps);

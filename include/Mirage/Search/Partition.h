@@ -31,7 +31,7 @@ struct PartitionOptions {
   /// of the whole function, dealt out to the subprograms.
   SuperoptimizeOptions search;
   /// Most ops of one subprogram (1 to 16).
-  unsigned maxOps = 5;
+  unsigned maxOps = 6;
   /// Kernel-level ops of a subprogram's programs (caps
   /// `search.maxKernelOps`): the partition itself composes kernels, and a
   /// search that deepens to two kernels costs far more to enumerate and to

@@ -121,7 +121,7 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "run the reduced-shape fingerprint and the full check on this "
            "many candidates and report disagreements (testing aid)">,
     Option<"maxPartitionOps", "max-partition-ops", "unsigned",
-           /*default=*/"5",
+           /*default=*/"6",
            "most ops of one subprogram of a partitioned function (1 to 16)">,
     Option<"partitionMinOps", "partition-min-ops", "unsigned",
            /*default=*/"8",
