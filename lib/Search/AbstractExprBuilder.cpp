@@ -293,10 +293,24 @@ LogicalResult AbstractExprBuilder::Impl::visitOp(Operation *op) {
             int64_t dim = static_cast<int64_t>(red.getDim());
             bool isMax = isa<mk::ReduceMaxOp, mb::ReduceMaxOp>(op);
             // A reduced dim of size > 1 with no known axis has no sum term.
-            if (args[0].dims[dim].empty() && shapeOf(op->getOperand(0))[dim] > 1)
+            if (args[0].dims[dim].empty() &&
+                shapeOf(op->getOperand(0))[dim] > 1)
               return LogicalResult(op->emitError(
                   "abstract expression: reduced dim has no known axis"));
             r.term = reduceDim(args[0].dims[dim], args[0].term, isMax);
+            // Online softmax: a block's maximum over its part of an axis
+            // (a tile of a loop step or of a grid chunk) is a shift that
+            // accum_rescaled_sum brings to the maximum over the whole axis,
+            // so its term is that maximum (as in the search, OpSemantics).
+            const DimAxes &reduced = args[0].dims[dim];
+            if (isa<mb::ReduceMaxOp>(op) && reduced.size() == 1) {
+              int64_t whole = axes.extent(axes.label(reduced[0].axis));
+              if (reduced[0].size < whole) {
+                r.term =
+                    tb.max(whole, scratchLabel(reduced[0].axis), args[0].term);
+                r.partMax = true;
+              }
+            }
             r.dims = args[0].dims;
             r.dims[dim].clear();
             return success();
@@ -496,15 +510,19 @@ AbstractExprBuilder::Impl::visitAccumulator(AccumulatorOpInterface acc) {
     break;
   }
   case AccumulatorKind::Max:
-    r.term = loopMax(x, x.term);
+    // The running maximum of a part maximum is (a larger part of) the
+    // whole axis's maximum, the term it already has.
+    r.term = x.partMax ? x.term : loopMax(x, x.term);
+    r.partMax = x.partMax;
     break;
   case AccumulatorKind::RescaledSum: {
-    FailureOr<AbstractValue> m = get(op, op->getOperand(1));
-    if (failed(m))
+    if (failed(get(op, op->getOperand(1))))
       return failure();
-    // sum_i x_i * exp(m_i - max_i m_i).
-    Id weight = tb.unary(AOp::Exp, tb.sub(m->term, loopMax(*m, m->term)));
-    r.term = loopSum(x, tb.mul(x.term, weight));
+    // sum_i x_i * exp(m_i - max_i m_i): each step's x, relative to its
+    // maximum m_i, brought to the final maximum. In the online-softmax view
+    // x's term is already relative to the whole axis's maximum (its m is a
+    // part maximum, or a saved one), so this is the loop sum of x.
+    r.term = loopSum(x, x.term);
     break;
   }
   }

@@ -162,7 +162,7 @@ private:
       return false;
     for (const SValue &o : vals)
       if (o.cls == v.cls && o.labels == v.labels && o.after == v.after &&
-          o.variant == v.variant) {
+          o.variant == v.variant && o.shifted == v.shifted) {
         ++stats.duplicates;
         return true;
       }
@@ -210,7 +210,7 @@ private:
       if (!target.allowed[ki] || isAccumulator(kind) != accumulators)
         continue;
       SmallVector<Params, 2> choices = paramChoices(kind);
-      bool twoArgs = isBinary(kind) || kind == Kind::Matmul;
+      bool twoArgs = takesTwoOperands(kind);
       for (int a : pool) {
         for (int b : twoArgs ? pool : ArrayRef<int>(a)) {
           if (twoArgs && isCommutative(kind) && b < a)

@@ -56,7 +56,7 @@ static void printOp(raw_ostream &os, StringRef dialect, Kind kind,
     os << " : " << argTypes[0] << " -> " << resultType;
     break;
   default:
-    if (isBinary(kind) || kind == Kind::Matmul)
+    if (takesTwoOperands(kind))
       os << ", " << args[1] << " : " << argTypes[0] << ", " << argTypes[1]
          << " -> " << resultType;
     else

@@ -25,6 +25,7 @@ std::optional<SValue> applyOp(TermBuilder &tb, Kind kind, const Params &p,
   r.after = llvm::any_of(args, [](const SValue *a) { return a->after; });
   for (const SValue *a : args)
     r.vars |= a->vars;
+  r.shifted = llvm::any_of(args, [](const SValue *a) { return a->shifted; });
   auto loopSum = [&](RecExpr::Id t) {
     if (loop.forloop == 1)
       return t;
@@ -134,8 +135,20 @@ std::optional<SValue> applyOp(TermBuilder &tb, Kind kind, const Params &p,
       return std::nullopt;
     r.labels = x.labels;
     r.labels[p.dim] = 0;
-    r.term = kind == Kind::ReduceSum ? tb.sum(size(l), l, x.term)
-                                     : tb.max(size(l), l, x.term);
+    if (kind == Kind::ReduceSum) {
+      r.term = tb.sum(size(l), l, x.term);
+      return r;
+    }
+    r.term = tb.max(size(l), l, x.term);
+    // The maximum of one loop step's part of the walked axis: it stands for
+    // the maximum over the whole axis, which online softmax rescales every
+    // step's results to (accum_rescaled_sum).
+    if (loop.forloop > 1 && loop.axis && l == loop.axis && x.variant) {
+      if (x.shifted)
+        return std::nullopt;
+      r.term = tb.max(loop.forloop, l, r.term);
+      r.stepMax = r.shifted = true;
+    }
     return r;
   }
   case Kind::RmsNorm: {
@@ -150,23 +163,45 @@ std::optional<SValue> applyOp(TermBuilder &tb, Kind kind, const Params &p,
   }
   case Kind::AccSum:
   case Kind::AccMax:
-    if (x.after)
+    // Only a step maximum itself is accumulated while shifted: its running
+    // maximum is the whole axis's, the term it already has.
+    if (x.after || (x.shifted && !(kind == Kind::AccMax && x.stepMax)))
       return std::nullopt;
     r.labels = x.labels;
     if (kind == Kind::AccSum) {
       r.term = loopSum(x.term);
     } else {
-      r.term = loop.forloop == 1 || !x.variant || !loop.axis
+      r.term = loop.forloop == 1 || !x.variant || !loop.axis || x.stepMax
                    ? x.term
                    : tb.max(loop.forloop, loop.axis, x.term);
     }
     r.variant = false;
     r.after = true;
+    r.shifted = false;
     return r;
+  case Kind::AccRescaledSum: {
+    // acc' = acc * exp(M - M') + x * exp(m - M'): each step's x, relative
+    // to its maximum m, is brought to the running maximum, so the result is
+    // the sum over the loop of x relative to the whole axis's maximum,
+    // which is the term x already has.
+    const SValue &m = *args[1];
+    if (x.after || m.after || !x.shifted || !m.stepMax ||
+        m.labels.size() != x.labels.size())
+      return std::nullopt;
+    for (auto [a, b] : llvm::zip(x.labels, m.labels))
+      if (b && a != b)
+        return std::nullopt;
+    r.labels = x.labels;
+    r.term = loopSum(x.term);
+    r.variant = false;
+    r.after = true;
+    r.shifted = false;
+    return r;
+  }
   case Kind::AccSumLast:
   case Kind::AccMeanLast:
   case Kind::AccRmsLast: {
-    if (x.after || !lastNonUnit())
+    if (x.after || x.shifted || !lastNonUnit())
       return std::nullopt;
     uint32_t l = x.labels.back();
     int64_t n = size(l);
@@ -204,9 +239,9 @@ CostOp costOpOf(Kind kind, ArrayRef<int64_t> resultShape,
       ElementwiseKind::Div,        ElementwiseKind::Pow,
       ElementwiseKind::Max};
   static_assert(static_cast<unsigned>(Kind::Max) == 20 &&
-                    static_cast<unsigned>(Kind::AccMax) -
+                    static_cast<unsigned>(Kind::AccRescaledSum) -
                             static_cast<unsigned>(Kind::AccSum) ==
-                        4,
+                        5,
                 "the tables follow the order of Kind");
   CostOp c;
   c.inLoop = inLoop;
@@ -228,11 +263,12 @@ CostOp costOpOf(Kind kind, ArrayRef<int64_t> resultShape,
   case Kind::AccSumLast:
   case Kind::AccMeanLast:
   case Kind::AccRmsLast:
-  case Kind::AccMax: {
+  case Kind::AccMax:
+  case Kind::AccRescaledSum: {
     static const AccumulatorKind acc[] = {
-        AccumulatorKind::Sum, AccumulatorKind::SumLast,
+        AccumulatorKind::Sum,      AccumulatorKind::SumLast,
         AccumulatorKind::MeanLast, AccumulatorKind::RmsLast,
-        AccumulatorKind::Max};
+        AccumulatorKind::Max,      AccumulatorKind::RescaledSum};
     c.cls = CostOp::Class::Accumulate;
     c.accumulator =
         acc[static_cast<unsigned>(kind) - static_cast<unsigned>(Kind::AccSum)];

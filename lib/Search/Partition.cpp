@@ -236,6 +236,8 @@ void addStats(SuperoptimizeStats &sum, const SuperoptimizeStats &s) {
   sum.fingerprintRejected += s.fingerprintRejected;
   sum.fullChecks += s.fullChecks;
   sum.verified += s.verified;
+  if (sum.firstNumericsRejected.empty())
+    sum.firstNumericsRejected = s.firstNumericsRejected;
   sum.numericsRejected += s.numericsRejected;
   sum.aboveCeiling += s.aboveCeiling;
   sum.saturationSeconds += s.saturationSeconds;

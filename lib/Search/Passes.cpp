@@ -342,7 +342,8 @@ struct SuperoptimizePass
        << "), verified " << s.verified;
     if (s.numericsRejected)
       os << " (" << s.numericsRejected
-         << " more rejected in the kernels' precision)";
+         << " more rejected in the kernels' precision, the first "
+         << s.firstNumericsRejected << ")";
     os << "; " << llvm::format("%.2f", s.searchSeconds) << " s search, "
        << llvm::format("%.2f", s.verifySeconds) << " s verification";
     if (s.deepened)
@@ -501,9 +502,8 @@ struct SuperoptimizePass
         << " distinct, " << r->searched << " searched, " << r->skippedByBound
         << " not searched by the bound, " << r->skippedByBudget
         << " for the time budget, " << r->cacheHits << " from the cache ("
-        << r->cacheRechecks << " re-checked), "
-        << r->deduplicated << " chosen deduplicated; "
-        << fmt(r->seconds, "%.2f") << " s ("
+        << r->cacheRechecks << " re-checked), " << r->deduplicated
+        << " chosen deduplicated; " << fmt(r->seconds, "%.2f") << " s ("
         << fmt(r->stats.searchSeconds, "%.2f") << " s search, "
         << fmt(r->stats.verifySeconds, "%.2f") << " s verification)";
   }

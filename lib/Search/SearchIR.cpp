@@ -40,7 +40,8 @@ const char *kindName(Kind k) {
                                 "accum_sum_last",
                                 "accum_mean_last",
                                 "accum_rms_last",
-                                "accum_max"};
+                                "accum_max",
+                                "accum_rescaled_sum"};
   return names[static_cast<unsigned>(k)];
 }
 

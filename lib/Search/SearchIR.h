@@ -74,13 +74,21 @@ enum class Kind : uint8_t {
   AccMeanLast,
   AccRmsLast,
   AccMax,
+  /// accum_rescaled_sum(x, m): the online-softmax sum of a body value x
+  /// computed relative to the loop step's maximum m.
+  AccRescaledSum,
 };
-constexpr unsigned kNumKinds = static_cast<unsigned>(Kind::AccMax) + 1;
+constexpr unsigned kNumKinds = static_cast<unsigned>(Kind::AccRescaledSum) + 1;
 
 /// The op's name in the mk and mb dialects ("exp", "accum_sum", ...).
 const char *kindName(Kind k);
 inline bool isBinary(Kind k) { return k >= Kind::Add && k <= Kind::Max; }
 inline bool isAccumulator(Kind k) { return k >= Kind::AccSum; }
+/// Ops with two operands: the binary element-wise ops, matmul and
+/// accum_rescaled_sum (the value and its maximum).
+inline bool takesTwoOperands(Kind k) {
+  return isBinary(k) || k == Kind::Matmul || k == Kind::AccRescaledSum;
+}
 inline bool isCommutative(Kind k) {
   return k == Kind::Add || k == Kind::Mul || k == Kind::Max;
 }
@@ -112,6 +120,15 @@ struct SValue {
   unsigned uses = 0;
   /// The function arguments the value depends on (bit i = argument i).
   uint64_t vars = 0;
+  /// Online softmax (block level): `stepMax` marks a reduce_max over the
+  /// part of an axis one loop step sees, whose term is the maximum over the
+  /// whole axis (the value it stands for once the step's results are
+  /// rescaled); `shifted` marks every body value computed from one. Such a
+  /// value is only accumulated by accum_rescaled_sum (against the step
+  /// maximum) or, for the maximum itself, accum_max; the other accumulators
+  /// would add values relative to different maxima.
+  bool stepMax = false;
+  bool shifted = false;
 };
 
 /// An op of either level: kernel-level pre-defined ops and block ops.

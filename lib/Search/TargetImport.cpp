@@ -282,8 +282,11 @@ LogicalResult importTarget(func::FuncOp func,
     t.allowed[static_cast<unsigned>(k)] = true;
   if (!t.eps.empty())
     t.allowed[static_cast<unsigned>(Kind::AccRmsLast)] = true;
-  if (t.allowed[static_cast<unsigned>(Kind::ReduceMax)])
+  if (t.allowed[static_cast<unsigned>(Kind::ReduceMax)]) {
     t.allowed[static_cast<unsigned>(Kind::AccMax)] = true;
+    // Online softmax: a maximum subtracted before an exp.
+    t.allowed[static_cast<unsigned>(Kind::AccRescaledSum)] = true;
+  }
   return success();
 }
 

@@ -249,7 +249,8 @@ void verifyInOrder(func::FuncOp func, const Target &target,
       if (v == verify::Verdict::Unknown && verify::pastDeadline(deadline))
         return stopAt(i);
       if (v == verify::Verdict::Inaccurate) {
-        ++stats.numericsRejected;
+        if (!stats.numericsRejected++)
+          stats.firstNumericsRejected = summarize(c.prog);
         continue;
       }
     }

@@ -203,6 +203,9 @@ struct AbstractValue {
   /// Whether the value changes with the for-loop iteration (it reads an input
   /// iterator whose walked dim has an axis).
   bool loopVariant = false;
+  /// A block's maximum over its part of an axis, whose term is the maximum
+  /// over the whole axis (the online-softmax view, docs/search.md).
+  bool partMax = false;
 };
 
 /// Computes the abstract expression of every value of a function of mk ops

@@ -125,8 +125,11 @@ struct SuperoptimizeStats {
   uint64_t fingerprinted = 0, fingerprintRejected = 0;
   /// Candidates checked at the real shapes, and how many passed.
   uint64_t fullChecks = 0, verified = 0;
-  /// Verified candidates rejected by the numerics check.
+  /// Verified candidates rejected by the numerics check, and the summary of
+  /// the first (best-ranked) of them: equivalent over the reals, inaccurate
+  /// in the kernels' precision (a safe softmax's max-free form).
   uint64_t numericsRejected = 0;
+  std::string firstNumericsRejected;
   /// Candidates not verified because they model at or above
   /// costCeilingMicros.
   uint64_t aboveCeiling = 0;
