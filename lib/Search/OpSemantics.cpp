@@ -26,6 +26,13 @@ std::optional<SValue> applyOp(TermBuilder &tb, Kind kind, const Params &p,
   for (const SValue *a : args)
     r.vars |= a->vars;
   r.shifted = llvm::any_of(args, [](const SValue *a) { return a->shifted; });
+  // A step maximum is a shift: it is subtracted from an unshifted value or
+  // accumulated (accum_max, or as the maximum of accum_rescaled_sum); any
+  // other use is outside online softmax.
+  for (auto [i, a] : llvm::enumerate(args))
+    if (a->stepMax && !(kind == Kind::Sub && i == 1 && !args[0]->shifted) &&
+        !(kind == Kind::AccMax) && !(kind == Kind::AccRescaledSum && i == 1))
+      return std::nullopt;
   auto loopSum = [&](RecExpr::Id t) {
     if (loop.forloop == 1)
       return t;
@@ -131,7 +138,9 @@ std::optional<SValue> applyOp(TermBuilder &tb, Kind kind, const Params &p,
     if (p.dim < 0 || p.dim >= static_cast<int64_t>(x.labels.size()))
       return std::nullopt;
     uint32_t l = x.labels[p.dim];
-    if (!l)
+    // A reduction over one element (a dim the grid splits into tiles of
+    // 1) is the identity: it would only drop the dim's axis.
+    if (!l || size(l) == 1)
       return std::nullopt;
     r.labels = x.labels;
     r.labels[p.dim] = 0;

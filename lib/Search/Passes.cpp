@@ -107,8 +107,8 @@ struct SuperoptimizePass
       emitError(module.getLoc(), "mirage-superoptimize: ") << msg;
       return failure();
     };
-    if (maxBlockOps < 1 || maxBlockOps > 16)
-      return bad("max-block-ops must be in [1, 16], got " +
+    if (maxBlockOps > 16)
+      return bad("max-block-ops must be 0 (automatic) or in [1, 16], got " +
                  Twine(maxBlockOps.getValue()));
     if (maxKernelOps < 1 || maxKernelOps > 8)
       return bad("max-kernel-ops must be in [1, 8], got " +

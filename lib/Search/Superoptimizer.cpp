@@ -27,10 +27,22 @@ using namespace mirage;
 using namespace mirage::search;
 using namespace mirage::search::detail;
 
+/// The block-op bound of `max-block-ops=0`: 8, the most ops of the paper's
+/// one-kernel programs (qknorm_gqa) plus one, or 9 for a target with a
+/// maximum. The online-softmax form of a max-subtracted attention needs the
+/// step maximum, its subtraction and a row sum besides the max-free form's
+/// ops, and accum_rescaled_sum has no row-summing variant (9 ops: two
+/// matmuls, reduce_max, sub, exp, reduce_sum, two rescaled sums, the
+/// division).
+static unsigned defaultMaxBlockOps(const Target &target) {
+  return target.allowed[static_cast<unsigned>(Kind::AccRescaledSum)] ? 9 : 8;
+}
+
 FailureOr<SuperoptimizeResult>
 mirage::search::superoptimize(func::FuncOp func,
-                              const SuperoptimizeOptions &options,
+                              const SuperoptimizeOptions &requested,
                               std::string &error) {
+  SuperoptimizeOptions options = requested;
   // The budget counts from here: saturation, enumeration and verification.
   auto searchStart = Clock::now();
   auto at = [&](double seconds) {
@@ -44,6 +56,8 @@ mirage::search::superoptimize(func::FuncOp func,
   Target target;
   if (failed(importTarget(func, options, target, error)))
     return failure();
+  if (options.maxBlockOps == 0)
+    options.maxBlockOps = defaultMaxBlockOps(target);
   if (failed(checkTargetDecidable(target, options.seed, error)))
     return failure();
   if (target.oracle) {

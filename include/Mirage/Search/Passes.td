@@ -72,8 +72,9 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "graph-defined kernels)">,
     Option<"maxGraphKernels", "max-graph-kernels", "unsigned",
            /*default=*/"2", "graph-defined kernels of a candidate">,
-    Option<"maxBlockOps", "max-block-ops", "unsigned", /*default=*/"8",
-           "ops of one block graph (iterators and savers not counted)">,
+    Option<"maxBlockOps", "max-block-ops", "unsigned", /*default=*/"0",
+           "ops of one block graph (iterators and savers not counted); 0: "
+           "8, or 9 for a program with a maximum (online softmax)">,
     Option<"maxKernelInputs", "max-kernel-inputs", "unsigned",
            /*default=*/"4", "inputs of one graph-defined kernel">,
     Option<"maxKernelOutputs", "max-kernel-outputs", "unsigned",
