@@ -27,8 +27,8 @@ using namespace mirage;
 using namespace mirage::search;
 using namespace mirage::search::detail;
 
-/// The block-op bound of `max-block-ops=0`: 8, the most ops of the paper's
-/// one-kernel programs (qknorm_gqa) plus one, or 9 for a target with a
+/// The block-op bound of `max-block-ops=0`: 8, the ops of the largest of
+/// the paper's one-kernel programs (qknorm_gqa), or 9 for a target with a
 /// maximum. The online-softmax form of a max-subtracted attention needs the
 /// step maximum, its subtraction and a row sum besides the max-free form's
 /// ops, and accum_rescaled_sum has no row-summing variant (9 ops: two
