@@ -48,6 +48,13 @@ using Clock = std::chrono::steady_clock;
 /// saturation and the first verification alone take longer.
 constexpr double kMinSearchSeconds = 0.05;
 
+/// With `max-block-ops=0`, a subprogram whose search ran to completion
+/// without a program faster than its unfused ops, and whose direct
+/// one-kernel form does not fit the default bound (directBlockOps), is
+/// searched once more with this many more block ops than the default,
+/// after every subprogram not yet deepened.
+constexpr unsigned kExtraBlockOps = 2;
+
 /// Relative slack of cost comparisons (the models' sums in another order).
 constexpr double kEps = 1e-9;
 
@@ -224,8 +231,24 @@ struct Distinct {
   bool skipCache = false;
   /// An interval of several ops one of which the search does not take.
   bool barrier = false;
+  /// The block-op bound of its next search; 0 for the search's own default.
+  unsigned blockOps = 0;
+  /// Searched once more with a deeper block graph (kExtraBlockOps).
+  bool deepened = false;
   std::string unfusedSummary;
 };
+
+/// The block ops of the direct one-kernel form of `func`'s ops: one per op,
+/// plus the accumulator of every matmul's loop and the division after an
+/// rms_norm's accumulated root mean square. Fused forms need other ops as
+/// well (a division per matmul a normalisation is moved past), but when
+/// even this does not fit the block-op bound, the bound decided the search.
+static unsigned directBlockOps(func::FuncOp func) {
+  unsigned n = 0;
+  for (Operation &op : func.getBody().front().without_terminator())
+    n += isa<mk::MatmulOp, mk::RmsNormOp>(op) ? 2 : 1;
+  return n;
+}
 
 void addStats(SuperoptimizeStats &sum, const SuperoptimizeStats &s) {
   sum.states += s.states;
@@ -428,6 +451,8 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
   auto searchOptionsOf = [&](const Distinct &d) {
     SuperoptimizeOptions sub = so;
     sub.maxKernelOps = subKernelOps;
+    if (d.blockOps)
+      sub.maxBlockOps = d.blockOps;
     if (subKernelOps == 1)
       sub.maxKernelInputs = std::max<unsigned>(
           sub.maxKernelInputs, func::FuncOp(d.outlined.func).getNumArguments());
@@ -473,6 +498,20 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
       (*memo)[d.outlined.text] = d.result;
     return true;
   };
+  // Queues a deeper search of `d` (kExtraBlockOps) if its search ran to
+  // completion (a cached outcome did) without a program.
+  auto deepenIfFruitless = [&](Distinct &d, bool complete) {
+    if (!complete || d.deepened || d.len < 2 || so.maxBlockOps != 0 ||
+        !d.result.program.empty())
+      return;
+    unsigned shallow = defaultMaxBlockOps(d.outlined.func);
+    if (directBlockOps(d.outlined.func) <= shallow)
+      return;
+    d.blockOps = std::min(16u, shallow + kExtraBlockOps);
+    d.deepened = true;
+    d.resolved = false;
+    d.result.fromCache = false;
+  };
   // Searches (or bounds away) every unresolved subprogram.
   auto searchUnresolved = [&] {
     while (true) {
@@ -502,6 +541,16 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
           continue;
         }
         unresolvedOps += d.len;
+        // Deeper searches go after every shallow one.
+        bool nextDeepened = next >= 0 && distinct[next].deepened;
+        if (next >= 0 && d.deepened != nextDeepened) {
+          if (nextDeepened) {
+            next = id;
+            nextPotential = potential;
+            nextGain = gain;
+          }
+          continue;
+        }
         if (next < 0 || potential > nextPotential * (1 + kEps) ||
             (potential >= nextPotential * (1 - kEps) && gain > nextGain)) {
           next = id;
@@ -537,8 +586,10 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
       std::string key;
       if (cache) {
         key = cacheKeyOf(d);
-        if (!d.skipCache && lookupCache(d, key))
+        if (!d.skipCache && lookupCache(d, key)) {
+          deepenIfFruitless(d, /*complete=*/true);
           continue;
+        }
       }
       std::string searchError;
       auto searchStart = Clock::now();
@@ -576,6 +627,7 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
       }
       PartitionResult::Search log;
       log.ops = d.unfusedSummary;
+      log.maxBlockOps = d.blockOps;
       log.budget = budget;
       log.seconds = r.seconds;
       log.outcome = r.program.empty()
@@ -595,6 +647,8 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
       }
       if (memo)
         (*memo)[d.outlined.text] = r;
+      deepenIfFruitless(d, succeeded(found) && found->stats.budgetStop ==
+                                                   BudgetStop::None);
     }
   };
 

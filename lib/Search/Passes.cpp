@@ -490,7 +490,11 @@ struct SuperoptimizePass
     if (partitionSearches)
       for (const PartitionResult::Search &search : r->searches)
         emitRemark(func.getLoc(), "searched subprogram (")
-            << search.ops << ") with a budget of " << fmt(search.budget, "%.2f")
+            << search.ops << ")"
+            << (search.maxBlockOps
+                    ? " with max-block-ops=" + std::to_string(search.maxBlockOps)
+                    : std::string())
+            << " with a budget of " << fmt(search.budget, "%.2f")
             << " s in " << fmt(search.seconds, "%.2f")
             << " s: " << search.outcome;
     emitRemark(func.getLoc(), "superoptimized in ")

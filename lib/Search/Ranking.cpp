@@ -11,6 +11,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <algorithm>
+
 using namespace mlir;
 
 namespace mirage::search::detail {
@@ -55,8 +57,10 @@ double lowerBoundMicros(const Target &target, unsigned numOps) {
     for (Type t : types)
       minBytes += static_cast<double>(
           cast<RankedTensorType>(t).getNumElements() * target.elementBytes);
-  return numOps * target.device.launchMicros +
-         minBytes / target.device.bytesPerSecond * 1e6;
+  double memory = minBytes / target.device.bytesPerSecond * 1e6;
+  double compute =
+      target.matmulFlops / target.device.tensorFlopsPerSecond * 1e6;
+  return numOps * target.device.launchMicros + std::max(memory, compute);
 }
 
 } // namespace mirage::search::detail

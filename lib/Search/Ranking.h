@@ -28,8 +28,11 @@ void applyMeasuredTime(Candidate &c, const SuperoptimizeOptions &options);
 void rankCandidates(std::vector<Candidate> &pool, bool byKernels);
 
 /// A lower bound on the modelled time of any program of `numOps`
-/// kernel-level ops equal to the target: the launches and the compulsory
-/// traffic (arguments and results) at full bandwidth.
+/// kernel-level ops equal to the target that does the target's matmul
+/// FLOPs: the launches plus the larger of the compulsory traffic (arguments
+/// and results) at full bandwidth and those FLOPs at the tensor-core peak.
+/// A program that reassociates or merges matmuls can do fewer FLOPs, so for
+/// such targets it is an estimate (the deepening only needs one).
 double lowerBoundMicros(const Target &target, unsigned numOps);
 
 } // namespace mirage::search::detail

@@ -217,6 +217,9 @@ struct Target {
   /// Kinds allowed in candidates.
   bool allowed[kNumKinds] = {};
   DeviceModel device{};
+  /// Tensor-core FLOPs of the target's matmuls (unpadded), for the
+  /// deepening bound (Ranking.h).
+  double matmulFlops = 0;
   int64_t smemLimit = 98304;
   /// Some result of the target is one of its arguments.
   bool argOutputs = false;

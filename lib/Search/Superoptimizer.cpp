@@ -19,6 +19,8 @@
 #include "TargetImport.h"
 #include "Verification.h"
 
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+
 #include <algorithm>
 #include <chrono>
 
@@ -27,15 +29,18 @@ using namespace mirage;
 using namespace mirage::search;
 using namespace mirage::search::detail;
 
-/// The block-op bound of `max-block-ops=0`: 8, the ops of the largest of
-/// the paper's one-kernel programs (qknorm_gqa), or 9 for a target with a
-/// maximum. The online-softmax form of a max-subtracted attention needs the
-/// step maximum, its subtraction and a row sum besides the max-free form's
-/// ops, and accum_rescaled_sum has no row-summing variant (9 ops: two
-/// matmuls, reduce_max, sub, exp, reduce_sum, two rescaled sums, the
-/// division).
-static unsigned defaultMaxBlockOps(const Target &target) {
-  return target.allowed[static_cast<unsigned>(Kind::AccRescaledSum)] ? 9 : 8;
+// The bound of `max-block-ops=0`: 8, the ops of the largest of the paper's
+// one-kernel programs (qknorm_gqa), or 9 for a target with a maximum. The
+// online-softmax form of a max-subtracted attention needs the step maximum,
+// its subtraction and a row sum besides the max-free form's ops, and
+// accum_rescaled_sum has no row-summing variant (9 ops: two matmuls,
+// reduce_max, sub, exp, reduce_sum, two rescaled sums, the division). A
+// target has a maximum exactly when its vocabulary has reduce_max and so
+// accum_rescaled_sum (TargetImport.cpp).
+unsigned mirage::search::defaultMaxBlockOps(func::FuncOp func) {
+  bool hasMax = false;
+  func.walk([&](mk::ReduceMaxOp) { hasMax = true; });
+  return hasMax ? 9 : 8;
 }
 
 FailureOr<SuperoptimizeResult>
@@ -57,7 +62,7 @@ mirage::search::superoptimize(func::FuncOp func,
   if (failed(importTarget(func, options, target, error)))
     return failure();
   if (options.maxBlockOps == 0)
-    options.maxBlockOps = defaultMaxBlockOps(target);
+    options.maxBlockOps = defaultMaxBlockOps(func);
   if (failed(checkTargetDecidable(target, options.seed, error)))
     return failure();
   if (target.oracle) {

@@ -127,6 +127,11 @@ LogicalResult importTarget(func::FuncOp func,
   if (failed(device))
     return failure();
   t.device = *device;
+  {
+    std::string costError;
+    FailureOr<ProgramCost> cost = analyzeProgram(func, t.device, costError);
+    t.matmulFlops = succeeded(cost) ? cost->floor.tensorFlops : 0;
+  }
   Type element;
   SmallVector<SmallVector<int64_t, 4>> shapes;
   for (auto [i, type] : llvm::enumerate(func.getFunctionType().getInputs())) {

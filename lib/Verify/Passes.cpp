@@ -129,7 +129,8 @@ struct CheckEquivalencePass
     case Verdict::Equivalent: {
       InFlightDiagnostic diag = mlir::emitRemark(func.getLoc());
       diag << "equivalent to @" << refName << " (" << result.testsRun
-           << " tests, P(false equivalent) <= "
+           << (result.testsRun == 1 ? " test" : " tests")
+           << ", P(false equivalent) <= "
            << formatProbability(result.log10Bound) << ")" << checks;
       ++numEquivalent;
       return success();

@@ -119,6 +119,8 @@ struct PartitionResult {
   /// occurrence), the budget it got, the seconds it took and its outcome.
   struct Search {
     std::string ops;
+    /// The block-op bound of a deepened search; 0 for the default.
+    unsigned maxBlockOps = 0;
     double budget = 0, seconds = 0;
     std::string outcome;
   };

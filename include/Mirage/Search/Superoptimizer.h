@@ -187,6 +187,10 @@ mlir::FailureOr<SuperoptimizeResult>
 superoptimize(mlir::func::FuncOp func, const SuperoptimizeOptions &options,
               std::string &error);
 
+/// The block-op bound of `maxBlockOps = 0` for `func`: 8, or 9 if it has a
+/// maximum (mk.reduce_max).
+unsigned defaultMaxBlockOps(mlir::func::FuncOp func);
+
 /// The modelled time (microseconds) and kernel count of an existing program
 /// of mk ops and graph-defined kernels under the cost model (on `chip`, any
 /// name getDeviceModel accepts), for comparing a search result with a
