@@ -180,6 +180,7 @@ void KernelEmitter::reserve(Value key, ArrayRef<int64_t> shape,
 
 int64_t KernelEmitter::planSharedMemory() {
   Type f32 = b.getF32Type();
+  stages = std::min<int64_t>(maxStages, kernel.getForloop());
   kernel.getBody().walk([&](Operation *op) {
     if (isa<mb::ForLoopOp, mb::OutputSaverOp, mb::YieldOp, mb::ReturnOp>(op) ||
         op->getParentOfType<mt::ThreadGraphOp>())
@@ -197,13 +198,18 @@ int64_t KernelEmitter::planSharedMemory() {
     }
     if (auto acc = dyn_cast<mb::AccumRescaledSumOp>(op))
       reserve(acc.getResult(), acc.getType().getShape(), f32, aux);
-    if (auto it = dyn_cast<mb::InputIterOp>(op);
-        it && asyncCopies && it.getFmap() >= 0 && kernel.getForloop() > 1 &&
-        asyncChunk(it) > 0) {
-      // Double buffering: iteration i + 1 loads while iteration i computes.
-      reserve(it.getTile(), it.getType().getShape(),
-              it.getType().getElementType(), aux);
-      doubleBuffered.push_back(it);
+    if (auto it = dyn_cast<mb::InputIterOp>(op)) {
+      if (isLoopInvariant(it)) {
+        hoisted.push_back(it);
+      } else if (asyncCopies && stages > 1 && asyncChunk(it) > 0) {
+        // A pipeline: iteration i + stages - 1 loads while iteration i
+        // computes. The tile's slot, just reserved, grows to `stages`
+        // buffers.
+        int64_t stride = smemBytes - slots.lookup(it.getTile()).offset;
+        pipelineStride[it.getTile()] = stride;
+        smemBytes += (stages - 1) * stride;
+        pipelined.push_back(it);
+      }
     }
   });
   return smemBytes;
@@ -293,147 +299,6 @@ Value KernelEmitter::rowReduce(Value buffer, ValueRange idx, int64_t begin,
   Value s = arith::AddFOp::create(b, loc, loop.getRegionIterArgs()[0], x);
   scf::YieldOp::create(b, loc, s);
   return loop.getResult(0);
-}
-
-SmallVector<Value> KernelEmitter::inputOrigin(mb::InputIterOp op, Value iv) {
-  ArrayRef<int64_t> tile = op.getType().getShape();
-  ArrayRef<int64_t> imap = op.getImap();
-  int64_t fmap = op.getFmap();
-  int64_t f = kernel.getForloop();
-  // Tile origin (DESIGN §3.2): block index, then the loop index inside it.
-  SmallVector<Value> off(tile.size(), cIndex(b, loc, 0));
-  for (int g = 0; g < 3; ++g)
-    if (imap[g] >= 0)
-      off[imap[g]] = blockIds[g];
-  if (fmap >= 0)
-    off[fmap] = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, off[fmap], cIndex(b, loc, f)),
-        iv);
-  for (size_t d = 0; d < tile.size(); ++d)
-    off[d] = arith::MulIOp::create(b, loc, off[d], cIndex(b, loc, tile[d]));
-  return off;
-}
-
-void KernelEmitter::emitInputIter(mb::InputIterOp op, Value iv) {
-  if (llvm::is_contained(doubleBuffered, op))
-    return; // Loaded by emitDoubleBufferedStep.
-  ArrayRef<int64_t> tile = op.getType().getShape();
-  SmallVector<Value> off = inputOrigin(op, iv);
-  Value src = global.lookup(op.getInput());
-  Value dst = buf(op.getTile());
-  stage({}, {dst});
-  forEachElement(tile, [&](ValueRange idx) {
-    SmallVector<Value> at;
-    for (size_t d = 0; d < tile.size(); ++d)
-      at.push_back(arith::AddIOp::create(b, loc, off[d], idx[d]));
-    Value v = memref::LoadOp::create(b, loc, src, at);
-    memref::StoreOp::create(b, loc, v, dst, idx);
-  });
-}
-
-int64_t KernelEmitter::asyncChunk(mb::InputIterOp op) {
-  int64_t width = elementByteWidth(op.getType().getElementType());
-  int64_t tileLast = op.getType().getShape().back();
-  int64_t globalLast = op.getInput().getType().getShape().back();
-  // A chunk is contiguous in both memories and aligned to its size: it must
-  // divide the tile row and the device-tensor row.
-  for (int64_t bytes : {16, 8, 4})
-    if (bytes % width == 0 && tileLast % (bytes / width) == 0 &&
-        globalLast % (bytes / width) == 0)
-      return bytes / width;
-  return 0;
-}
-
-void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
-  ArrayRef<int64_t> tile = op.getType().getShape();
-  int64_t chunk = asyncChunk(op);
-  SmallVector<int64_t> chunks(tile);
-  chunks.back() /= chunk;
-  SmallVector<Value> off = inputOrigin(op, iv);
-  Value src = global.lookup(op.getInput());
-  forEachElement(chunks, [&](ValueRange idx) {
-    SmallVector<Value> at(idx), gat;
-    at.back() = arith::MulIOp::create(b, loc, idx.back(), cIndex(b, loc, chunk));
-    for (size_t d = 0; d < tile.size(); ++d)
-      gat.push_back(arith::AddIOp::create(b, loc, off[d], at[d]));
-    nvgpu::DeviceAsyncCopyOp::create(
-        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst, at, src,
-        gat, b.getIndexAttr(chunk), /*srcElements=*/Value(),
-        /*bypassL1=*/UnitAttr());
-  });
-}
-
-void KernelEmitter::emitDoubleBufferedStep(Value iv) {
-  if (doubleBuffered.empty())
-    return;
-  int64_t f = kernel.getForloop();
-  Value even = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(b, loc, iv, cIndex(b, loc, 2)), cIndex(b, loc, 0));
-  Value next = arith::AddIOp::create(b, loc, iv, cIndex(b, loc, 1));
-  Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next,
-                                     cIndex(b, loc, f));
-  // Select between the two slots by byte offset (a select of workgroup
-  // memrefs would not survive the NVVM type conversion).
-  SmallVector<Value> current, upcoming;
-  for (mb::InputIterOp it : doubleBuffered) {
-    const Slot &s0 = slots.find(it.getTile())->second;
-    const Slot &s1 = aux.find(it.getTile())->second;
-    Value o0 = cIndex(b, loc, s0.offset), o1 = cIndex(b, loc, s1.offset);
-    auto view = [&](Value offset) {
-      return memref::ViewOp::create(b, loc, s0.type, rawShared, offset,
-                                    ValueRange{})
-          .getResult();
-    };
-    current.push_back(view(arith::SelectOp::create(b, loc, even, o0, o1)));
-    upcoming.push_back(view(arith::SelectOp::create(b, loc, even, o1, o0)));
-  }
-  // The next buffers were last read in iteration iv - 1, which ended with a
-  // barrier.
-  auto prefetch = scf::IfOp::create(b, loc, more, /*withElseRegion=*/false);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&prefetch.getThenRegion().front());
-    for (auto [it, dst] : llvm::zip_equal(doubleBuffered, upcoming))
-      emitAsyncCopy(it, next, dst);
-    nvgpu::DeviceAsyncCreateGroupOp::create(
-        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), ValueRange{});
-  }
-  // Wait for this iteration's group: all but the one just issued.
-  auto wait = scf::IfOp::create(b, loc, more, /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&wait.getThenRegion().front());
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, asyncToken,
-                                     b.getI32IntegerAttr(1));
-    b.setInsertionPointToStart(&wait.getElseRegion().front());
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, asyncToken,
-                                     b.getI32IntegerAttr(0));
-  }
-  // Other threads' copies become visible at the next barrier.
-  for (auto [it, cur] : llvm::zip_equal(doubleBuffered, current)) {
-    tiles[it.getTile()] = cur;
-    dirty.insert(cur);
-  }
-}
-
-void KernelEmitter::emitOutputSaver(mb::OutputSaverOp op) {
-  ArrayRef<int64_t> tile = op.getInput().getType().getShape();
-  ArrayRef<int64_t> omap = op.getOmap();
-  SmallVector<Value> off(tile.size(), cIndex(b, loc, 0));
-  for (int g = 0; g < 3; ++g)
-    if (omap[g] >= 0)
-      off[omap[g]] = arith::MulIOp::create(b, loc, blockIds[g],
-                                           cIndex(b, loc, tile[omap[g]]));
-  Value src = buf(op.getInput());
-  Value dst = global.lookup(op.getOutput());
-  stage({src}, {});
-  forEachElement(tile, [&](ValueRange idx) {
-    SmallVector<Value> at;
-    for (size_t d = 0; d < tile.size(); ++d)
-      at.push_back(arith::AddIOp::create(b, loc, off[d], idx[d]));
-    storeF32(dst, at, loadF32(src, idx));
-  });
 }
 
 void KernelEmitter::emitAccumInit(AccumulatorOpInterface acc) {
@@ -825,7 +690,7 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
 }
 
 LogicalResult KernelEmitter::emitLoopBody(mb::ForLoopOp loop, Value iv) {
-  emitDoubleBufferedStep(iv);
+  emitPipelineStep(iv);
   for (Operation &op : loop.getBody().front()) {
     if (isa<mb::YieldOp>(op))
       continue;
@@ -884,14 +749,7 @@ LogicalResult KernelEmitter::emit(gpu::LaunchOp launch) {
       accs.push_back(acc);
   for (AccumulatorOpInterface acc : accs)
     emitAccumInit(acc);
-  if (!doubleBuffered.empty()) {
-    // Prologue: start loading iteration 0.
-    Value zeroIv = cIndex(b, loc, 0);
-    for (mb::InputIterOp it : doubleBuffered)
-      emitAsyncCopy(it, zeroIv, tiles.lookup(it.getTile()));
-    asyncToken = nvgpu::DeviceAsyncCreateGroupOp::create(
-        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), ValueRange{});
-  }
+  emitLoopPrologue();
 
   // Accumulators in registers are loop-carried values.
   SmallVector<Value> carried;
@@ -926,11 +784,11 @@ LogicalResult KernelEmitter::emit(gpu::LaunchOp launch) {
     }
   }
   rebind(forOp.getResults());
+  // The spilled accumulators are dirty: post-loop ops and output savers
+  // read elements other threads own (broadcasts, vector chunks).
   for (AccumulatorOpInterface acc : accs)
     if (inRegisters(acc))
       spillRegisterAccum(acc);
-  dirty.clear();
-  readSinceBarrier.clear();
   // Loop results are the accumulator buffers.
   auto yield = cast<mb::YieldOp>(loop.getBody().front().getTerminator());
   for (auto [r, v] : llvm::zip_equal(loop.getResults(), yield.getValues()))

@@ -57,6 +57,21 @@ Value emitErf(OpBuilder &b, Location loc, Value x);
 /// collapse to one dim and an expansion, no copy.
 Value emitReshape(OpBuilder &b, Location loc, Value src, MemRefType type);
 
+/// How a tile moves between shared memory and a device tensor: the trailing
+/// dims that are contiguous in both memories merged into one row, and the
+/// elements per chunk (one vector load or cp.async).
+struct TileCopy {
+  /// The first merged dim (rank - 1: none merged).
+  int64_t mergeFrom = 0;
+  /// The tile and device shapes with the merged dims as one.
+  SmallVector<int64_t> tile, global;
+  /// The widest of 16, 8 and 4 bytes that divides both merged rows, in
+  /// elements; 1 if none does.
+  int64_t chunk = 1;
+};
+TileCopy planTileCopy(ArrayRef<int64_t> tile, ArrayRef<int64_t> global,
+                      Type globalElement);
+
 /// Computes `kind` on f32 scalars.
 Value emitScalar(OpBuilder &b, Location loc, ElementwiseKind kind,
                  ArrayRef<double> params, ValueRange x);
@@ -66,13 +81,16 @@ public:
   KernelEmitter(mk::GraphKernelOp kernel, OpBuilder &b,
                 llvm::DenseMap<Value, Value> &global, int64_t &numBarriers,
                 bool tensorCores, int64_t &numMma, bool asyncCopies,
-                bool registerAccumulators)
+                int64_t maxStages, bool registerAccumulators)
       : kernel(kernel), b(b), loc(kernel.getLoc()), global(global),
         numBarriers(numBarriers), tensorCores(tensorCores), numMma(numMma),
-        asyncCopies(asyncCopies), registerAccumulators(registerAccumulators) {}
+        asyncCopies(asyncCopies), maxStages(maxStages),
+        registerAccumulators(registerAccumulators) {}
 
   /// Plans the shared-memory layout; returns its size in bytes.
   int64_t planSharedMemory();
+  /// Buffers per walking input tile (1: no cp.async pipeline).
+  int64_t pipelineStages() const { return pipelined.empty() ? 1 : stages; }
   /// Emits the kernel body at the builder's insertion point (inside the
   /// launch region).
   LogicalResult emit(gpu::LaunchOp launch);
@@ -103,17 +121,48 @@ private:
 
   LogicalResult emitLoopBody(mb::ForLoopOp loop, Value iv);
   LogicalResult emitTileOp(Operation *op);
+  // Tile copies (KernelEmitterCopies.cpp).
   void emitInputIter(mb::InputIterOp op, Value iv);
   /// Tile origin of an input iterator at iteration `iv` (DESIGN §3.2).
   SmallVector<Value> inputOrigin(mb::InputIterOp op, Value iv);
+  /// Whether the tile of `op` is the same in every iteration (no walked dim,
+  /// or a loop of one iteration): it is loaded once, before the loop.
+  bool isLoopInvariant(mb::InputIterOp op);
   /// Elements per cp.async (16, 8 or 4 bytes), or 0 if the tile cannot be
   /// copied asynchronously.
   int64_t asyncChunk(mb::InputIterOp op);
   /// Issues cp.async copies of iteration `iv` of `op` into `dst`.
   void emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst);
-  /// Prefetches iteration iv + 1 of every double-buffered input and waits
-  /// for iteration iv; binds the tiles of iteration iv.
-  void emitDoubleBufferedStep(Value iv);
+  /// Copies iteration `iv` of `op` into `dst` with vector (or, where no
+  /// chunk fits, scalar) loads.
+  void emitSyncInputCopy(mb::InputIterOp op, Value iv, Value dst);
+  /// The copy plan of `op`'s tile.
+  TileCopy inputCopy(mb::InputIterOp op);
+  /// Copies the tile of `plan` at `srcOrigin` of `src` to `dstOrigin` of
+  /// `dst` in chunks (one vector load and store each), converting the
+  /// element type.
+  void copyTile(Value src, ArrayRef<Value> srcOrigin, Value dst,
+                ArrayRef<Value> dstOrigin, const TileCopy &plan);
+  /// `memref` with the merged dims of `plan` collapsed into one.
+  Value collapseForCopy(Value memref, const TileCopy &plan);
+  /// `origin`, an index into a buffer of `shape`, with the merged dims of
+  /// `plan` as one linear index.
+  SmallVector<Value> collapseOrigin(ArrayRef<Value> origin,
+                                    ArrayRef<int64_t> shape,
+                                    const TileCopy &plan);
+  /// Remarks that `op` (an input iterator or output saver) copies one
+  /// element of type `element` at a time, and why.
+  void remarkScalarCopy(Operation *op, const TileCopy &plan, Type element);
+  /// Closes the cp.async group of the copies issued since the last one.
+  Value commitGroup();
+  /// The pipeline buffer of `op`'s tile that holds iteration `iteration`.
+  Value stageView(mb::InputIterOp op, Value iteration);
+  /// Before the loop: loads the loop-invariant tiles and the first
+  /// `stages - 1` iterations of the pipelined ones.
+  void emitLoopPrologue();
+  /// At the top of iteration `iv`: requests iteration iv + stages - 1 of
+  /// every pipelined tile, waits for iteration iv and binds its buffers.
+  void emitPipelineStep(Value iv);
   void emitAccumInit(AccumulatorOpInterface acc);
   void emitAccumUpdate(AccumulatorOpInterface acc);
   void emitAccumFinal(AccumulatorOpInterface acc);
@@ -134,6 +183,7 @@ private:
                            SmallVectorImpl<Value> &results);
   /// Stores the register values of `acc` into its shared-memory buffer.
   void spillRegisterAccum(AccumulatorOpInterface acc);
+  /// Stores the tile of `op` with vector stores (KernelEmitterCopies.cpp).
   void emitOutputSaver(mb::OutputSaverOp op);
   /// Sum (or sum of squares) of `buf` over its last dim at row `idx`.
   Value rowReduce(Value buf, ValueRange idx, int64_t begin, int64_t count,
@@ -153,11 +203,17 @@ private:
   bool tensorCores;
   int64_t &numMma;
   bool asyncCopies;
+  /// Most buffers of a walking tile's cp.async pipeline.
+  int64_t maxStages;
   bool registerAccumulators;
-  /// Input iterators loaded with cp.async into two alternating buffers.
-  SmallVector<mb::InputIterOp> doubleBuffered;
-  /// The token a wait names (the lowering only uses its numGroups).
-  Value asyncToken;
+  /// Walking input tiles loaded with cp.async into `stages` rotating
+  /// buffers, `stages - 1` iterations ahead.
+  SmallVector<mb::InputIterOp> pipelined;
+  int64_t stages = 1;
+  /// Bytes between consecutive pipeline buffers of a tile.
+  llvm::DenseMap<Value, int64_t> pipelineStride;
+  /// Loop-invariant input tiles, loaded once before the loop.
+  SmallVector<mb::InputIterOp> hoisted;
   /// The dynamic shared memory all tiles are views of.
   Value rawShared;
 

@@ -23,6 +23,9 @@ using namespace mirage::lowering;
 
 namespace {
 
+/// Most buffers of a walking input tile's cp.async pipeline.
+constexpr int64_t kMaxStages = 4;
+
 struct ConvertMirageToGPUPass
     : public mirage::impl::ConvertMirageToGPUBase<ConvertMirageToGPUPass> {
   using Base::Base;
@@ -157,19 +160,27 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
       global[saved] = memrefOf.lookup(r);
 
     int64_t mma = 0;
-    // Double buffering and f32 accumulators take more shared memory than the
-    // verifier's count of the tiles; without double buffering if that is
-    // what it takes to fit the target.
+    // Pipeline buffers and f32 accumulators take more shared memory than
+    // the verifier's count of the tiles. The deepest cp.async pipeline (at
+    // most kMaxStages buffers per walking tile) that leaves room for two
+    // blocks per SM, else the deepest that fits, else none.
     int64_t limit = kernel.getSharedMemoryLimit();
     std::optional<KernelEmitter> emitter;
-    emitter.emplace(kernel, b, global, barriers, tensorCores, mma,
-                    asyncCopies, registerAccumulators);
-    int64_t smem = emitter->planSharedMemory();
-    if (smem > limit && asyncCopies) {
-      emitter.emplace(kernel, b, global, barriers, tensorCores, mma,
-                      /*asyncCopies=*/false, registerAccumulators);
+    int64_t smem = 0;
+    auto plan = [&](bool async, int64_t stages) {
+      emitter.emplace(kernel, b, global, barriers, tensorCores, mma, async,
+                      stages, registerAccumulators);
       smem = emitter->planSharedMemory();
-    }
+    };
+    bool planned = false;
+    for (int64_t budget : {limit / 2, limit})
+      for (int64_t stages = asyncCopies ? kMaxStages : 1;
+           stages >= 1 && !planned; --stages) {
+        plan(asyncCopies, stages);
+        planned = smem <= budget;
+      }
+    if (!planned)
+      plan(/*async=*/false, 1);
     if (smem > limit)
       return kernel.emitOpError("needs ")
              << smem << " bytes of shared memory once lowered (f32 "

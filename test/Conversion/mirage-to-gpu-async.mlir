@@ -4,33 +4,33 @@
 // RUN: cat %t/*.ptx | FileCheck %s --check-prefix=PTX
 
 // With async-copies, both input iterators of the fused RMSNorm+MatMul kernel
-// walk a dim, so their tiles are double-buffered: iteration 0 is requested
-// before the loop, and iteration i requests iteration i + 1 into the other
-// buffer, then waits for its own group.
+// walk a dim, so their tiles are loaded by a 4-stage cp.async pipeline (16-byte
+// chunks that bypass L1): iterations 0, 1 and 2 are requested before the
+// loop, one group each; iteration i requests iteration i + 3 into the buffer
+// iteration i - 1 used (byte offset base + (i mod 4) x stride), closes a
+// group (empty near the end) and waits until at most 3 groups are pending,
+// i.e. until its own tiles have landed.
 
 // CHECK-LABEL: func.func @rmsnorm_matmul_fused
 // CHECK: %[[RAW:.*]] = gpu.dynamic_shared_memory
-// Prologue: iteration 0 of both tiles, 16-byte chunks, one group.
-// CHECK: nvgpu.device_async_copy %{{.*}}, %{{.*}}, 8 : memref<2x4096xf16> to memref<2x128xf16, #gpu.address_space<workgroup>>
-// CHECK: nvgpu.device_async_copy %{{.*}}, %{{.*}}, 8 : memref<4096x6144xf16> to memref<128x24xf16, #gpu.address_space<workgroup>>
-// CHECK: %[[TOKEN:.*]] = nvgpu.device_async_create_group
+// CHECK-COUNT-3: nvgpu.device_async_create_group
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %c32
-// CHECK:   %[[EVEN:.*]] = arith.cmpi eq
+// CHECK:   %[[AHEAD:.*]] = arith.addi %[[I]], %c3
+// CHECK:   %[[MORE:.*]] = arith.cmpi ult, %[[AHEAD]], %c32
+// CHECK:   scf.if %[[MORE]]
+// CHECK:     arith.remui %[[AHEAD]], %c4
+// CHECK:     nvgpu.device_async_copy %{{.*}}, 8 {bypassL1} : memref<2x4096xf16> to memref<2x128xf16, #gpu.address_space<workgroup>>
+// CHECK:     nvgpu.device_async_copy %{{.*}}, 8 {bypassL1} : memref<4096x6144xf16> to memref<128x24xf16, #gpu.address_space<workgroup>>
+// CHECK:   %[[G:.*]] = nvgpu.device_async_create_group
+// CHECK-NEXT: nvgpu.device_async_wait %[[G]] {numGroups = 3 : i32}
+// CHECK:   arith.remui %[[I]], %c4
 // CHECK:   memref.view %[[RAW]]
-// CHECK:   scf.if
-// CHECK:     nvgpu.device_async_copy
-// CHECK:     nvgpu.device_async_copy
-// CHECK:     nvgpu.device_async_create_group
-// CHECK:   scf.if
-// CHECK-NEXT: nvgpu.device_async_wait %[[TOKEN]] {numGroups = 1 : i32}
-// CHECK-NEXT: } else {
-// CHECK-NEXT: nvgpu.device_async_wait %[[TOKEN]] {numGroups = 0 : i32}
 // CHECK:   gpu.barrier
 // SYNC-NOT: nvgpu.device_async_copy
-// PTX-COUNT-2: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 16;
+// PTX-COUNT-2: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
 // PTX: cp.async.commit_group
-// PTX-DAG: cp.async.wait_group{{[[:space:]]+}}0;
-// PTX-DAG: cp.async.wait_group{{[[:space:]]+}}1;
+// PTX: cp.async.wait_group{{[[:space:]]+}}3;
+// PTX-NOT: ld.global
 
 func.func @rmsnorm_matmul_fused(%x: tensor<2x4096xf16>, %w: tensor<4096x6144xf16>) -> tensor<2x6144xf16> {
   %y = mk.graph_kernel (%x, %w) grid = [256, 1, 1] block = [128, 1, 1] forloop = 32 {

@@ -9,10 +9,12 @@
 // CHECK: %[[C:.*]] = memref.collapse_shape %[[X]] {{\[\[}}0, 1, 2]] : memref<2x8x4xf32> into memref<64xf32>
 // CHECK: %[[V:.*]] = memref.expand_shape %[[C]] {{\[\[}}0, 1]] output_shape [16, 4] : memref<64xf32> into memref<16x4xf32>
 // CHECK: gpu.launch
-// CHECK: memref.load %[[V]]
+// CHECK: %[[VT:.*]] = memref.collapse_shape %[[V]] {{\[\[}}0, 1]] : memref<16x4xf32> into memref<64xf32>
+// CHECK: vector.load %[[VT]]
 // CHECK: gpu.terminator
 // CHECK: %[[E:.*]] = memref.alloc() : memref<2x8x4xf32>
 // CHECK: gpu.launch
+// CHECK: gpu.terminator
 // CHECK: %[[EF:.*]] = memref.collapse_shape %[[E]] {{\[\[}}0, 1, 2]] : memref<2x8x4xf32> into memref<64xf32>
 // CHECK: memref.copy %[[EF]], %[[F]]
 // CHECK-NOT: mk.

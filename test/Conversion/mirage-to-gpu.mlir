@@ -15,12 +15,12 @@
 // CHECK-DAG: memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x24xf32, #gpu.address_space<workgroup>>
 // The loop of 32 iterations loads both tiles from device memory.
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %c32
-// CHECK: memref.load %[[X]]
-// CHECK: memref.load %[[W]]
+// CHECK: vector.load %[[X]]
+// CHECK: vector.load %[[W]]
 // CHECK: gpu.barrier
 // CHECK: math.sqrt
 // CHECK: arith.divf
-// CHECK: memref.store %{{.*}}, %[[Y]]
+// CHECK: vector.store %{{.*}}, %[[Y]]
 // CHECK: gpu.terminator
 // CHECK-NOT: mk.
 // CHECK-NOT: mb.
@@ -50,11 +50,15 @@ func.func @rmsnorm_matmul_fused(%x: tensor<2x4096xf16>, %w: tensor<4096x6144xf16
 // CHECK-LABEL: func.func @two_kernels(
 // CHECK-SAME: %[[A:.*]]: memref<4x64xf32>, %[[OUT:.*]]: memref<4x64xf32>)
 // CHECK: %[[T:.*]] = memref.alloc() : memref<4x64xf32>
+// Whole rows: the copies see the tensors as one row.
 // CHECK: gpu.launch
-// CHECK: memref.store %{{.*}}, %[[T]]
+// CHECK: %[[TS:.*]] = memref.collapse_shape %[[T]] {{\[\[}}0, 1]] : memref<4x64xf32> into memref<256xf32>
+// CHECK: vector.store %{{.*}}, %[[TS]]
 // CHECK: gpu.launch
-// CHECK: memref.load %[[T]]
-// CHECK: memref.store %{{.*}}, %[[OUT]]
+// CHECK: %[[TL:.*]] = memref.collapse_shape %[[T]]
+// CHECK: vector.load %[[TL]]
+// CHECK: %[[OS:.*]] = memref.collapse_shape %[[OUT]]
+// CHECK: vector.store %{{.*}}, %[[OS]]
 // CHECK: memref.dealloc %[[T]]
 func.func @two_kernels(%a: tensor<4x64xf32>) -> tensor<4x64xf32> {
   %t = mk.graph_kernel (%a) grid = [4, 1, 1] block = [64, 1, 1] forloop = 1 {

@@ -35,11 +35,18 @@ def ConvertMirageToGPU : Pass<"convert-mirage-to-gpu", "::mlir::ModuleOp"> {
     each warp takes 16x8 output tiles in turn and builds its fragments from
     shared memory with the lane layout of the PTX mma instruction.
 
-    With `async-copies`, an input iterator whose loop walks a dim (and whose
-    rows split into aligned 4-, 8- or 16-byte chunks) is double-buffered: the
-    tile of iteration 0 is requested with `nvgpu.device_async_copy` before
-    the loop, and iteration i requests iteration i + 1 into the other buffer
-    before waiting for its own (`cp.async.wait_group 1`).
+    Tiles move in 16-, 8- or 4-byte chunks (the widest that divides the
+    tile's and the device tensor's contiguous rows; trailing dims a tile spans
+    whole are one row): `vector.load`/`vector.store` with that alignment, or
+    with `async-copies`, `nvgpu.device_async_copy` (`cp.async`, `.cg` for 16
+    bytes). A tile without a walked dim (or of a loop of one iteration) is
+    loaded once, before the loop. With `async-copies`, a walked tile is
+    loaded by a pipeline of up to 4 buffers (fewer where shared memory is
+    short): the first `stages - 1` iterations are requested before the loop,
+    and iteration i requests iteration i + stages - 1, closes a group and
+    waits for all but the newest `stages - 1` (`cp.async.wait_group`). A tile
+    whose rows allow no chunk is copied element by element, with a remark
+    that says why.
 
     Element-wise arithmetic is done in f32. Functions with `mk` ops outside a
     graph-defined kernel are rejected with a diagnostic naming the op.
@@ -61,8 +68,8 @@ def ConvertMirageToGPU : Pass<"convert-mirage-to-gpu", "::mlir::ModuleOp"> {
            "Compute f16 matmul tiles whose shape fits m16n8k16 with "
            "nvgpu.mma.sync">,
     Option<"asyncCopies", "async-copies", "bool", /*default=*/"false",
-           "Load the tiles of input iterators that walk a dim with cp.async "
-           "into two alternating buffers (double buffering)">,
+           "Load input tiles with cp.async: walked tiles through a pipeline "
+           "of up to 4 buffers, loop-invariant tiles once before the loop">,
     Option<"registerAccumulators", "register-accumulators", "bool",
            /*default=*/"false",
            "Keep for-loop accumulators in registers (loop-carried values) "

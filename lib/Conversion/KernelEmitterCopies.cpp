@@ -1,0 +1,326 @@
+//===- KernelEmitterCopies.cpp - Tile copies of a graph-defined kernel ----===//
+//
+// The global-memory traffic of KernelEmitter: input iterators (loop-invariant
+// tiles loaded once before the loop, walking tiles in a multi-stage cp.async
+// pipeline, the rest with vector loads) and output savers (vector stores).
+// Every copy moves the widest chunk, 16, 8 or 4 bytes, that is contiguous
+// and aligned in both memories; one element at a time only where the rows
+// allow no chunk, with a remark that says why (docs/lowering.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+namespace mirage::lowering {
+
+/// `v` (a float scalar or vector) converted to `type`, the same shape with
+/// another float element type.
+static Value convertFloat(OpBuilder &b, Location loc, Value v, Type type) {
+  unsigned from = getElementTypeOrSelf(v.getType()).getIntOrFloatBitWidth();
+  unsigned to = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
+  if (from > to)
+    return arith::TruncFOp::create(b, loc, type, v);
+  if (from < to)
+    return arith::ExtFOp::create(b, loc, type, v);
+  return v;
+}
+
+/// Chunk sizes tried, widest first, in bytes.
+constexpr int64_t kChunkBytes[] = {16, 8, 4};
+
+TileCopy planTileCopy(ArrayRef<int64_t> tile, ArrayRef<int64_t> global,
+                      Type globalElement) {
+  TileCopy plan;
+  // Dims after mergeFrom span their whole device dim, so the tile's rows
+  // from mergeFrom on are consecutive in the device tensor as well: one
+  // contiguous row of the product of their sizes (a [64, 1] tile of a
+  // [4096, 1] statistic is one row of 64 elements).
+  int64_t rank = tile.size();
+  plan.mergeFrom = rank - 1;
+  while (plan.mergeFrom > 0 && tile[plan.mergeFrom] == global[plan.mergeFrom])
+    --plan.mergeFrom;
+  plan.tile.assign(tile.begin(), tile.begin() + plan.mergeFrom);
+  plan.global.assign(global.begin(), global.begin() + plan.mergeFrom);
+  plan.tile.push_back(1);
+  plan.global.push_back(1);
+  for (int64_t d = plan.mergeFrom; d < rank; ++d) {
+    plan.tile.back() *= tile[d];
+    plan.global.back() *= global[d];
+  }
+  // A chunk starts at a multiple of its size in the tile row (origins are
+  // multiples of the tile row) and in the device row: it must divide both
+  // rows. Device tensors are assumed 16-byte aligned (docs/lowering.md).
+  int64_t width = elementByteWidth(globalElement);
+  plan.chunk = 1;
+  for (int64_t bytes : kChunkBytes)
+    if (bytes % width == 0 && plan.tile.back() % (bytes / width) == 0 &&
+        plan.global.back() % (bytes / width) == 0) {
+      plan.chunk = bytes / width;
+      break;
+    }
+  return plan;
+}
+
+Value KernelEmitter::collapseForCopy(Value memref, const TileCopy &plan) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (plan.mergeFrom + 1 >= type.getRank())
+    return memref;
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < plan.mergeFrom; ++d)
+    groups.push_back({d});
+  groups.emplace_back();
+  for (int64_t d = plan.mergeFrom; d < type.getRank(); ++d)
+    groups.back().push_back(d);
+  return memref::CollapseShapeOp::create(b, loc, memref, groups);
+}
+
+SmallVector<Value> KernelEmitter::collapseOrigin(ArrayRef<Value> origin,
+                                                 ArrayRef<int64_t> shape,
+                                                 const TileCopy &plan) {
+  SmallVector<Value> out(origin.begin(), origin.begin() + plan.mergeFrom);
+  Value merged = cIndex(b, loc, 0);
+  int64_t stride = 1;
+  for (int64_t d = shape.size() - 1; d >= plan.mergeFrom; --d) {
+    merged = arith::AddIOp::create(
+        b, loc, merged,
+        arith::MulIOp::create(b, loc, origin[d], cIndex(b, loc, stride)));
+    stride *= shape[d];
+  }
+  out.push_back(merged);
+  return out;
+}
+
+TileCopy KernelEmitter::inputCopy(mb::InputIterOp op) {
+  auto in = op.getInput().getType();
+  return planTileCopy(op.getType().getShape(), in.getShape(),
+                      in.getElementType());
+}
+
+int64_t KernelEmitter::asyncChunk(mb::InputIterOp op) {
+  int64_t chunk = inputCopy(op).chunk;
+  return chunk * elementByteWidth(op.getType().getElementType()) >= 4 ? chunk
+                                                                      : 0;
+}
+
+bool KernelEmitter::isLoopInvariant(mb::InputIterOp op) {
+  return static_cast<int64_t>(op.getFmap()) < 0 || kernel.getForloop() == 1;
+}
+
+SmallVector<Value> KernelEmitter::inputOrigin(mb::InputIterOp op, Value iv) {
+  ArrayRef<int64_t> tile = op.getType().getShape();
+  ArrayRef<int64_t> imap = op.getImap();
+  int64_t fmap = op.getFmap();
+  int64_t f = kernel.getForloop();
+  // Tile origin (DESIGN §3.2): block index, then the loop index inside it.
+  SmallVector<Value> off(tile.size(), cIndex(b, loc, 0));
+  for (int g = 0; g < 3; ++g)
+    if (imap[g] >= 0)
+      off[imap[g]] = blockIds[g];
+  if (fmap >= 0)
+    off[fmap] = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, off[fmap], cIndex(b, loc, f)),
+        iv);
+  for (size_t d = 0; d < tile.size(); ++d)
+    off[d] = arith::MulIOp::create(b, loc, off[d], cIndex(b, loc, tile[d]));
+  return off;
+}
+
+void KernelEmitter::remarkScalarCopy(Operation *op, const TileCopy &plan,
+                                     Type element) {
+  int64_t width = elementByteWidth(element);
+  InFlightDiagnostic diag = op->emitRemark();
+  diag << (isa<mb::InputIterOp>(op) ? "input tile" : "output tile")
+       << " copied one element (" << width << " bytes) at a time: ";
+  if (plan.tile.back() * width < 4)
+    diag << "its contiguous rows of " << plan.tile.back()
+         << " element(s) are narrower than 4 bytes";
+  else
+    diag << "no 16-, 8- or 4-byte chunk divides both its contiguous rows ("
+         << plan.tile.back() << " elements) and the device tensor's ("
+         << plan.global.back() << ")";
+}
+
+void KernelEmitter::copyTile(Value src, ArrayRef<Value> srcOrigin, Value dst,
+                             ArrayRef<Value> dstOrigin, const TileCopy &plan) {
+  SmallVector<Value> from0 = collapseOrigin(
+      srcOrigin, cast<MemRefType>(src.getType()).getShape(), plan);
+  SmallVector<Value> to0 = collapseOrigin(
+      dstOrigin, cast<MemRefType>(dst.getType()).getShape(), plan);
+  src = collapseForCopy(src, plan);
+  dst = collapseForCopy(dst, plan);
+  Type srcElement = cast<MemRefType>(src.getType()).getElementType();
+  Type dstElement = cast<MemRefType>(dst.getType()).getElementType();
+  int64_t chunk = plan.chunk;
+  SmallVector<int64_t> chunks(plan.tile);
+  chunks.back() /= chunk;
+  auto at = [&](ArrayRef<Value> origin, ValueRange idx) {
+    SmallVector<Value> out;
+    for (auto [o, i] : llvm::zip_equal(origin, idx))
+      out.push_back(arith::AddIOp::create(b, loc, o, i));
+    return out;
+  };
+  forEachElement(chunks, [&](ValueRange chunkIdx) {
+    SmallVector<Value> idx(chunkIdx);
+    idx.back() =
+        arith::MulIOp::create(b, loc, chunkIdx.back(), cIndex(b, loc, chunk));
+    SmallVector<Value> from = at(from0, idx), to = at(to0, idx);
+    if (chunk == 1) {
+      Value v = memref::LoadOp::create(b, loc, src, from);
+      memref::StoreOp::create(b, loc, convertFloat(b, loc, v, dstElement),
+                              dst, to);
+      return;
+    }
+    // Both addresses are multiples of the chunk's bytes on either side.
+    auto align = [&](Type element) {
+      return llvm::MaybeAlign(
+          std::min<int64_t>(16, chunk * elementByteWidth(element)));
+    };
+    Value v = vector::LoadOp::create(b, loc,
+                                     VectorType::get({chunk}, srcElement), src,
+                                     from, /*nontemporal=*/false,
+                                     align(srcElement));
+    v = convertFloat(b, loc, v, VectorType::get({chunk}, dstElement));
+    vector::StoreOp::create(b, loc, v, dst, to, /*nontemporal=*/false,
+                            align(dstElement));
+  });
+}
+
+void KernelEmitter::emitInputIter(mb::InputIterOp op, Value iv) {
+  if (llvm::is_contained(pipelined, op) || llvm::is_contained(hoisted, op))
+    return; // Loaded by emitPipelineStep or before the loop.
+  Value dst = buf(op.getTile());
+  stage({}, {dst});
+  emitSyncInputCopy(op, iv, dst);
+}
+
+void KernelEmitter::emitSyncInputCopy(mb::InputIterOp op, Value iv,
+                                      Value dst) {
+  TileCopy plan = inputCopy(op);
+  if (plan.chunk == 1)
+    remarkScalarCopy(op, plan, op.getType().getElementType());
+  SmallVector<Value> zero(op.getType().getRank(), cIndex(b, loc, 0));
+  copyTile(global.lookup(op.getInput()), inputOrigin(op, iv), dst, zero, plan);
+}
+
+void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
+  TileCopy plan = inputCopy(op);
+  int64_t chunk = plan.chunk;
+  SmallVector<int64_t> chunks(plan.tile);
+  chunks.back() /= chunk;
+  Value src = global.lookup(op.getInput());
+  SmallVector<Value> off = collapseOrigin(
+      inputOrigin(op, iv), op.getInput().getType().getShape(), plan);
+  src = collapseForCopy(src, plan);
+  dst = collapseForCopy(dst, plan);
+  // Only 16-byte copies may bypass L1 (cp.async.cg); tiles are streamed once
+  // per block, so they should.
+  bool cg = chunk * elementByteWidth(op.getType().getElementType()) == 16;
+  forEachElement(chunks, [&](ValueRange idx) {
+    SmallVector<Value> at(idx), gat;
+    at.back() = arith::MulIOp::create(b, loc, idx.back(), cIndex(b, loc, chunk));
+    for (size_t d = 0; d < chunks.size(); ++d)
+      gat.push_back(arith::AddIOp::create(b, loc, off[d], at[d]));
+    nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst, at, src,
+        gat, b.getIndexAttr(chunk), /*srcElements=*/Value(),
+        cg ? b.getUnitAttr() : UnitAttr());
+  });
+}
+
+Value KernelEmitter::commitGroup() {
+  return nvgpu::DeviceAsyncCreateGroupOp::create(
+      b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), ValueRange{});
+}
+
+Value KernelEmitter::stageView(mb::InputIterOp op, Value iteration) {
+  const Slot &s = slots.find(op.getTile())->second;
+  int64_t stride = pipelineStride.lookup(op.getTile());
+  Value offset = arith::AddIOp::create(
+      b, loc, cIndex(b, loc, s.offset),
+      arith::MulIOp::create(
+          b, loc,
+          arith::RemUIOp::create(b, loc, iteration, cIndex(b, loc, stages)),
+          cIndex(b, loc, stride)));
+  return memref::ViewOp::create(b, loc, s.type, rawShared, offset,
+                                ValueRange{});
+}
+
+void KernelEmitter::emitLoopPrologue() {
+  bool async = false;
+  // Loop-invariant tiles: copied once, asynchronously with iteration 0's
+  // group where they can be.
+  for (mb::InputIterOp it : hoisted) {
+    Value dst = buf(it.getTile());
+    if (asyncCopies && asyncChunk(it) > 0) {
+      emitAsyncCopy(it, cIndex(b, loc, 0), dst);
+      async = true;
+    } else {
+      emitSyncInputCopy(it, cIndex(b, loc, 0), dst);
+    }
+  }
+  // Pipelined tiles: iterations 0 .. stages - 2, one group each.
+  for (int64_t i = 0; i + 1 < stages && !pipelined.empty(); ++i) {
+    for (mb::InputIterOp it : pipelined)
+      emitAsyncCopy(it, cIndex(b, loc, i), stageView(it, cIndex(b, loc, i)));
+    commitGroup();
+    async = false;
+  }
+  if (pipelined.empty() && async) {
+    // Nothing to overlap with: wait here, once.
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, commitGroup(),
+                                     b.getI32IntegerAttr(0));
+  }
+  if (!hoisted.empty() && pipelined.empty())
+    barrier();
+}
+
+void KernelEmitter::emitPipelineStep(Value iv) {
+  if (pipelined.empty())
+    return;
+  int64_t f = kernel.getForloop();
+  // Iteration iv + stages - 1 goes into the buffer iteration iv - 1 read;
+  // that iteration ended with a barrier.
+  Value ahead = arith::AddIOp::create(b, loc, iv, cIndex(b, loc, stages - 1));
+  Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, ahead,
+                                     cIndex(b, loc, f));
+  auto prefetch = scf::IfOp::create(b, loc, more, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&prefetch.getThenRegion().front());
+    for (mb::InputIterOp it : pipelined)
+      emitAsyncCopy(it, ahead, stageView(it, ahead));
+  }
+  // One group per iteration, empty near the end, so that waiting for all
+  // but the newest stages - 1 groups always means iteration iv has landed.
+  nvgpu::DeviceAsyncWaitOp::create(b, loc, commitGroup(),
+                                   b.getI32IntegerAttr(stages - 1));
+  // Other threads' copies become visible at the next barrier.
+  for (mb::InputIterOp it : pipelined) {
+    Value cur = stageView(it, iv);
+    tiles[it.getTile()] = cur;
+    dirty.insert(cur);
+  }
+  for (mb::InputIterOp it : hoisted)
+    dirty.insert(buf(it.getTile()));
+}
+
+void KernelEmitter::emitOutputSaver(mb::OutputSaverOp op) {
+  ArrayRef<int64_t> tile = op.getInput().getType().getShape();
+  ArrayRef<int64_t> omap = op.getOmap();
+  SmallVector<Value> off(tile.size(), cIndex(b, loc, 0));
+  for (int g = 0; g < 3; ++g)
+    if (omap[g] >= 0)
+      off[omap[g]] = arith::MulIOp::create(b, loc, blockIds[g],
+                                           cIndex(b, loc, tile[omap[g]]));
+  Value src = buf(op.getInput());
+  Value dst = global.lookup(op.getOutput());
+  auto out = op.getOutput().getType();
+  TileCopy plan = planTileCopy(tile, out.getShape(), out.getElementType());
+  if (plan.chunk == 1)
+    remarkScalarCopy(op, plan, out.getElementType());
+  stage({src}, {});
+  SmallVector<Value> zero(tile.size(), cIndex(b, loc, 0));
+  copyTile(src, zero, dst, off, plan);
+}
+
+} // namespace mirage::lowering
