@@ -32,7 +32,8 @@ constexpr double kA100Clock = 1.41e9, kHopperClock = 1.98e9;
 // (CUDA programming guide): sm_86, sm_89 and sm_120 have 100 KB per SM (99 KB
 // per block) and 1536 threads, sm_100 as sm_90.
 constexpr double kA10GClock = 1.71e9, kA40Clock = 1.74e9, kL4Clock = 2.04e9,
-                 kAdaClock = 2.52e9, kB200Clock = 1.98e9, kRtx5090Clock = 2.407e9;
+                 kAdaClock = 2.52e9, kB200Clock = 1.98e9,
+                 kRtx5090Clock = 2.407e9;
 constexpr double kSmallSmemPerSM = 102400, kSmallSmemPerBlock = 101376;
 /// L2 bandwidth is no vendor figure for these parts; it is estimated as 32
 /// bytes per SM per clock, what the A100 (5 TB/s) and H100 (8 TB/s)
