@@ -31,7 +31,7 @@ endforeach()
 add_library(Mirage INTERFACE)
 target_link_libraries(Mirage INTERFACE MirageImport MirageSearch MirageVerify
   MirageConversion MirageTransforms MirageKernel MirageBlock MirageThread
-  MirageInterfaces)
+  MirageInterfaces MirageGPUTargets)
 install(TARGETS Mirage EXPORT MLIRTargets COMPONENT mirage-cmake-exports)
 
 install(DIRECTORY include/Mirage include/mirage-c

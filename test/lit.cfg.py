@@ -33,6 +33,18 @@ if ptxas:
     # kernels) from the toolkit named by CUDA_HOME.
     config.environment["CUDA_HOME"] = os.environ.get(
         "CUDA_HOME", os.path.dirname(os.path.dirname(os.path.realpath(ptxas))))
+    # One feature per architecture this ptxas assembles (`ptxas-sm_100`), from
+    # the values its --help lists for --gpu-name: CUDA 13 dropped sm_70, an
+    # older toolkit does not know sm_100 or sm_120.
+    import re
+    import subprocess
+    try:
+        help_text = subprocess.run([ptxas, "--help"], capture_output=True, text=True,
+                                   timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        help_text = ""
+    for arch in sorted(set(re.findall(r"'(sm_[0-9]+[af]?)'", help_text))):
+        config.available_features.add("ptxas-" + arch)
 
 for omp in ["/usr/lib/llvm-22/lib/libomp.so", "/usr/lib/x86_64-linux-gnu/libomp.so.5"]:
     if os.path.exists(omp):

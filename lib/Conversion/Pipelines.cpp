@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Conversion/Passes.h"
+#include "Mirage/Search/GPUTargets.h"
 #include "Mirage/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -22,13 +23,18 @@ using namespace mlir;
 namespace {
 
 struct PtxOptions : public PassPipelineOptions<PtxOptions> {
-  Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("Target chip: sm_80 or sm_90"),
-                           llvm::cl::init("sm_90")};
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("Target: an architecture (sm_80, sm_86, sm_89, sm_90, "
+                     "sm_90a, sm_100, sm_100a, sm_120, sm_120a) or a part of "
+                     "the cost model (a100-80gb, a10g, l40s, h200, b200, "
+                     "rtx5090, ...), which selects its architecture"),
+      llvm::cl::init("sm_90")};
   Option<std::string> features{
       *this, "features",
-      llvm::cl::desc("PTX features; default +ptx70 for sm_80, +ptx80 for "
-                     "sm_90 (LLVM aborts without one)"),
+      llvm::cl::desc("LLVM NVPTX features; default the architecture's PTX "
+                     "version (+ptx70 for sm_80, +ptx71 sm_86, +ptx78 sm_89, "
+                     "+ptx80 sm_90(a), +ptx86 sm_100(a), +ptx87 sm_120(a))"),
       llvm::cl::init("")};
   Option<std::string> dumpDir{
       *this, "dump-dir",
@@ -92,6 +98,56 @@ void buildMirageToGpu(OpPassManager &pm, bool tensorCores, bool asyncCopies,
   pm.addPass(createCSEPass());
 }
 
+/// The PTX pipeline on the architecture `opts.chip` names, or an error
+/// through `errorHandler` when it names none the lowering supports or when
+/// `features` ask for a PTX version the architecture does not have.
+LogicalResult
+buildMirageToPtx(OpPassManager &pm, const PtxOptions &opts,
+                 function_ref<LogicalResult(const Twine &)> errorHandler) {
+  const mirage::search::GpuArch *arch =
+      mirage::search::resolveGpuChip(opts.chip);
+  if (!arch)
+    return errorHandler("mirage-to-ptx: unsupported chip '" + opts.chip +
+                        "' (expected " + mirage::search::getGpuChipNames() +
+                        ")");
+  std::string features = opts.features;
+  if (features.empty())
+    features = mirage::search::getPtxFeatures(*arch);
+  unsigned ptx = mirage::search::getRequestedPtxVersion(features);
+  if (ptx && ptx < arch->minPtxVersion)
+    return errorHandler("mirage-to-ptx: features '" + features +
+                        "' ask for PTX " + Twine(ptx / 10) + "." +
+                        Twine(ptx % 10) + ", but " + arch->name +
+                        " needs PTX " + Twine(arch->minPtxVersion / 10) + "." +
+                        Twine(arch->minPtxVersion % 10) + " or newer");
+
+  buildMirageToGpu(pm, opts.tensorCores, opts.asyncCopies,
+                   opts.registerAccumulators);
+  // Constants hoisted out of the launch by canonicalization go back in, so
+  // kernels take only buffers as arguments.
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  if (!opts.dumpDir.empty()) {
+    mirage::WriteKernelManifestOptions manifest;
+    manifest.output = opts.dumpDir + "/manifest.json";
+    pm.addPass(mirage::createWriteKernelManifest(manifest));
+  }
+  if (opts.deviceBuffers)
+    pm.addPass(mirage::createHostBuffersToGPU());
+  gpu::GPUToNVVMPipelineOptions nvvm;
+  nvvm.cubinChip = arch->name;
+  nvvm.cubinFeatures = features;
+  nvvm.cubinFormat = "isa";
+  nvvm.optLevel = opts.optLevel;
+  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  if (!opts.dumpDir.empty()) {
+    mirage::WritePTXOptions ptxOptions;
+    ptxOptions.dir = opts.dumpDir;
+    pm.addPass(mirage::createWritePTX(ptxOptions));
+  }
+  return success();
+}
+
 } // namespace
 
 void mirage::registerMiragePipelines() {
@@ -103,38 +159,22 @@ void mirage::registerMiragePipelines() {
                          /*registerAccumulators=*/true);
       });
 
-  PassPipelineRegistration<PtxOptions>(
+  // Registered with a builder that can fail: a chip the backend does not
+  // support (sm_70, where it aborts on cp.async; sm_86 with PTX 7.0, where it
+  // aborts on the target) is a diagnostic and a failed pipeline, never a
+  // crash inside LLVM.
+  registerPassPipeline(
       "mirage-to-ptx",
       "Lower uGraph functions to PTX through gpu/nvvm (gpu.binary, isa)",
-      [](OpPassManager &pm, const PtxOptions &opts) {
-        buildMirageToGpu(pm, opts.tensorCores, opts.asyncCopies,
-                         opts.registerAccumulators);
-        // Constants hoisted out of the launch by canonicalization go back in,
-        // so kernels take only buffers as arguments.
-        pm.addPass(createGpuLaunchSinkIndexComputationsPass());
-        pm.addPass(createGpuKernelOutliningPass());
-        if (!opts.dumpDir.empty()) {
-          mirage::WriteKernelManifestOptions manifest;
-          manifest.output = opts.dumpDir + "/manifest.json";
-          pm.addPass(mirage::createWriteKernelManifest(manifest));
-        }
-        if (opts.deviceBuffers)
-          pm.addPass(mirage::createHostBuffersToGPU());
-        gpu::GPUToNVVMPipelineOptions nvvm;
-        nvvm.cubinChip = opts.chip;
-        std::string features = opts.features;
-        if (features.empty())
-          features = StringRef(opts.chip).starts_with("sm_8") ? "+ptx70"
-                                                              : "+ptx80";
-        nvvm.cubinFeatures = features;
-        nvvm.cubinFormat = "isa";
-        nvvm.optLevel = opts.optLevel;
-        gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
-        if (!opts.dumpDir.empty()) {
-          mirage::WritePTXOptions ptx;
-          ptx.dir = opts.dumpDir;
-          pm.addPass(mirage::createWritePTX(ptx));
-        }
+      [](OpPassManager &pm, StringRef optionsText,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        PtxOptions opts;
+        if (failed(opts.parseFromString(optionsText)))
+          return failure();
+        return buildMirageToPtx(pm, opts, errorHandler);
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optionHandler) {
+        optionHandler(PtxOptions());
       });
 
   PassPipelineRegistration<CpuOptions>(

@@ -13,7 +13,7 @@
 #include "Mirage/Import/Composites.h"
 #include "Mirage/Import/Outline.h"
 #include "Mirage/Import/Passes.h"
-#include "Mirage/Search/CostModel.h"
+#include "Mirage/Search/GPUTargets.h"
 
 #include "Common.h"
 #include "NamedOps.h"
@@ -845,9 +845,12 @@ namespace {
 struct ImportToPtxOptions : public PassPipelineOptions<ImportToPtxOptions> {
   Option<std::string> chip{
       *this, "chip",
-      llvm::cl::desc("Target GPU: a part (a100-40gb, a100-80gb, h100-sxm, "
-                     "h200) or an architecture (sm_80, sm_90). The search "
-                     "models the part, the PTX is for its architecture"),
+      llvm::cl::desc("Target GPU: a part of the cost model (a100-80gb, "
+                     "h200, a10g, l40s, b200, rtx5090, ...) or an "
+                     "architecture (sm_80, sm_86, sm_89, sm_90, sm_90a, "
+                     "sm_100, sm_100a, sm_120, sm_120a). The search models "
+                     "the part (an architecture's default part), the PTX is "
+                     "for its architecture"),
       llvm::cl::init("sm_90")};
   Option<std::string> dumpDir{
       *this, "dump-dir",
@@ -903,11 +906,15 @@ void registerMirageImportPasses() {
             << " threads=" << opts.threads;
         if (!opts.cacheDir.empty())
           search += " cache-dir=" + quoted(opts.cacheDir);
-        // An unknown chip is reported by the search, which runs first.
-        std::optional<search::DeviceModel> part =
-            search::getDeviceModel(opts.chip);
-        std::string lower = "mirage-to-ptx{chip=" +
-                            quoted(part ? StringRef(part->arch) : opts.chip);
+        // The search models the part (an architecture's default part), the
+        // PTX is for its architecture; a chip neither knows is refused here,
+        // before any pass runs.
+        const search::GpuArch *arch = search::resolveGpuChip(opts.chip);
+        if (!arch)
+          return errorHandler("mirage-import-to-ptx: unknown chip '" +
+                              opts.chip + "' (expected " +
+                              search::getGpuChipNames() + ")");
+        std::string lower = "mirage-to-ptx{chip=" + quoted(arch->name);
         if (!opts.dumpDir.empty())
           lower += " dump-dir=" + quoted(opts.dumpDir);
         std::string text = search + "}," + lower + "}";

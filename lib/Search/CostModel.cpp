@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Search/CostModel.h"
+#include "Mirage/Search/GPUTargets.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -21,6 +22,24 @@ namespace {
 // (FP32 lanes x clock), SFU rate (16 per SM per clock), launch, first tile
 // load, unhidden part of an iteration.
 constexpr double kA100Clock = 1.41e9, kHopperClock = 1.98e9;
+
+// The parts added for sm_86, sm_89, sm_100 and sm_120 (docs/cost-model.md
+// gives the source of each figure). Tensor peaks are the vendors' dense
+// (not 2:4 sparse) fp16 figures with FP32 accumulation, the mma the
+// generated code issues: on the GeForce parts (RTX 4090, RTX 5090) that is
+// half their fp16-accumulate figure. All have 128 FP32 lanes per SM. Shared
+// memory, resident threads and blocks per SM follow the compute capability
+// (CUDA programming guide): sm_86, sm_89 and sm_120 have 100 KB per SM (99 KB
+// per block) and 1536 threads, sm_100 as sm_90.
+constexpr double kA10GClock = 1.71e9, kA40Clock = 1.74e9, kL4Clock = 2.04e9,
+                 kAdaClock = 2.52e9, kB200Clock = 1.98e9,
+                 kRtx5090Clock = 2.407e9;
+constexpr double kSmallSmemPerSM = 102400, kSmallSmemPerBlock = 101376;
+/// L2 bandwidth is no vendor figure for these parts; it is estimated as 32
+/// bytes per SM per clock, what the A100 (5 TB/s) and H100 (8 TB/s)
+/// estimates above amount to.
+constexpr double l2Rate(double sms, double clock) { return 32 * sms * clock; }
+
 const DeviceModel kDevices[] = {
     {"a100-40gb", "sm_80", 108, kA100Clock, 1.555e12, 40e6, 5.0e12, 167936,
      166912, 65536, 2048, 32, 312e12, 108 * 64 * kA100Clock,
@@ -34,6 +53,28 @@ const DeviceModel kDevices[] = {
     {"h200", "sm_90", 132, kHopperClock, 4.8e12, 50e6, 8.0e12, 233472, 232448,
      65536, 2048, 32, 989e12, 132 * 128 * kHopperClock,
      132 * 16 * kHopperClock, 3.0, 0.5, 0.1},
+    {"a10g", "sm_86", 80, kA10GClock, 600e9, 6e6, l2Rate(80, kA10GClock),
+     kSmallSmemPerSM, kSmallSmemPerBlock, 65536, 1536, 16, 70e12,
+     80 * 128 * kA10GClock, 80 * 16 * kA10GClock, 3.0, 0.5, 0.1},
+    {"a40", "sm_86", 84, kA40Clock, 696e9, 6e6, l2Rate(84, kA40Clock),
+     kSmallSmemPerSM, kSmallSmemPerBlock, 65536, 1536, 16, 149.7e12,
+     84 * 128 * kA40Clock, 84 * 16 * kA40Clock, 3.0, 0.5, 0.1},
+    {"l4", "sm_89", 58, kL4Clock, 300e9, 48e6, l2Rate(58, kL4Clock),
+     kSmallSmemPerSM, kSmallSmemPerBlock, 65536, 1536, 24, 121e12,
+     58 * 128 * kL4Clock, 58 * 16 * kL4Clock, 3.0, 0.5, 0.1},
+    {"l40s", "sm_89", 142, kAdaClock, 864e9, 96e6, l2Rate(142, kAdaClock),
+     kSmallSmemPerSM, kSmallSmemPerBlock, 65536, 1536, 24, 362e12,
+     142 * 128 * kAdaClock, 142 * 16 * kAdaClock, 3.0, 0.5, 0.1},
+    {"rtx4090", "sm_89", 128, kAdaClock, 1008e9, 72e6, l2Rate(128, kAdaClock),
+     kSmallSmemPerSM, kSmallSmemPerBlock, 65536, 1536, 24, 165.2e12,
+     128 * 128 * kAdaClock, 128 * 16 * kAdaClock, 3.0, 0.5, 0.1},
+    {"b200", "sm_100", 148, kB200Clock, 7.7e12, 126e6, l2Rate(148, kB200Clock),
+     233472, 232448, 65536, 2048, 32, 2.25e15, 148 * 128 * kB200Clock,
+     148 * 16 * kB200Clock, 3.0, 0.5, 0.1},
+    {"rtx5090", "sm_120", 170, kRtx5090Clock, 1792e9, 96e6,
+     l2Rate(170, kRtx5090Clock), kSmallSmemPerSM, kSmallSmemPerBlock, 65536,
+     1536, 24, 209.5e12, 170 * 128 * kRtx5090Clock,
+     170 * 16 * kRtx5090Clock, 3.0, 0.5, 0.1},
 };
 
 } // namespace
@@ -43,11 +84,9 @@ llvm::ArrayRef<DeviceModel> mirage::search::getDeviceModels() {
 }
 
 std::optional<DeviceModel> mirage::search::getDeviceModel(llvm::StringRef target) {
-  // The architectures select their default part.
-  if (target == "sm_80")
-    target = "a100-80gb";
-  else if (target == "sm_90")
-    target = "h100-sxm";
+  // An architecture selects its default part (GPUTargets.cpp).
+  if (const GpuArch *arch = getGpuArch(target))
+    target = arch->defaultPart;
   for (const DeviceModel &d : kDevices)
     if (target == d.name)
       return d;
@@ -58,7 +97,11 @@ std::string mirage::search::getDeviceModelNames() {
   std::string s;
   for (const DeviceModel &d : kDevices)
     s += std::string(d.name) + ", ";
-  return s + "sm_80 (a100-80gb) or sm_90 (h100-sxm)";
+  llvm::ArrayRef<GpuArch> archs = getGpuArchs();
+  for (const GpuArch &a : archs.drop_back())
+    s += std::string(a.name) + " (" + a.defaultPart + "), ";
+  return s.substr(0, s.size() - 2) + " or " + archs.back().name + " (" +
+         archs.back().defaultPart + ")";
 }
 
 double mirage::search::residentBlocksPerSM(const DeviceModel &device,

@@ -25,7 +25,7 @@
 // PART: remark: superoptimized: {{.*}} modelled {{.*}} on a100-40gb
 // PART: chip = "sm_80", features = "+ptx70"
 // PART-SAME: .target sm_80
-// BADCHIP: error: mirage-superoptimize: unknown chip 'sm_70'
+// BADCHIP: error: mirage-import-to-ptx: unknown chip 'sm_70' (expected an architecture (sm_80, {{.*}}) or a part (a100-40gb, {{.*}}))
 // QUOTE: error: mirage-import-to-ptx: option values may not contain '"'
 // UNKNOWN: no such option depth
 

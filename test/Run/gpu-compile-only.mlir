@@ -7,6 +7,8 @@
 // RUN: for f in %t/*.ptx; do %ptxas -arch=sm_90 $f -o /dev/null || echo "FAILED $f"; done 2>&1 | FileCheck %s --allow-empty --check-prefix=PTXAS
 // RUN: ls %t | FileCheck %s --check-prefix=FILES
 // RUN: mirage-run %s --device=gpu --compile-only --chip=sm_80 | FileCheck %s --check-prefix=SM80
+// A part names its architecture.
+// RUN: mirage-run %s --device=gpu --compile-only --chip=l40s | FileCheck %s --check-prefix=L40S
 // The fused GatedMLP kernel (tensor cores, cp.async, registers).
 // RUN: mirage-run %mirage_src_root/test/Programs/gated_mlp_fused.mlir --func=gated_mlp_fused --device=gpu --compile-only | FileCheck %s --check-prefix=FUSED
 
@@ -19,6 +21,7 @@
 // FILES: f_kernel_0.ptx
 // FILES: manifest.json
 // SM80: @f on gpu (sm_80): compile-only: 2 kernel binaries
+// L40S: @f on gpu (sm_89): compile-only: 2 kernel binaries
 // FUSED: @gated_mlp_fused on gpu (sm_90): compile-only: 1 kernel binaries
 // FUSED-SAME: 0 runtime calls made
 

@@ -7,6 +7,7 @@
 // RUN: not mirage-opt --mirage-superoptimize="time-budget=1e9" %s 2>&1 | FileCheck %s --check-prefix=BUDGET
 // RUN: not mirage-opt --mirage-superoptimize="verify-budget=-1" %s 2>&1 | FileCheck %s --check-prefix=VBUDGET
 // RUN: not mirage-opt --mirage-superoptimize="chip=sm_70" %s 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not mirage-opt --mirage-superoptimize="chip=sm_75" %s 2>&1 | FileCheck %s --check-prefix=CHIP75
 // RUN: not mirage-opt --mirage-superoptimize="max-block-threads=2048" %s 2>&1 | FileCheck %s --check-prefix=THREADSPB
 // RUN: not mirage-opt --mirage-superoptimize="max-blocks=0" %s 2>&1 | FileCheck %s --check-prefix=BLOCKS
 // RUN: not mirage-opt --mirage-superoptimize="final-tests=0" %s 2>&1 | FileCheck %s --check-prefix=TESTS
@@ -21,7 +22,8 @@
 // THREADS: error: mirage-superoptimize: threads must be in [1, 256]
 // BUDGET: error: mirage-superoptimize: time-budget must be in (0, 1e6] seconds
 // VBUDGET: error: mirage-superoptimize: verify-budget must be in [0, 1e6] seconds
-// CHIP: error: mirage-superoptimize: unknown chip 'sm_70' (expected a100-40gb, a100-80gb, h100-sxm, h200, sm_80 (a100-80gb) or sm_90 (h100-sxm))
+// CHIP: error: mirage-superoptimize: unknown chip 'sm_70' (expected a100-40gb, a100-80gb, h100-sxm, h200, a10g, a40, l4, l40s, rtx4090, b200, rtx5090, sm_80 (a100-80gb), sm_86 (a10g), sm_89 (l40s), sm_90 (h100-sxm), sm_90a (h100-sxm), sm_100 (b200), sm_100a (b200), sm_120 (rtx5090) or sm_120a (rtx5090))
+// CHIP75: error: mirage-superoptimize: unknown chip 'sm_75' (expected
 // THREADSPB: error: mirage-superoptimize: max-block-threads must be a power of two in [32, 1024]
 // BLOCKS: error: mirage-superoptimize: max-blocks must be >= 1
 // TESTS: error: mirage-superoptimize: final-tests must be >= 1

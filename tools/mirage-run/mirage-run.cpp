@@ -12,6 +12,7 @@
 #include "Buffers.h"
 #include "ImportCheck.h"
 #include "Mirage/InitMirage.h"
+#include "Mirage/Search/GPUTargets.h"
 #include "Mirage/Verify/Interpreter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -40,6 +41,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -47,6 +49,7 @@
 
 using namespace mlir;
 using namespace mirage::run;
+namespace search = mirage::search;
 namespace cl = llvm::cl;
 
 static cl::opt<std::string>
@@ -83,8 +86,11 @@ static cl::opt<std::string>
                   cl::init(MIRAGE_RUN_DEFAULT_GPU_RUNTIME));
 static cl::opt<std::string>
     chip("chip",
-         cl::desc("--device=gpu: PTX target, sm_80 or sm_90 (default: from "
-                  "the GPU's compute capability; sm_90 with --compile-only)"),
+         cl::desc("--device=gpu: PTX target, an architecture (sm_80, sm_86, "
+                  "sm_89, sm_90, sm_90a, sm_100, sm_100a, sm_120, sm_120a) or "
+                  "a part of the cost model (h200, l40s, ...) (default: the "
+                  "newest that the GPU's compute capability runs; sm_90 "
+                  "with --compile-only)"),
          cl::init(""));
 static cl::opt<bool> compileOnly(
     "compile-only",
@@ -154,15 +160,6 @@ std::optional<std::string> loadGpuRuntime(GpuRuntime &rt) {
         "--device=gpu: no CUDA GPU is present (the runtime found no device)");
   return std::nullopt;
 #endif
-}
-
-/// The PTX target of a compute capability (major * 10 + minor).
-std::optional<std::string> chipFor(int capability) {
-  if (capability >= 90)
-    return std::string("sm_90");
-  if (capability >= 80)
-    return std::string("sm_80");
-  return std::nullopt;
 }
 
 /// Counts calls of the stub that --compile-only binds the mgpu* functions to.
@@ -236,22 +233,34 @@ int main(int argc, char **argv) {
                 "--device=gpu, --compile-only nor --runs");
   if (!gpu && (!chip.empty() || !ptxDumpDir.empty()))
     return fail("--chip and --ptx-dump-dir need --device=gpu");
-  if (!chip.empty() && chip != "sm_80" && chip != "sm_90")
-    return fail("unknown --chip=" + chip + " (expected sm_80 or sm_90)");
+  const search::GpuArch *chipArch = nullptr;
+  if (!chip.empty() && !(chipArch = search::resolveGpuChip(chip)))
+    return fail("unknown --chip=" + chip + " (expected " +
+                search::getGpuChipNames() + ")");
   // Refuse before anything is lowered when there is no GPU to run on.
   GpuRuntime rt;
-  std::string target = chip;
+  std::string target = chipArch ? chipArch->name : "";
   if (gpu && !compileOnly) {
     if (auto why = loadGpuRuntime(rt))
       return fail(*why);
     int cc = rt.computeCapability();
-    std::optional<std::string> native = chipFor(cc);
+    std::string ccText =
+        std::to_string(cc / 10) + "." + std::to_string(cc % 10);
+    const search::GpuArch *native =
+        search::getGpuArchForCapability(static_cast<unsigned>(std::max(cc, 0)));
     if (!native)
-      return fail("--device=gpu: the GPU has compute capability " +
-                  std::to_string(cc / 10) + "." + std::to_string(cc % 10) +
-                  "; the lowering targets sm_80 and sm_90");
+      return fail("--device=gpu: the GPU has compute capability " + ccText +
+                  "; the lowering targets sm_80 and newer");
+    // The driver compiles PTX forward to newer GPUs, never back; PTX of an
+    // architecture-specific target (sm_90a) only for that architecture.
+    if (chipArch && (static_cast<int>(chipArch->computeCapability) > cc ||
+                     (chipArch->archSpecific &&
+                      static_cast<int>(chipArch->computeCapability) != cc)))
+      return fail("--chip=" + chip + " (" + chipArch->name +
+                  ") does not run on this GPU of compute capability " +
+                  ccText);
     if (target.empty())
-      target = *native;
+      target = native->name;
   }
   if (gpu && target.empty())
     target = "sm_90";

@@ -40,7 +40,7 @@ struct DeviceModel {
   double sms;
   /// Boost clock (Hz); the CUDA-core and SFU rates below follow from it.
   double clockHz;
-  /// HBM bandwidth (bytes/s).
+  /// DRAM (HBM or GDDR) bandwidth (bytes/s).
   double bytesPerSecond;
   /// L2 capacity (bytes) and bandwidth (bytes/s).
   double l2Bytes;
@@ -58,7 +58,7 @@ struct DeviceModel {
   /// in FLOP/s, counting an FMA as 2, is twice this).
   double cudaOpsPerSecond;
   /// Special-function unit rate (ex2, lg2, rcp, rsqrt, tanh: 16 per SM per
-  /// clock on sm_80 and sm_90).
+  /// clock on every supported architecture).
   double sfuOpsPerSecond;
   /// Launch overhead of one kernel, back to back without CUDA graphs (us).
   double launchMicros;
@@ -73,9 +73,11 @@ struct DeviceModel {
 /// Every part of the targets table, in a fixed order.
 llvm::ArrayRef<DeviceModel> getDeviceModels();
 
-/// The part named `target`: a part name ("a100-40gb", "a100-80gb",
-/// "h100-sxm", "h200") or an architecture, which selects its default part
-/// ("sm_80" -> a100-80gb, "sm_90" -> h100-sxm). nullopt for another string.
+/// The part named `target`: a part name ("a100-40gb", "h200", "l40s", ...)
+/// or an architecture of GPUTargets.h, which selects its default part
+/// ("sm_80" -> a100-80gb, "sm_86" -> a10g, "sm_89" -> l40s, "sm_90" and
+/// "sm_90a" -> h100-sxm, "sm_100" -> b200, "sm_120" -> rtx5090). nullopt for
+/// another string.
 std::optional<DeviceModel> getDeviceModel(llvm::StringRef target);
 
 /// The accepted target names, for diagnostics.
@@ -84,7 +86,7 @@ std::string getDeviceModelNames();
 /// Registers per thread assumed by the occupancy (the generated code's
 /// actual count is not known before ptxas).
 constexpr double kRegistersPerThread = 64;
-/// Shared memory the CUDA runtime reserves per block on sm_80 and sm_90.
+/// Shared memory the CUDA runtime reserves per block on sm_80 and newer.
 constexpr double kReservedSmemPerBlock = 1024;
 /// How many times its fair part (HBM bandwidth / SMs) of the bandwidth one
 /// busy SM can draw when others are idle: a grid on half the SMs still

@@ -84,8 +84,10 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     Option<"maxBlockThreads", "max-block-threads", "int64_t",
            /*default=*/"128", "threads of one block">,
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
-           "target of the cost model: a100-40gb, a100-80gb, h100-sxm, h200, "
-           "or sm_80 (= a100-80gb), sm_90 (= h100-sxm)">,
+           "target of the cost model: a part (a100-40gb, a100-80gb, "
+           "h100-sxm, h200, a10g, a40, l4, l40s, rtx4090, b200, rtx5090) or "
+           "an architecture for its default part (sm_80, sm_86, sm_89, "
+           "sm_90, sm_90a, sm_100, sm_100a, sm_120, sm_120a)">,
     Option<"pruning", "pruning", "bool", /*default=*/"true",
            "prune with abstract expressions (off: only for small cases)">,
     Option<"seed", "seed", "uint64_t", /*default=*/"0",
@@ -180,8 +182,10 @@ def MirageCostReport : Pass<"mirage-cost-report", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
-           "target of the cost model: a100-40gb, a100-80gb, h100-sxm, h200, "
-           "or sm_80 (= a100-80gb), sm_90 (= h100-sxm)">,
+           "target of the cost model: a part (a100-40gb, a100-80gb, "
+           "h100-sxm, h200, a10g, a40, l4, l40s, rtx4090, b200, rtx5090) or "
+           "an architecture for its default part (sm_80, sm_86, sm_89, "
+           "sm_90, sm_90a, sm_100, sm_100a, sm_120, sm_120a)">,
   ];
 }
 

@@ -1,0 +1,23 @@
+// RUN: mirage-opt %S/Inputs/chip-kernels.mlir --mirage-to-ptx="chip=sm_80 dump-dir=%t" -o /dev/null
+// RUN: FileCheck %s < %t/gated_mlp_kernel.ptx
+// RUN: FileCheck %s --check-prefix=EW < %t/thread_ops_kernel.ptx
+// RUN: %if ptxas-sm_80 %{ %mirage_src_root/scripts/ptx-check mirage-opt %S/Inputs/chip-kernels.mlir sm_80 %t/ptxas %ptxas | FileCheck %s --check-prefix=PTXAS %}
+
+// sm_80: A100 (Ampere GA100). PTX 7.0, the lowest version LLVM 22's NVPTX
+// backend takes for sm_80 and the first with cp.async and mma.sync m16n8k16.
+// The tensor-core GatedMLP kernel (cp.async tiles, ldmatrix, mma.sync) and
+// the element-wise kernel lower to PTX for sm_80; where the installed ptxas
+// knows sm_80, both assemble without spills.
+
+// CHECK: .version 7.0
+// CHECK-NEXT: .target sm_80{{$}}
+// CHECK: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 16;
+// CHECK: cp.async.wait_group
+// CHECK: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// EW: .version 7.0
+// EW-NEXT: .target sm_80{{$}}
+// EW: max.NaN.f32
+// PTXAS-DAG: gated_mlp_kernel: registers {{[0-9]+}}, spill stores 0, spill loads 0
+// PTXAS-DAG: thread_ops_kernel: registers {{[0-9]+}}, spill stores 0, spill loads 0
