@@ -14,6 +14,7 @@
 #include "Mirage/Conversion/Passes.h"
 
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
+#include "Mirage/Search/CodePlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -57,20 +58,8 @@ Value emitErf(OpBuilder &b, Location loc, Value x);
 /// collapse to one dim and an expansion, no copy.
 Value emitReshape(OpBuilder &b, Location loc, Value src, MemRefType type);
 
-/// How a tile moves between shared memory and a device tensor: the trailing
-/// dims that are contiguous in both memories merged into one row, and the
-/// elements per chunk (one vector load or cp.async).
-struct TileCopy {
-  /// The first merged dim (rank - 1: none merged).
-  int64_t mergeFrom = 0;
-  /// The tile and device shapes with the merged dims as one.
-  SmallVector<int64_t> tile, global;
-  /// The widest of 16, 8 and 4 bytes that divides both merged rows, in
-  /// elements; 1 if none does.
-  int64_t chunk = 1;
-};
-TileCopy planTileCopy(ArrayRef<int64_t> tile, ArrayRef<int64_t> global,
-                      Type globalElement);
+using search::planTileCopy;
+using search::TileCopy;
 
 /// Computes `kind` on f32 scalars.
 Value emitScalar(OpBuilder &b, Location loc, ElementwiseKind kind,
@@ -89,8 +78,6 @@ public:
 
   /// Plans the shared-memory layout; returns its size in bytes.
   int64_t planSharedMemory();
-  /// Buffers per walking input tile (1: no cp.async pipeline).
-  int64_t pipelineStages() const { return pipelined.empty() ? 1 : stages; }
   /// Emits the kernel body at the builder's insertion point (inside the
   /// launch region).
   LogicalResult emit(gpu::LaunchOp launch);

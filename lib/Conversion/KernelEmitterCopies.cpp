@@ -25,42 +25,6 @@ static Value convertFloat(OpBuilder &b, Location loc, Value v, Type type) {
   return v;
 }
 
-/// Chunk sizes tried, widest first, in bytes.
-constexpr int64_t kChunkBytes[] = {16, 8, 4};
-
-TileCopy planTileCopy(ArrayRef<int64_t> tile, ArrayRef<int64_t> global,
-                      Type globalElement) {
-  TileCopy plan;
-  // Dims after mergeFrom span their whole device dim, so the tile's rows
-  // from mergeFrom on are consecutive in the device tensor as well: one
-  // contiguous row of the product of their sizes (a [64, 1] tile of a
-  // [4096, 1] statistic is one row of 64 elements).
-  int64_t rank = tile.size();
-  plan.mergeFrom = rank - 1;
-  while (plan.mergeFrom > 0 && tile[plan.mergeFrom] == global[plan.mergeFrom])
-    --plan.mergeFrom;
-  plan.tile.assign(tile.begin(), tile.begin() + plan.mergeFrom);
-  plan.global.assign(global.begin(), global.begin() + plan.mergeFrom);
-  plan.tile.push_back(1);
-  plan.global.push_back(1);
-  for (int64_t d = plan.mergeFrom; d < rank; ++d) {
-    plan.tile.back() *= tile[d];
-    plan.global.back() *= global[d];
-  }
-  // A chunk starts at a multiple of its size in the tile row (origins are
-  // multiples of the tile row) and in the device row: it must divide both
-  // rows. Device tensors are assumed 16-byte aligned (docs/lowering.md).
-  int64_t width = elementByteWidth(globalElement);
-  plan.chunk = 1;
-  for (int64_t bytes : kChunkBytes)
-    if (bytes % width == 0 && plan.tile.back() % (bytes / width) == 0 &&
-        plan.global.back() % (bytes / width) == 0) {
-      plan.chunk = bytes / width;
-      break;
-    }
-  return plan;
-}
-
 Value KernelEmitter::collapseForCopy(Value memref, const TileCopy &plan) {
   auto type = cast<MemRefType>(memref.getType());
   if (plan.mergeFrom + 1 >= type.getRank())
@@ -93,7 +57,7 @@ SmallVector<Value> KernelEmitter::collapseOrigin(ArrayRef<Value> origin,
 TileCopy KernelEmitter::inputCopy(mb::InputIterOp op) {
   auto in = op.getInput().getType();
   return planTileCopy(op.getType().getShape(), in.getShape(),
-                      in.getElementType());
+                      elementByteWidth(in.getElementType()));
 }
 
 int64_t KernelEmitter::asyncChunk(mb::InputIterOp op) {
@@ -151,7 +115,7 @@ void KernelEmitter::copyTile(Value src, ArrayRef<Value> srcOrigin, Value dst,
   Type srcElement = cast<MemRefType>(src.getType()).getElementType();
   Type dstElement = cast<MemRefType>(dst.getType()).getElementType();
   int64_t chunk = plan.chunk;
-  SmallVector<int64_t> chunks(plan.tile);
+  SmallVector<int64_t> chunks(plan.tile.begin(), plan.tile.end());
   chunks.back() /= chunk;
   auto at = [&](ArrayRef<Value> origin, ValueRange idx) {
     SmallVector<Value> out;
@@ -196,7 +160,7 @@ void KernelEmitter::emitInputIter(mb::InputIterOp op, Value iv) {
 void KernelEmitter::emitSyncInputCopy(mb::InputIterOp op, Value iv,
                                       Value dst) {
   TileCopy plan = inputCopy(op);
-  if (plan.chunk == 1)
+  if (plan.chunk * elementByteWidth(op.getType().getElementType()) < 4)
     remarkScalarCopy(op, plan, op.getType().getElementType());
   SmallVector<Value> zero(op.getType().getRank(), cIndex(b, loc, 0));
   copyTile(global.lookup(op.getInput()), inputOrigin(op, iv), dst, zero, plan);
@@ -205,7 +169,7 @@ void KernelEmitter::emitSyncInputCopy(mb::InputIterOp op, Value iv,
 void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
   TileCopy plan = inputCopy(op);
   int64_t chunk = plan.chunk;
-  SmallVector<int64_t> chunks(plan.tile);
+  SmallVector<int64_t> chunks(plan.tile.begin(), plan.tile.end());
   chunks.back() /= chunk;
   Value src = global.lookup(op.getInput());
   SmallVector<Value> off = collapseOrigin(
@@ -263,7 +227,6 @@ void KernelEmitter::emitLoopPrologue() {
     for (mb::InputIterOp it : pipelined)
       emitAsyncCopy(it, cIndex(b, loc, i), stageView(it, cIndex(b, loc, i)));
     commitGroup();
-    async = false;
   }
   if (pipelined.empty() && async) {
     // Nothing to overlap with: wait here, once.
@@ -315,8 +278,9 @@ void KernelEmitter::emitOutputSaver(mb::OutputSaverOp op) {
   Value src = buf(op.getInput());
   Value dst = global.lookup(op.getOutput());
   auto out = op.getOutput().getType();
-  TileCopy plan = planTileCopy(tile, out.getShape(), out.getElementType());
-  if (plan.chunk == 1)
+  TileCopy plan = planTileCopy(tile, out.getShape(),
+                               elementByteWidth(out.getElementType()));
+  if (plan.chunk * elementByteWidth(out.getElementType()) < 4)
     remarkScalarCopy(op, plan, out.getElementType());
   stage({src}, {});
   SmallVector<Value> zero(tile.size(), cIndex(b, loc, 0));

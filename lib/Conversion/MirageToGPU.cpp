@@ -23,9 +23,6 @@ using namespace mirage::lowering;
 
 namespace {
 
-/// Most buffers of a walking input tile's cp.async pipeline.
-constexpr int64_t kMaxStages = 4;
-
 struct ConvertMirageToGPUPass
     : public mirage::impl::ConvertMirageToGPUBase<ConvertMirageToGPUPass> {
   using Base::Base;
@@ -161,26 +158,22 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
 
     int64_t mma = 0;
     // Pipeline buffers and f32 accumulators take more shared memory than
-    // the verifier's count of the tiles. The deepest cp.async pipeline (at
-    // most kMaxStages buffers per walking tile) that leaves room for two
-    // blocks per SM, else the deepest that fits, else none.
+    // the verifier's count of the tiles: the pipeline depth follows from
+    // the planned layout (CodePlan.h); without cp.async if not even one
+    // buffer per tile fits.
     int64_t limit = kernel.getSharedMemoryLimit();
     std::optional<KernelEmitter> emitter;
-    int64_t smem = 0;
     auto plan = [&](bool async, int64_t stages) {
       emitter.emplace(kernel, b, global, barriers, tensorCores, mma, async,
                       stages, registerAccumulators);
-      smem = emitter->planSharedMemory();
+      return emitter->planSharedMemory();
     };
-    bool planned = false;
-    for (int64_t budget : {limit / 2, limit})
-      for (int64_t stages = asyncCopies ? kMaxStages : 1;
-           stages >= 1 && !planned; --stages) {
-        plan(asyncCopies, stages);
-        planned = smem <= budget;
-      }
-    if (!planned)
-      plan(/*async=*/false, 1);
+    int64_t stages =
+        asyncCopies ? search::choosePipelineStages(
+                          kernel.getForloop(), limit,
+                          [&](int64_t s) { return plan(true, s); })
+                    : 0;
+    int64_t smem = stages > 0 ? plan(true, stages) : plan(false, 1);
     if (smem > limit)
       return kernel.emitOpError("needs ")
              << smem << " bytes of shared memory once lowered (f32 "

@@ -47,7 +47,8 @@ struct PtxOptions : public PassPipelineOptions<PtxOptions> {
       llvm::cl::init(true)};
   Option<bool> asyncCopies{
       *this, "async-copies",
-      llvm::cl::desc("Double-buffer loop-walked input tiles with cp.async"),
+      llvm::cl::desc("Load input tiles with cp.async (walked tiles through a "
+                     "pipeline of up to 4 buffers)"),
       llvm::cl::init(true)};
   Option<bool> registerAccumulators{
       *this, "register-accumulators",
@@ -80,7 +81,7 @@ struct CpuOptions : public PassPipelineOptions<CpuOptions> {
       llvm::cl::init(false)};
   Option<bool> asyncCopies{
       *this, "async-copies",
-      llvm::cl::desc("Emit the double-buffered cp.async input loads (run as "
+      llvm::cl::desc("Emit the pipelined cp.async input loads (run as "
                      "synchronous copies)"),
       llvm::cl::init(true)};
 };

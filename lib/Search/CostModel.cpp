@@ -20,7 +20,7 @@ namespace {
 // SMs, clock, HBM, L2 size and bandwidth, shared memory per SM and per block,
 // registers, threads and blocks per SM, tensor-core peak, CUDA-core rate
 // (FP32 lanes x clock), SFU rate (16 per SM per clock), launch, first tile
-// load, unhidden part of an iteration.
+// load, unhidden part of an iteration, DRAM latency under load.
 constexpr double kA100Clock = 1.41e9, kHopperClock = 1.98e9;
 
 // The parts added for sm_86, sm_89, sm_100 and sm_120 (docs/cost-model.md
@@ -40,41 +40,59 @@ constexpr double kSmallSmemPerSM = 102400, kSmallSmemPerBlock = 101376;
 /// estimates above amount to.
 constexpr double l2Rate(double sms, double clock) { return 32 * sms * clock; }
 
+/// The latency a load waits for DRAM under load, for Little's law: about
+/// 0.7 us on the HBM parts of sm_80 to sm_100 (twice or more the idle
+/// latency of ~0.5 us once the memory system is busy), and taken as the
+/// same for the GDDR parts. An assumption of the model (docs/cost-model.md)
+/// until a GPU calibrates it.
+constexpr double kDramLatencyMicros = 0.7;
+
 const DeviceModel kDevices[] = {
     {"a100-40gb", "sm_80", 108, kA100Clock, 1.555e12, 40e6, 5.0e12, 167936,
      166912, 65536, 2048, 32, 312e12, 108 * 64 * kA100Clock,
-     108 * 16 * kA100Clock, 3.0, 0.5, 0.1},
+     108 * 16 * kA100Clock, 3.0, 0.5, 0.1,
+     kDramLatencyMicros},
     {"a100-80gb", "sm_80", 108, kA100Clock, 2.039e12, 40e6, 5.0e12, 167936,
      166912, 65536, 2048, 32, 312e12, 108 * 64 * kA100Clock,
-     108 * 16 * kA100Clock, 3.0, 0.5, 0.1},
+     108 * 16 * kA100Clock, 3.0, 0.5, 0.1,
+     kDramLatencyMicros},
     {"h100-sxm", "sm_90", 132, kHopperClock, 3.35e12, 50e6, 8.0e12, 233472,
      232448, 65536, 2048, 32, 989e12, 132 * 128 * kHopperClock,
-     132 * 16 * kHopperClock, 3.0, 0.5, 0.1},
+     132 * 16 * kHopperClock, 3.0, 0.5, 0.1,
+     kDramLatencyMicros},
     {"h200", "sm_90", 132, kHopperClock, 4.8e12, 50e6, 8.0e12, 233472, 232448,
      65536, 2048, 32, 989e12, 132 * 128 * kHopperClock,
-     132 * 16 * kHopperClock, 3.0, 0.5, 0.1},
+     132 * 16 * kHopperClock, 3.0, 0.5, 0.1,
+     kDramLatencyMicros},
     {"a10g", "sm_86", 80, kA10GClock, 600e9, 6e6, l2Rate(80, kA10GClock),
      kSmallSmemPerSM, kSmallSmemPerBlock, 65536, 1536, 16, 70e12,
-     80 * 128 * kA10GClock, 80 * 16 * kA10GClock, 3.0, 0.5, 0.1},
+     80 * 128 * kA10GClock, 80 * 16 * kA10GClock, 3.0, 0.5, 0.1,
+     kDramLatencyMicros},
     {"a40", "sm_86", 84, kA40Clock, 696e9, 6e6, l2Rate(84, kA40Clock),
      kSmallSmemPerSM, kSmallSmemPerBlock, 65536, 1536, 16, 149.7e12,
-     84 * 128 * kA40Clock, 84 * 16 * kA40Clock, 3.0, 0.5, 0.1},
+     84 * 128 * kA40Clock, 84 * 16 * kA40Clock, 3.0, 0.5, 0.1,
+     kDramLatencyMicros},
     {"l4", "sm_89", 58, kL4Clock, 300e9, 48e6, l2Rate(58, kL4Clock),
      kSmallSmemPerSM, kSmallSmemPerBlock, 65536, 1536, 24, 121e12,
-     58 * 128 * kL4Clock, 58 * 16 * kL4Clock, 3.0, 0.5, 0.1},
+     58 * 128 * kL4Clock, 58 * 16 * kL4Clock, 3.0, 0.5, 0.1,
+     kDramLatencyMicros},
     {"l40s", "sm_89", 142, kAdaClock, 864e9, 96e6, l2Rate(142, kAdaClock),
      kSmallSmemPerSM, kSmallSmemPerBlock, 65536, 1536, 24, 362e12,
-     142 * 128 * kAdaClock, 142 * 16 * kAdaClock, 3.0, 0.5, 0.1},
+     142 * 128 * kAdaClock, 142 * 16 * kAdaClock, 3.0, 0.5, 0.1,
+     kDramLatencyMicros},
     {"rtx4090", "sm_89", 128, kAdaClock, 1008e9, 72e6, l2Rate(128, kAdaClock),
      kSmallSmemPerSM, kSmallSmemPerBlock, 65536, 1536, 24, 165.2e12,
-     128 * 128 * kAdaClock, 128 * 16 * kAdaClock, 3.0, 0.5, 0.1},
+     128 * 128 * kAdaClock, 128 * 16 * kAdaClock, 3.0, 0.5, 0.1,
+     kDramLatencyMicros},
     {"b200", "sm_100", 148, kB200Clock, 7.7e12, 126e6, l2Rate(148, kB200Clock),
      233472, 232448, 65536, 2048, 32, 2.25e15, 148 * 128 * kB200Clock,
-     148 * 16 * kB200Clock, 3.0, 0.5, 0.1},
+     148 * 16 * kB200Clock, 3.0, 0.5, 0.1,
+     kDramLatencyMicros},
     {"rtx5090", "sm_120", 170, kRtx5090Clock, 1792e9, 96e6,
      l2Rate(170, kRtx5090Clock), kSmallSmemPerSM, kSmallSmemPerBlock, 65536,
      1536, 24, 209.5e12, 170 * 128 * kRtx5090Clock,
-     170 * 16 * kRtx5090Clock, 3.0, 0.5, 0.1},
+     170 * 16 * kRtx5090Clock, 3.0, 0.5, 0.1,
+     kDramLatencyMicros},
 };
 
 } // namespace
@@ -127,9 +145,22 @@ KernelTime mirage::search::modelKernel(const DeviceModel &device,
     t.memoryShare = std::min(1.0, kSmBandwidthHeadroom * blocks / device.sms);
     t.waves = std::ceil(blocks / (device.sms * t.residentBlocks));
   }
-  t.memory = (work.bytes / device.bytesPerSecond +
-              work.l2Bytes / device.l2BytesPerSecond) /
-             t.memoryShare * 1e6;
+  // Little's law: a grid keeps bytesInFlight per resident block in flight,
+  // so it cannot draw more than (in flight on its SMs) / DRAM latency.
+  t.achievableBytesPerSecond = device.bytesPerSecond * t.memoryShare;
+  if (!work.fullyParallel && work.bytesInFlight > 0) {
+    double blocks = static_cast<double>(std::max<int64_t>(work.blocks, 1));
+    double activeSMs = std::min(device.sms, blocks);
+    double blocksPerSM = std::min(t.residentBlocks, std::ceil(blocks / device.sms));
+    t.bytesInFlightPerSM = blocksPerSM * work.bytesInFlight;
+    t.achievableBytesPerSecond =
+        std::min(t.achievableBytesPerSecond,
+                 activeSMs * t.bytesInFlightPerSM /
+                     (device.dramLatencyMicros * 1e-6));
+  }
+  t.memory = (work.bytes / t.achievableBytesPerSecond +
+              work.l2Bytes / (device.l2BytesPerSecond * t.memoryShare)) *
+             1e6;
   t.compute = (work.tensorFlops / device.tensorFlopsPerSecond +
                work.cudaOps / device.cudaOpsPerSecond +
                work.sfuOps / device.sfuOpsPerSecond) /

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Search/KernelCost.h"
+#include "Mirage/Search/CodePlan.h"
 
 #include "Mirage/Dialect/Block/IR/Block.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
@@ -213,6 +214,72 @@ UnitCost mirage::search::elementwiseUnitCost(ElementwiseKind kind) {
   return {1, 0};
 }
 
+CostInput mirage::search::describeInput(ArrayRef<int64_t> tile,
+                                       ArrayRef<int64_t> tensor,
+                                       double elementBytes, bool walked) {
+  auto product = [](ArrayRef<int64_t> shape) {
+    double n = 1;
+    for (int64_t d : shape)
+      n *= static_cast<double>(d);
+    return n;
+  };
+  CostInput in;
+  in.tensorBytes = product(tensor) * elementBytes;
+  in.tileBytes = product(tile) * elementBytes;
+  in.walked = walked;
+  int64_t width = static_cast<int64_t>(elementBytes);
+  in.chunkBytes = static_cast<double>(planTileCopy(tile, tensor, width).chunk *
+                                      width);
+  return in;
+}
+
+/// Sets w.bytesInFlight, w.pipelineStages and the pipeline's shared memory
+/// from the copies the lowering emits for `desc` (CodePlan.h,
+/// KernelEmitterCopies.cpp): tiles whose chunks are 4 bytes or more go
+/// through cp.async, walked ones in a pipeline `stages - 1` iterations
+/// ahead, the others all at once before the loop; the rest are synchronous
+/// copies with one chunk per thread in flight. In the steady state of a loop
+/// only the walked tiles are in flight; a kernel without one is one burst.
+static void addLoadsInFlight(const DeviceModel &device, const KernelDesc &desc,
+                             KernelWork &w) {
+  // Inputs described without their copy (tests' hand-made descriptions):
+  // nothing known, the full bandwidth.
+  if (llvm::any_of(desc.inputs,
+                   [](const CostInput &in) { return in.chunkBytes <= 0; }))
+    return;
+  auto async = [](const CostInput &in) { return in.chunkBytes >= 4; };
+  bool loop = desc.forloop > 1;
+  double pipelined = 0;
+  for (const CostInput &in : desc.inputs)
+    if (in.walked && loop && async(in))
+      pipelined += llvm::alignTo(static_cast<uint64_t>(in.tileBytes), 16);
+  int64_t stages = choosePipelineStages(
+      desc.forloop, static_cast<int64_t>(desc.smemLimit),
+      [&](int64_t s) {
+        return static_cast<int64_t>(desc.smemBytes +
+                                    static_cast<double>(s - 1) * pipelined);
+      });
+  w.pipelineStages = pipelined > 0 ? std::max<int64_t>(stages, 1) : 1;
+  w.smemBytes += static_cast<double>(w.pipelineStages - 1) * pipelined;
+  bool anyWalked = llvm::any_of(desc.inputs, [&](const CostInput &in) {
+    return in.walked && loop;
+  });
+  double threads = static_cast<double>(std::max<int64_t>(desc.threads, 1));
+  for (const CostInput &in : desc.inputs) {
+    bool walked = in.walked && loop;
+    if (anyWalked && !walked)
+      continue;
+    double inFlight = std::min(in.tileBytes, threads * in.chunkBytes);
+    if (stages > 0 && async(in)) {
+      if (!walked)
+        inFlight = in.tileBytes;
+      else if (stages > 1)
+        inFlight = static_cast<double>(stages - 1) * in.tileBytes;
+    }
+    w.bytesInFlight += inFlight;
+  }
+}
+
 KernelWork mirage::search::analyzeKernel(const DeviceModel &device,
                                          const KernelDesc &desc,
                                          bool unpadded) {
@@ -246,6 +313,8 @@ KernelWork mirage::search::analyzeKernel(const DeviceModel &device,
     w.bytes += out;
   for (const CostOp &op : desc.ops)
     addOpWork(w, op, blocks * (op.inLoop ? f : 1.0), blocks, unpadded);
+  if (!desc.predefined)
+    addLoadsInFlight(device, desc, w);
   return w;
 }
 
@@ -273,6 +342,7 @@ FailureOr<KernelDesc> mirage::search::describeKernel(Operation *op,
     d.threads *= t;
   d.forloop = kernel.getForloop();
   d.smemBytes = static_cast<double>(kernel.computeSharedMemoryBytes());
+  d.smemLimit = static_cast<double>(kernel.getSharedMemoryLimit());
   bool bad = false;
   kernel.getBody().walk([&](Operation *inner) {
     if (bad || isa<mb::ForLoopOp>(inner) ||
@@ -281,10 +351,11 @@ FailureOr<KernelDesc> mirage::search::describeKernel(Operation *op,
       return;
     bool inLoop = inner->getParentOfType<mb::ForLoopOp>() != nullptr;
     if (auto it = dyn_cast<mb::InputIterOp>(inner)) {
-      d.inputs.push_back({bytesOf(it.getInput().getType()),
-                          bytesOf(it.getType()),
-                          // fmap is stored unsigned; -1: no loop walk.
-                          static_cast<int64_t>(it.getFmap()) >= 0});
+      d.inputs.push_back(describeInput(
+          it.getType().getShape(), it.getInput().getType().getShape(),
+          elementBytesOf(it.getType()),
+          // fmap is stored unsigned; -1: no loop walk.
+          static_cast<int64_t>(it.getFmap()) >= 0));
       return;
     }
     if (isa<mb::OutputSaverOp>(inner)) {

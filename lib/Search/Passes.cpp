@@ -573,7 +573,15 @@ struct CostReportPass
              << " B, " << fmt(t.residentBlocks, "%.0f") << " blocks/SM, "
              << fmt(t.waves, "%.0f") << " wave(s), SM share "
              << fmt(t.share, "%.2f") << ", memory share "
-             << fmt(t.memoryShare, "%.2f");
+             << fmt(t.memoryShare, "%.2f") << "; loads in flight "
+             << fmt(w.bytesInFlight, "%.0f") << " B/block, "
+             << fmt(t.bytesInFlightPerSM, "%.0f") << " B/SM, "
+             << w.pipelineStages << " stage(s), achievable DRAM "
+             << fmt(t.achievableBytesPerSecond / 1e9, "%.0f") << " GB/s ("
+             << fmt(100.0 * t.achievableBytesPerSecond /
+                        device->bytesPerSecond,
+                    "%.0f")
+             << " % of HBM)";
         emitRemark(k.op->getLoc(), line);
       }
       const RooflineFloor &f = p->floor;

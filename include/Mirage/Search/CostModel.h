@@ -7,7 +7,10 @@
 //
 //   launch + max(memory, compute, latency)
 //
-// with memory = (DRAM bytes / HBM BW + L2 bytes / L2 BW) / memory share,
+// with memory = DRAM bytes / achievable BW + L2 bytes / (L2 BW x memory
+// share), achievable BW = min(HBM BW x memory share, busy SMs x bytes in
+// flight per SM / DRAM latency) (Little's law, from the load width and
+// pipeline depth of the generated code),
 // compute = (tensor FLOPs / tensor peak + CUDA ops / CUDA rate + SFU ops /
 // SFU rate) / share, share = min(1, blocks / SMs), memory share = min(1,
 // kSmBandwidthHeadroom x blocks / SMs) (an SM with enough loads in flight
@@ -64,10 +67,13 @@ struct DeviceModel {
   double launchMicros;
   /// Latency of the first tile load of a block (a dependent DRAM access and
   /// the barrier, paid once per wave) and the part of every further loop
-  /// iteration that double-buffered loads do not hide (wait, barrier,
+  /// iteration that pipelined loads do not hide (wait, barrier,
   /// issue), in us.
   double firstLoadMicros;
   double iterationMicros;
+  /// Latency of a DRAM load under load (us), for Little's law: the bytes a
+  /// grid keeps in flight over it bound the bandwidth it can draw.
+  double dramLatencyMicros;
 };
 
 /// Every part of the targets table, in a fixed order.
@@ -114,6 +120,12 @@ struct KernelWork {
   double sfuOps = 0;
   /// For-loop iterations of a block.
   int64_t loopIterations = 1;
+  /// Bytes of global loads one block keeps in flight, from the code the
+  /// lowering emits for it (KernelCost.h); 0: not known (a library kernel),
+  /// the full bandwidth.
+  double bytesInFlight = 0;
+  /// Buffers per walked tile of its cp.async pipeline (1: none).
+  int64_t pipelineStages = 1;
 };
 
 /// The modelled time of one kernel and its parts.
@@ -125,6 +137,11 @@ struct KernelTime {
   double share = 1;
   /// The share of the HBM and L2 bandwidth the grid can draw.
   double memoryShare = 1;
+  /// Global-load bytes in flight per busy SM, and the DRAM bandwidth the
+  /// grid can draw: min(HBM x memoryShare, busy SMs x in flight / DRAM
+  /// latency).
+  double bytesInFlightPerSM = 0;
+  double achievableBytesPerSecond = 0;
   /// Microseconds: launch overhead, memory, compute, loop latency, total.
   double launch = 0, memory = 0, compute = 0, latency = 0, total = 0;
   /// The term that sets the time: "memory", "compute" or "latency".

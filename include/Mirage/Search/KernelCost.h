@@ -65,7 +65,17 @@ struct CostInput {
   double tensorBytes = 0;
   double tileBytes = 0;
   bool walked = false;
+  /// Bytes one load of its tile copy moves (CodePlan.h: 16, 8 or 4, or one
+  /// element); 0 for the inputs of a pre-defined op.
+  double chunkBytes = 0;
 };
+
+/// The input of a graph-defined kernel that loads tiles of shape `tile` of
+/// a tensor of shape `tensor` (elements of `elementBytes` bytes), a new one
+/// every iteration if `walked`; its chunk is the lowering's (CodePlan.h).
+CostInput describeInput(llvm::ArrayRef<int64_t> tile,
+                        llvm::ArrayRef<int64_t> tensor, double elementBytes,
+                        bool walked);
 
 /// A kernel as the cost analysis sees it.
 struct KernelDesc {
@@ -75,6 +85,10 @@ struct KernelDesc {
   int64_t threads = 128;
   int64_t forloop = 1;
   double smemBytes = 0;
+  /// The shared memory a block may use where the kernel is lowered (the
+  /// mk.smem_limit in force); the cp.async pipeline depth is chosen against
+  /// it, as the lowering does.
+  double smemLimit = 98304;
   llvm::SmallVector<CostInput, 4> inputs;
   llvm::SmallVector<double, 2> outputBytes;
   llvm::SmallVector<CostOp, 8> ops;
@@ -86,7 +100,12 @@ struct UnitCost {
 };
 UnitCost elementwiseUnitCost(ElementwiseKind kind);
 
-/// The work of `desc` on `device`: loads, stores and arithmetic per unit.
+/// The work of `desc` on `device`: loads, stores and arithmetic per unit,
+/// and the bytes of global loads a block keeps in flight with the code the
+/// lowering emits for it: the cp.async pipeline depth it picks against the
+/// device's shared memory (CodePlan.h), (stages - 1) walked tiles ahead; a
+/// tile loaded before the loop all at once; a synchronous copy one chunk per
+/// thread.
 /// With `unpadded`, tensor-core FLOPs are the mathematical 2·M·N·K (for the
 /// roofline floor) instead of the count padded to the m16n8k16 mma shape.
 KernelWork analyzeKernel(const DeviceModel &device, const KernelDesc &desc,

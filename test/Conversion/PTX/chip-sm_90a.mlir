@@ -13,7 +13,7 @@
 
 // CHECK: .version 8.0
 // CHECK-NEXT: .target sm_90a{{$}}
-// CHECK: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 16;
+// CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
 // CHECK: cp.async.wait_group
 // CHECK: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16

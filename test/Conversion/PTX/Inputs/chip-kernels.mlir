@@ -1,6 +1,6 @@
 // The kernels of the per-architecture tests (chip-sm_*.mlir): a fused
 // GatedMLP kernel whose two 16x64x64 f16 matmul tiles run on the tensor cores
-// (ldmatrix + mma.sync m16n8k16) with double-buffered cp.async input tiles
+// (ldmatrix + mma.sync m16n8k16) with pipelined cp.async input tiles
 // and SiLU through libdevice's __nv_expf, and an element-wise kernel with
 // tanh (libdevice), the exact GELU and max.
 

@@ -1,0 +1,58 @@
+//===- CodePlan.h - What the generated code does with tiles -----*- C++ -*-===//
+//
+// The decisions of the GPU lowering that set how fast a kernel can stream:
+// the chunk each tile copy moves (16, 8 or 4 bytes, or one element) and the
+// depth of the cp.async pipeline of walked tiles. The lowering
+// (lib/Conversion) emits them and the cost model (KernelCost.h) prices them,
+// from this one definition, so the model cannot credit a kernel with
+// bandwidth its code cannot draw (docs/codegen.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_SEARCH_CODEPLAN_H
+#define MIRAGE_SEARCH_CODEPLAN_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+
+namespace mirage::search {
+
+/// How a tile moves between shared memory and a device tensor: the trailing
+/// dims that are contiguous in both memories merged into one row, and the
+/// elements per chunk (one vector load, vector store or cp.async).
+struct TileCopy {
+  /// The first merged dim (rank - 1: none merged). Dims after it span their
+  /// whole device dim, so the tile's rows from it on are consecutive in the
+  /// device tensor too.
+  int64_t mergeFrom = 0;
+  /// The tile and device shapes with the merged dims as one.
+  llvm::SmallVector<int64_t, 4> tile, global;
+  /// The widest of 16, 8 and 4 bytes that divides both merged rows, in
+  /// elements; 1 if none does (an element at a time).
+  int64_t chunk = 1;
+};
+
+/// The copy of a tile of shape `tile` of a device tensor of shape `global`
+/// whose elements take `elementBytes` bytes. Device tensors are assumed
+/// 16-byte aligned.
+TileCopy planTileCopy(llvm::ArrayRef<int64_t> tile,
+                      llvm::ArrayRef<int64_t> global, int64_t elementBytes);
+
+/// Most buffers of a walked tile's cp.async pipeline.
+constexpr int64_t kMaxPipelineStages = 4;
+
+/// The pipeline depth the lowering picks for a kernel whose loop has
+/// `forloop` iterations and whose shared memory with `s` buffers per walked
+/// tile is `smemFor(s)`: the most stages (at most kMaxPipelineStages and
+/// `forloop`) that fit in `limit` bytes (the kernel's mk.smem_limit, itself
+/// at most what one block may use); 1 (no pipeline) if only that fits, 0 if
+/// not even that does.
+int64_t choosePipelineStages(int64_t forloop, int64_t limit,
+                             llvm::function_ref<int64_t(int64_t)> smemFor);
+
+} // namespace mirage::search
+
+#endif // MIRAGE_SEARCH_CODEPLAN_H
