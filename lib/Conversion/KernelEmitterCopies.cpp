@@ -62,8 +62,10 @@ TileCopy KernelEmitter::inputCopy(mb::InputIterOp op) {
 
 int64_t KernelEmitter::asyncChunk(mb::InputIterOp op) {
   int64_t chunk = inputCopy(op).chunk;
-  return chunk * elementByteWidth(op.getType().getElementType()) >= 4 ? chunk
-                                                                      : 0;
+  return chunk * elementByteWidth(op.getType().getElementType()) >=
+                 search::kMinAsyncCopyBytes
+             ? chunk
+             : 0;
 }
 
 bool KernelEmitter::isLoopInvariant(mb::InputIterOp op) {
@@ -160,7 +162,8 @@ void KernelEmitter::emitInputIter(mb::InputIterOp op, Value iv) {
 void KernelEmitter::emitSyncInputCopy(mb::InputIterOp op, Value iv,
                                       Value dst) {
   TileCopy plan = inputCopy(op);
-  if (plan.chunk * elementByteWidth(op.getType().getElementType()) < 4)
+  if (plan.chunk * elementByteWidth(op.getType().getElementType()) <
+      search::kMinAsyncCopyBytes)
     remarkScalarCopy(op, plan, op.getType().getElementType());
   SmallVector<Value> zero(op.getType().getRank(), cIndex(b, loc, 0));
   copyTile(global.lookup(op.getInput()), inputOrigin(op, iv), dst, zero, plan);
@@ -280,7 +283,8 @@ void KernelEmitter::emitOutputSaver(mb::OutputSaverOp op) {
   auto out = op.getOutput().getType();
   TileCopy plan = planTileCopy(tile, out.getShape(),
                                elementByteWidth(out.getElementType()));
-  if (plan.chunk * elementByteWidth(out.getElementType()) < 4)
+  if (plan.chunk * elementByteWidth(out.getElementType()) <
+      search::kMinAsyncCopyBytes)
     remarkScalarCopy(op, plan, out.getElementType());
   stage({src}, {});
   SmallVector<Value> zero(tile.size(), cIndex(b, loc, 0));

@@ -14,6 +14,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace mlir;
 
@@ -122,13 +123,35 @@ private:
                         int64_t blocks) {
     double smem = 0, largestTile = 1;
     SmallVector<SmallVector<int64_t, 4>> shapes;
-    for (const SValue &v : k.vals) {
+    // As the lowering lays shared memory out (KernelEmitter.cpp
+    // planSharedMemory): a slot per value, 16-byte aligned, accumulators in
+    // f32, plus an f32 row statistic per rms_norm and an f32 running
+    // maximum per accum_rescaled_sum; otherwise a search result may not
+    // lower. (Thread graphs, formed after the search, only save slots.)
+    auto slot = [](double elements, double width) {
+      return std::ceil(elements * width / 16) * 16;
+    };
+    SmallVector<bool> accumulated(k.vals.size(), false);
+    for (unsigned j = k.numBody; j < k.numBody + k.numAcc; ++j)
+      accumulated[k.ops[j].result] = true;
+    for (auto [i, v] : llvm::enumerate(k.vals)) {
       shapes.push_back(blockShape(k, v, full));
       double n = 1;
       for (int64_t d : shapes.back())
         n *= static_cast<double>(d);
       largestTile = std::max(largestTile, n);
-      smem += n * static_cast<double>(target.elementBytes);
+      smem += slot(n, accumulated[i] ? 4.0
+                                     : static_cast<double>(target.elementBytes));
+    }
+    for (const SOp &op : k.ops) {
+      ArrayRef<int64_t> shape = shapes[op.result];
+      double n = 1;
+      for (int64_t d : shape)
+        n *= static_cast<double>(d);
+      if (op.kind == Kind::RmsNorm && !shape.empty())
+        smem += slot(n / static_cast<double>(shape.back()), 4.0);
+      else if (op.kind == Kind::AccRescaledSum)
+        smem += slot(n, 4.0);
     }
     if (smem > static_cast<double>(options.smemLimit))
       return false;

@@ -247,7 +247,9 @@ static void addLoadsInFlight(const DeviceModel &device, const KernelDesc &desc,
   if (llvm::any_of(desc.inputs,
                    [](const CostInput &in) { return in.chunkBytes <= 0; }))
     return;
-  auto async = [](const CostInput &in) { return in.chunkBytes >= 4; };
+  auto async = [](const CostInput &in) {
+    return in.chunkBytes >= kMinAsyncCopyBytes;
+  };
   bool loop = desc.forloop > 1;
   double pipelined = 0;
   for (const CostInput &in : desc.inputs)

@@ -41,6 +41,10 @@ struct TileCopy {
 TileCopy planTileCopy(llvm::ArrayRef<int64_t> tile,
                       llvm::ArrayRef<int64_t> global, int64_t elementBytes);
 
+/// The narrowest chunk cp.async moves (4, 8 or 16 bytes): a tile whose
+/// chunk is narrower is copied synchronously.
+constexpr int64_t kMinAsyncCopyBytes = 4;
+
 /// Most buffers of a walked tile's cp.async pipeline.
 constexpr int64_t kMaxPipelineStages = 4;
 
