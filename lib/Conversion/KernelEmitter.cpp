@@ -18,10 +18,6 @@ MemRefType toMemRef(Type t) {
 /// shared memory).
 constexpr int64_t kMaxRegisterAccumElems = 16;
 
-/// Alignment of every tile in dynamic shared memory (16 bytes: the widest
-/// vector load a later vectorisation would use).
-constexpr int64_t kTileAlign = 16;
-
 Value cIndex(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
@@ -175,7 +171,7 @@ void KernelEmitter::reserve(Value key, ArrayRef<int64_t> shape,
   int64_t bytes = type.getNumElements() * elementByteWidth(elementType);
   into[key] = {smemBytes, type};
   order.push_back({key, &into == &aux});
-  smemBytes += llvm::alignTo(bytes, kTileAlign);
+  smemBytes += search::sharedSlotBytes(bytes);
 }
 
 int64_t KernelEmitter::planSharedMemory() {
@@ -205,9 +201,7 @@ int64_t KernelEmitter::planSharedMemory() {
         // A pipeline: iteration i + stages - 1 loads while iteration i
         // computes. The tile's slot, just reserved, grows to `stages`
         // buffers.
-        int64_t stride = smemBytes - slots.lookup(it.getTile()).offset;
-        pipelineStride[it.getTile()] = stride;
-        smemBytes += (stages - 1) * stride;
+        smemBytes += (stages - 1) * pipelineStride(it);
         pipelined.push_back(it);
       }
     }

@@ -137,11 +137,19 @@ private:
   SmallVector<Value> collapseOrigin(ArrayRef<Value> origin,
                                     ArrayRef<int64_t> shape,
                                     const TileCopy &plan);
-  /// Remarks that `op` (an input iterator or output saver) copies one
-  /// element of type `element` at a time, and why.
+  /// Calls `body` with the index of the first element of every chunk of
+  /// the (merged) tile of `plan`, strided over the block's threads.
+  void forEachChunk(const TileCopy &plan, function_ref<void(ValueRange)> body);
+  /// `origin` + `idx`, dim by dim.
+  SmallVector<Value> offsetIndex(ArrayRef<Value> origin, ValueRange idx);
+  /// If `op` (an input iterator or output saver) copies its tile in pieces
+  /// under 4 bytes (one element of type `element` at a time), remarks so
+  /// and why.
   void remarkScalarCopy(Operation *op, const TileCopy &plan, Type element);
   /// Closes the cp.async group of the copies issued since the last one.
   Value commitGroup();
+  /// Bytes between consecutive pipeline buffers of `op`'s tile: its slot.
+  int64_t pipelineStride(mb::InputIterOp op);
   /// The pipeline buffer of `op`'s tile that holds iteration `iteration`.
   Value stageView(mb::InputIterOp op, Value iteration);
   /// Before the loop: loads the loop-invariant tiles and the first
@@ -197,8 +205,6 @@ private:
   /// buffers, `stages - 1` iterations ahead.
   SmallVector<mb::InputIterOp> pipelined;
   int64_t stages = 1;
-  /// Bytes between consecutive pipeline buffers of a tile.
-  llvm::DenseMap<Value, int64_t> pipelineStride;
   /// Loop-invariant input tiles, loaded once before the loop.
   SmallVector<mb::InputIterOp> hoisted;
   /// The dynamic shared memory all tiles are views of.

@@ -94,6 +94,8 @@ SmallVector<Value> KernelEmitter::inputOrigin(mb::InputIterOp op, Value iv) {
 void KernelEmitter::remarkScalarCopy(Operation *op, const TileCopy &plan,
                                      Type element) {
   int64_t width = elementByteWidth(element);
+  if (plan.chunk * width >= search::kMinAsyncCopyBytes)
+    return;
   InFlightDiagnostic diag = op->emitRemark();
   diag << (isa<mb::InputIterOp>(op) ? "input tile" : "output tile")
        << " copied one element (" << width << " bytes) at a time: ";
@@ -104,6 +106,26 @@ void KernelEmitter::remarkScalarCopy(Operation *op, const TileCopy &plan,
     diag << "no 16-, 8- or 4-byte chunk divides both its contiguous rows ("
          << plan.tile.back() << " elements) and the device tensor's ("
          << plan.global.back() << ")";
+}
+
+void KernelEmitter::forEachChunk(const TileCopy &plan,
+                                 function_ref<void(ValueRange)> body) {
+  SmallVector<int64_t> chunks(plan.tile.begin(), plan.tile.end());
+  chunks.back() /= plan.chunk;
+  forEachElement(chunks, [&](ValueRange chunkIdx) {
+    SmallVector<Value> idx(chunkIdx);
+    idx.back() = arith::MulIOp::create(b, loc, chunkIdx.back(),
+                                       cIndex(b, loc, plan.chunk));
+    body(idx);
+  });
+}
+
+SmallVector<Value> KernelEmitter::offsetIndex(ArrayRef<Value> origin,
+                                              ValueRange idx) {
+  SmallVector<Value> out;
+  for (auto [o, i] : llvm::zip_equal(origin, idx))
+    out.push_back(arith::AddIOp::create(b, loc, o, i));
+  return out;
 }
 
 void KernelEmitter::copyTile(Value src, ArrayRef<Value> srcOrigin, Value dst,
@@ -117,19 +139,9 @@ void KernelEmitter::copyTile(Value src, ArrayRef<Value> srcOrigin, Value dst,
   Type srcElement = cast<MemRefType>(src.getType()).getElementType();
   Type dstElement = cast<MemRefType>(dst.getType()).getElementType();
   int64_t chunk = plan.chunk;
-  SmallVector<int64_t> chunks(plan.tile.begin(), plan.tile.end());
-  chunks.back() /= chunk;
-  auto at = [&](ArrayRef<Value> origin, ValueRange idx) {
-    SmallVector<Value> out;
-    for (auto [o, i] : llvm::zip_equal(origin, idx))
-      out.push_back(arith::AddIOp::create(b, loc, o, i));
-    return out;
-  };
-  forEachElement(chunks, [&](ValueRange chunkIdx) {
-    SmallVector<Value> idx(chunkIdx);
-    idx.back() =
-        arith::MulIOp::create(b, loc, chunkIdx.back(), cIndex(b, loc, chunk));
-    SmallVector<Value> from = at(from0, idx), to = at(to0, idx);
+  forEachChunk(plan, [&](ValueRange idx) {
+    SmallVector<Value> from = offsetIndex(from0, idx),
+                       to = offsetIndex(to0, idx);
     if (chunk == 1) {
       Value v = memref::LoadOp::create(b, loc, src, from);
       memref::StoreOp::create(b, loc, convertFloat(b, loc, v, dstElement),
@@ -162,9 +174,7 @@ void KernelEmitter::emitInputIter(mb::InputIterOp op, Value iv) {
 void KernelEmitter::emitSyncInputCopy(mb::InputIterOp op, Value iv,
                                       Value dst) {
   TileCopy plan = inputCopy(op);
-  if (plan.chunk * elementByteWidth(op.getType().getElementType()) <
-      search::kMinAsyncCopyBytes)
-    remarkScalarCopy(op, plan, op.getType().getElementType());
+  remarkScalarCopy(op, plan, op.getType().getElementType());
   SmallVector<Value> zero(op.getType().getRank(), cIndex(b, loc, 0));
   copyTile(global.lookup(op.getInput()), inputOrigin(op, iv), dst, zero, plan);
 }
@@ -172,8 +182,6 @@ void KernelEmitter::emitSyncInputCopy(mb::InputIterOp op, Value iv,
 void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
   TileCopy plan = inputCopy(op);
   int64_t chunk = plan.chunk;
-  SmallVector<int64_t> chunks(plan.tile.begin(), plan.tile.end());
-  chunks.back() /= chunk;
   Value src = global.lookup(op.getInput());
   SmallVector<Value> off = collapseOrigin(
       inputOrigin(op, iv), op.getInput().getType().getShape(), plan);
@@ -182,15 +190,11 @@ void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
   // Only 16-byte copies may bypass L1 (cp.async.cg); tiles are streamed once
   // per block, so they should.
   bool cg = chunk * elementByteWidth(op.getType().getElementType()) == 16;
-  forEachElement(chunks, [&](ValueRange idx) {
-    SmallVector<Value> at(idx), gat;
-    at.back() = arith::MulIOp::create(b, loc, idx.back(), cIndex(b, loc, chunk));
-    for (size_t d = 0; d < chunks.size(); ++d)
-      gat.push_back(arith::AddIOp::create(b, loc, off[d], at[d]));
+  forEachChunk(plan, [&](ValueRange idx) {
     nvgpu::DeviceAsyncCopyOp::create(
-        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst, at, src,
-        gat, b.getIndexAttr(chunk), /*srcElements=*/Value(),
-        cg ? b.getUnitAttr() : UnitAttr());
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst, idx,
+        src, offsetIndex(off, idx), b.getIndexAttr(chunk),
+        /*srcElements=*/Value(), cg ? b.getUnitAttr() : UnitAttr());
   });
 }
 
@@ -199,9 +203,14 @@ Value KernelEmitter::commitGroup() {
       b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), ValueRange{});
 }
 
+int64_t KernelEmitter::pipelineStride(mb::InputIterOp op) {
+  return search::sharedSlotBytes(op.getType().getNumElements() *
+                                 elementByteWidth(op.getType().getElementType()));
+}
+
 Value KernelEmitter::stageView(mb::InputIterOp op, Value iteration) {
   const Slot &s = slots.find(op.getTile())->second;
-  int64_t stride = pipelineStride.lookup(op.getTile());
+  int64_t stride = pipelineStride(op);
   Value offset = arith::AddIOp::create(
       b, loc, cIndex(b, loc, s.offset),
       arith::MulIOp::create(
@@ -283,9 +292,7 @@ void KernelEmitter::emitOutputSaver(mb::OutputSaverOp op) {
   auto out = op.getOutput().getType();
   TileCopy plan = planTileCopy(tile, out.getShape(),
                                elementByteWidth(out.getElementType()));
-  if (plan.chunk * elementByteWidth(out.getElementType()) <
-      search::kMinAsyncCopyBytes)
-    remarkScalarCopy(op, plan, out.getElementType());
+  remarkScalarCopy(op, plan, out.getElementType());
   stage({src}, {});
   SmallVector<Value> zero(tile.size(), cIndex(b, loc, 0));
   copyTile(src, zero, dst, off, plan);

@@ -9,12 +9,12 @@
 
 #include "OpSemantics.h"
 
+#include "Mirage/Search/CodePlan.h"
 #include "Mirage/Search/KernelCost.h"
 
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
-#include <cmath>
 
 using namespace mlir;
 
@@ -128,30 +128,27 @@ private:
     // f32, plus an f32 row statistic per rms_norm and an f32 running
     // maximum per accum_rescaled_sum; otherwise a search result may not
     // lower. (Thread graphs, formed after the search, only save slots.)
-    auto slot = [](double elements, double width) {
-      return std::ceil(elements * width / 16) * 16;
+    auto slot = [](int64_t elements, int64_t width) {
+      return static_cast<double>(sharedSlotBytes(elements * width));
     };
     SmallVector<bool> accumulated(k.vals.size(), false);
     for (unsigned j = k.numBody; j < k.numBody + k.numAcc; ++j)
       accumulated[k.ops[j].result] = true;
+    SmallVector<int64_t> elements;
     for (auto [i, v] : llvm::enumerate(k.vals)) {
       shapes.push_back(blockShape(k, v, full));
-      double n = 1;
+      elements.push_back(1);
       for (int64_t d : shapes.back())
-        n *= static_cast<double>(d);
-      largestTile = std::max(largestTile, n);
-      smem += slot(n, accumulated[i] ? 4.0
-                                     : static_cast<double>(target.elementBytes));
+        elements.back() *= d;
+      largestTile =
+          std::max(largestTile, static_cast<double>(elements.back()));
+      smem += slot(elements.back(), accumulated[i] ? 4 : target.elementBytes);
     }
     for (const SOp &op : k.ops) {
-      ArrayRef<int64_t> shape = shapes[op.result];
-      double n = 1;
-      for (int64_t d : shape)
-        n *= static_cast<double>(d);
-      if (op.kind == Kind::RmsNorm && !shape.empty())
-        smem += slot(n / static_cast<double>(shape.back()), 4.0);
+      if (op.kind == Kind::RmsNorm && !shapes[op.result].empty())
+        smem += slot(elements[op.result] / shapes[op.result].back(), 4);
       else if (op.kind == Kind::AccRescaledSum)
-        smem += slot(n, 4.0);
+        smem += slot(elements[op.result], 4);
     }
     if (smem > static_cast<double>(options.smemLimit))
       return false;

@@ -254,7 +254,8 @@ static void addLoadsInFlight(const DeviceModel &device, const KernelDesc &desc,
   double pipelined = 0;
   for (const CostInput &in : desc.inputs)
     if (in.walked && loop && async(in))
-      pipelined += llvm::alignTo(static_cast<uint64_t>(in.tileBytes), 16);
+      pipelined += static_cast<double>(
+          sharedSlotBytes(static_cast<int64_t>(in.tileBytes)));
   int64_t stages = choosePipelineStages(
       desc.forloop, static_cast<int64_t>(desc.smemLimit),
       [&](int64_t s) {

@@ -41,6 +41,10 @@ struct TileCopy {
 TileCopy planTileCopy(llvm::ArrayRef<int64_t> tile,
                       llvm::ArrayRef<int64_t> global, int64_t elementBytes);
 
+/// The bytes of a shared-memory slot holding `bytes` bytes of a tile: every
+/// slot starts 16-byte aligned, so 16-byte copies and ldmatrix rows line up.
+inline int64_t sharedSlotBytes(int64_t bytes) { return (bytes + 15) / 16 * 16; }
+
 /// The narrowest chunk cp.async moves (4, 8 or 16 bytes): a tile whose
 /// chunk is narrower is copied synchronously.
 constexpr int64_t kMinAsyncCopyBytes = 4;
