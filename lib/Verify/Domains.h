@@ -79,8 +79,15 @@ public:
   Elem geluErf(Elem a) const {
     return F(0.5) * a * (F(1) + std::erf(a * static_cast<F>(M_SQRT1_2)));
   }
-  Elem max(Elem a, Elem b) const { return a >= b ? a : b; }
-  Elem min(Elem a, Elem b) const { return a <= b ? a : b; }
+  /// NaN-propagating, as arith.maximumf/minimumf that the lowering emits
+  /// (and tosa.maximum with nan_mode PROPAGATE): a NaN on either side is
+  /// the result, whatever the order of the operands.
+  Elem max(Elem a, Elem b) const {
+    return a != a ? a : b != b ? b : a >= b ? a : b;
+  }
+  Elem min(Elem a, Elem b) const {
+    return a != a ? a : b != b ? b : a <= b ? a : b;
+  }
   bool isExactConstant(double) const { return true; }
   /// Division by zero gives an infinity here, as in IEEE arithmetic.
   template <typename V> void invertAll(V &v) {
