@@ -69,7 +69,9 @@ int64_t KernelEmitter::asyncChunk(mb::InputIterOp op) {
 }
 
 bool KernelEmitter::isLoopInvariant(mb::InputIterOp op) {
-  return static_cast<int64_t>(op.getFmap()) < 0 || kernel.getForloop() == 1;
+  // fmap is stored unsigned; -1: no loop walk.
+  return !search::tileWalksLoop(static_cast<int64_t>(op.getFmap()) >= 0,
+                                kernel.getForloop());
 }
 
 SmallVector<Value> KernelEmitter::inputOrigin(mb::InputIterOp op, Value iv) {

@@ -250,10 +250,12 @@ static void addLoadsInFlight(const DeviceModel &device, const KernelDesc &desc,
   auto async = [](const CostInput &in) {
     return in.chunkBytes >= kMinAsyncCopyBytes;
   };
-  bool loop = desc.forloop > 1;
+  auto walks = [&](const CostInput &in) {
+    return tileWalksLoop(in.walked, desc.forloop);
+  };
   double pipelined = 0;
   for (const CostInput &in : desc.inputs)
-    if (in.walked && loop && async(in))
+    if (walks(in) && async(in))
       pipelined += static_cast<double>(
           sharedSlotBytes(static_cast<int64_t>(in.tileBytes)));
   int64_t stages = choosePipelineStages(
@@ -264,12 +266,10 @@ static void addLoadsInFlight(const DeviceModel &device, const KernelDesc &desc,
       });
   w.pipelineStages = pipelined > 0 ? std::max<int64_t>(stages, 1) : 1;
   w.smemBytes += static_cast<double>(w.pipelineStages - 1) * pipelined;
-  bool anyWalked = llvm::any_of(desc.inputs, [&](const CostInput &in) {
-    return in.walked && loop;
-  });
+  bool anyWalked = llvm::any_of(desc.inputs, walks);
   double threads = static_cast<double>(std::max<int64_t>(desc.threads, 1));
   for (const CostInput &in : desc.inputs) {
-    bool walked = in.walked && loop;
+    bool walked = walks(in);
     if (anyWalked && !walked)
       continue;
     double inFlight = std::min(in.tileBytes, threads * in.chunkBytes);

@@ -45,6 +45,13 @@ TileCopy planTileCopy(llvm::ArrayRef<int64_t> tile,
 /// slot starts 16-byte aligned, so 16-byte copies and ldmatrix rows line up.
 inline int64_t sharedSlotBytes(int64_t bytes) { return (bytes + 15) / 16 * 16; }
 
+/// Whether an input tile is copied anew in every iteration of the kernel's
+/// for-loop (`walked`: its iterator has an fmap) of `forloop` iterations;
+/// otherwise the lowering loads it once, before the loop.
+inline bool tileWalksLoop(bool walked, int64_t forloop) {
+  return walked && forloop > 1;
+}
+
 /// The narrowest chunk cp.async moves (4, 8 or 16 bytes): a tile whose
 /// chunk is narrower is copied synchronously.
 constexpr int64_t kMinAsyncCopyBytes = 4;
