@@ -136,6 +136,13 @@ Outcome checkOne(ModuleOp original, func::FuncOp func,
         makeBuffer(inputs[i], Float32Type::get(t.getContext())));
   }
 
+  // The reference: the original, run by upstream MLIR.
+  double upstreamMs = 0;
+  FailureOr<std::vector<Buffer>> upstream =
+      runUpstream(original, name, inputBufs, upstreamMs);
+  if (failed(upstream))
+    return Outcome::Fail;
+
   // The imported program: its mk code through the interpreter, the ops left
   // outside through upstream's lowering, in f32 types like the reference.
   OwningOpRef<ModuleOp> imported = original.clone();
@@ -162,12 +169,6 @@ Outcome checkOne(ModuleOp original, func::FuncOp func,
       program->evaluate(inputs, /*f32=*/false, options.fault, why);
   if (!reference)
     return checkFailed("@" + name + ": " + why);
-
-  double upstreamMs = 0;
-  FailureOr<std::vector<Buffer>> upstream =
-      runUpstream(original, name, inputBufs, upstreamMs);
-  if (failed(upstream))
-    return Outcome::Fail;
 
   // Where the f32 reference is NaN or inf and the f64 import is not, the
   // import evaluated in f32 tells an overflow of f32 from a mismatch.

@@ -26,7 +26,7 @@ constexpr const char *kToLinalg =
     "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
     "tosa-to-tensor)";
 constexpr const char *kLinalgToLLVM =
-    "one-shot-bufferize{bufferize-function-boundaries "
+    "one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{modify-public-functions "
     "hoist-static-allocs},buffer-deallocation-pipeline,"
