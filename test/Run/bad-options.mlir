@@ -3,7 +3,7 @@
 // option given by mistake, is a diagnostic and exit code 1 before any work.
 // RUN: mirage-run --help | FileCheck %s --check-prefix=HELP
 // RUN: not mirage-run --tol-scale=-5 %s 2>&1 | FileCheck %s --check-prefix=TOLNEG
-// RUN: not mirage-run --tol-scale=0 %s 2>&1 | FileCheck %s --check-prefix=TOLZERO
+// RUN: not mirage-run --tol-scale=-0.5 %s 2>&1 | FileCheck %s --check-prefix=TOLHALF
 // RUN: not mirage-run --tol-scale=nan %s 2>&1 | FileCheck %s --check-prefix=TOLNAN
 // RUN: not mirage-run --input-scale=inf %s 2>&1 | FileCheck %s --check-prefix=INSCALE
 // RUN: not mirage-run --input-scale=0 %s 2>&1 | FileCheck %s --check-prefix=INZERO
@@ -27,9 +27,10 @@
 // HELP-NOT: --amdgpu-
 // HELP-NOT: --threads=
 // HELP-NOT: --import-check-fault
-// TOLNEG: mirage-run: --tol-scale=-5: expected a positive finite number (it multiplies the tolerances)
-// TOLZERO: mirage-run: --tol-scale=0: expected a positive finite number
-// TOLNAN: mirage-run: --tol-scale=nan: expected a positive finite number
+// (--tol-scale=0 asks for exact agreement: mismatch.mlir.)
+// TOLNEG: mirage-run: --tol-scale=-5: expected a finite number >= 0 (it multiplies the tolerances; 0: exact)
+// TOLHALF: mirage-run: --tol-scale=-0.5: expected a finite number >= 0
+// TOLNAN: mirage-run: --tol-scale=nan: expected a finite number >= 0
 // INSCALE: mirage-run: --input-scale=inf: expected a positive finite number (it multiplies the uniform [-1, 1) inputs)
 // INZERO: mirage-run: --input-scale=0: expected a positive finite number
 // THREADS: mirage-run: --threads is an option of a library linked into mirage-run, not one mirage-run reads (--help lists them; --omp-threads sets the OpenMP threads)

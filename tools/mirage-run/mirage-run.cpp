@@ -242,18 +242,24 @@ std::optional<std::string> badCommandLine() {
                   ? "; --omp-threads sets the OpenMP threads)"
                   : ")");
   }
-  auto positive = [](cl::opt<double> &opt) -> std::optional<std::string> {
-    if (std::isfinite(opt.getValue()) && opt.getValue() > 0)
+  auto atLeast = [](cl::opt<double> &opt, bool zero,
+                    StringRef what) -> std::optional<std::string> {
+    double v = opt.getValue();
+    if (std::isfinite(v) && (v > 0 || (zero && v == 0)))
       return std::nullopt;
     std::string value;
-    llvm::raw_string_ostream(value) << llvm::format("%g", opt.getValue());
-    return "--" + opt.ArgStr.str() + "=" + value +
-           ": expected a positive finite number";
+    llvm::raw_string_ostream(value) << llvm::format("%g", v);
+    return "--" + opt.ArgStr.str() + "=" + value + ": expected a " +
+           (zero ? "finite number >= 0" : "positive finite number") + " (" +
+           what.str() + ")";
   };
-  if (auto why = positive(tolScale))
-    return *why + " (it multiplies the tolerances)";
-  if (auto why = positive(inputScale))
-    return *why + " (it multiplies the uniform [-1, 1) inputs)";
+  // A tolerance of 0 asks for exact agreement (test/Run/mismatch.mlir).
+  if (auto why = atLeast(tolScale, /*zero=*/true,
+                         "it multiplies the tolerances; 0: exact"))
+    return *why;
+  if (auto why = atLeast(inputScale, /*zero=*/false,
+                         "it multiplies the uniform [-1, 1) inputs"))
+    return *why;
   if (threads > 1024)
     return "--omp-threads=" + std::to_string(threads) +
            ": expected 0 (one per GPU thread) to 1024 (the most threads of "
