@@ -13,6 +13,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -88,6 +89,14 @@ struct CpuOptions : public PassPipelineOptions<CpuOptions> {
 
 void buildMirageToGpu(OpPassManager &pm, bool tensorCores, bool asyncCopies,
                       bool registerAccumulators) {
+  // Ops the import left outside mk stay in the output for upstream to lower.
+  // The LLVM conversions below run over the whole module, bodies of those
+  // ops included: a named linalg op (matmul, batch_matmul, ...) whose
+  // arith.mulf/addf became llvm.fmul/fadd no longer verifies ("expected
+  // add/mul op in the body"), so named ops are generalized first; a
+  // linalg.generic with LLVM ops in its body is still valid, and upstream's
+  // linalg lowering still takes it.
+  pm.addPass(createLinalgGeneralizeNamedOpsPass());
   // Every mk op outside a graph-defined kernel goes through the same path.
   pm.addPass(mirage::createWrapKernels());
   mirage::ConvertMirageToGPUOptions options;

@@ -3,6 +3,7 @@
 #include "Buffers.h"
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -60,15 +61,46 @@ Buffer mirage::run::makeBuffer(const verify::FloatTensor &t, Type elem) {
   return b;
 }
 
+Buffer mirage::run::zeroBuffer(ArrayRef<int64_t> shape, Type elem) {
+  Buffer b;
+  b.elem = elem;
+  b.shape.assign(shape.begin(), shape.end());
+  b.width = elem.isIndex() ? 8 : (elem.getIntOrFloatBitWidth() + 7) / 8;
+  b.bytes.assign(verify::FloatTensor::numElementsOf(b.shape) * b.width, 0);
+  return b;
+}
+
 double mirage::run::readElement(const Buffer &b, int64_t i) {
-  if (b.width == 2) {
-    uint16_t h;
-    std::memcpy(&h, &b.bytes[i * 2], 2);
-    return fromHalfBits(h, b.elem);
+  const uint8_t *p = &b.bytes[i * b.width];
+  if (isa<FloatType>(b.elem)) {
+    if (b.width == 2) {
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      return fromHalfBits(h, b.elem);
+    }
+    if (b.width == 8) {
+      double v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+    float v;
+    std::memcpy(&v, p, 4);
+    return v;
   }
-  float v;
-  std::memcpy(&v, &b.bytes[i * 4], 4);
-  return v;
+  // Integers (i1 as a byte) and index, sign-extended.
+  int64_t v = 0;
+  std::memcpy(&v, p, b.width);
+  unsigned bits = b.elem.isIndex() ? 64 : b.elem.getIntOrFloatBitWidth();
+  if (bits < 64)
+    v = llvm::SignExtend64(v, bits);
+  return static_cast<double>(v);
+}
+
+verify::FloatTensor mirage::run::readBuffer(const Buffer &b) {
+  verify::FloatTensor t(b.shape, 0.0);
+  for (int64_t i = 0; i < t.numElements(); ++i)
+    t.data[i] = readElement(b, i);
+  return t;
 }
 
 /// Tolerance of an output element type: |got - ref| <= rel * |ref| +
@@ -101,27 +133,70 @@ std::string mirage::run::typeName(Type t) {
   return s;
 }
 
+namespace {
+
+/// NaN on both sides, or infinities of the same sign. The sign of a NaN is
+/// not compared: IEEE 754 leaves it unspecified (x86 produces the negative
+/// default NaN, so both sides often print "-nan", but not always).
+bool sameNonFinite(double a, double b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::isnan(a) && std::isnan(b);
+  return std::isinf(a) && a == b;
+}
+
+} // namespace
+
+bool mirage::run::hasNonFiniteWhereFinite(
+    ArrayRef<Buffer> outBufs, ArrayRef<verify::FloatTensor> reference) {
+  for (auto [b, ref] : llvm::zip_equal(outBufs, reference))
+    for (int64_t i = 0; i < ref.numElements(); ++i)
+      if (!std::isfinite(readElement(b, i)) && std::isfinite(ref.data[i]))
+        return true;
+  return false;
+}
+
 /// Compares every output with the reference and prints the report; false on
 /// a mismatch.
 bool mirage::run::compareOutputs(ArrayRef<Buffer> outBufs,
                                  ArrayRef<verify::FloatTensor> reference,
                                  double tolScale, double &maxAbs,
-                                 double &maxRel) {
+                                 double &maxRel,
+                                 ArrayRef<verify::FloatTensor> f32Reference) {
   bool ok = true;
   maxAbs = maxRel = 0;
   for (auto [o, b] : llvm::enumerate(outBufs)) {
     const auto &ref = reference[o];
     Tolerance tol = toleranceFor(b.elem);
+    // The RMS of the finite reference elements.
     double ss = 0;
+    int64_t finite = 0;
     for (double v : ref.data)
-      ss += v * v;
-    double scale = ref.data.empty() ? 1.0 : std::sqrt(ss / ref.data.size());
-    if (!(scale > 0))
+      if (std::isfinite(v)) {
+        ss += v * v;
+        ++finite;
+      }
+    double scale = finite ? std::sqrt(ss / finite) : 1.0;
+    if (!(scale > 0) || !std::isfinite(scale))
       scale = 1.0;
-    int64_t bad = 0, firstBad = -1;
+    int64_t bad = 0, firstBad = -1, agree = 0, firstAgree = -1, overflow = 0,
+            firstOverflow = -1;
     double outAbs = 0, outRel = 0;
     for (int64_t i = 0; i < ref.numElements(); ++i) {
       double got = readElement(b, i), want = ref.data[i];
+      if (sameNonFinite(got, want)) {
+        if (firstAgree < 0)
+          firstAgree = i;
+        ++agree;
+        continue;
+      }
+      if (!std::isfinite(got) && std::isfinite(want) &&
+          o < f32Reference.size() &&
+          !std::isfinite(f32Reference[o].data[i])) {
+        if (firstOverflow < 0)
+          firstOverflow = i;
+        ++overflow;
+        continue;
+      }
       double err = std::fabs(got - want);
       double lim = tolScale * (tol.rel * std::fabs(want) + tol.abs * scale);
       if (!(err <= lim)) {
@@ -143,11 +218,30 @@ bool mirage::run::compareOutputs(ArrayRef<Buffer> outBufs,
                  << llvm::format("%g", tol.rel * tolScale) << ", abs "
                  << llvm::format("%g", tol.abs * tolScale) << " x rms "
                  << llvm::format("%.3e", scale) << ")\n";
+    auto where = [&](int64_t i) {
+      return "element " + std::to_string(i) + " " +
+             verify::formatIndex(verify::delinearize(i, ref.shape));
+    };
+    if (agree)
+      llvm::outs() << "output " << o << ": " << agree << " of "
+                   << ref.numElements()
+                   << " elements are NaN or inf on both sides (agree; first "
+                   << where(firstAgree) << ": "
+                   << llvm::format("%g", ref.data[firstAgree]) << ")\n";
+    if (overflow)
+      llvm::outs() << "NOTE output " << o << " " << where(firstOverflow)
+                   << ": got "
+                   << llvm::format("%g", readElement(b, firstOverflow))
+                   << ", expected "
+                   << llvm::format("%.6g", ref.data[firstOverflow])
+                   << ", which is "
+                   << llvm::format("%g", f32Reference[o].data[firstOverflow])
+                   << " in f32: the computation overflows in f32 (" << overflow
+                   << " of " << ref.numElements()
+                   << " elements; not counted as a mismatch)\n";
     if (bad) {
       ok = false;
-      llvm::outs() << "MISMATCH output " << o << " element " << firstBad << " "
-                   << verify::formatIndex(
-                          verify::delinearize(firstBad, ref.shape))
+      llvm::outs() << "MISMATCH output " << o << " " << where(firstBad)
                    << ": got " << llvm::format("%.6g", readElement(b, firstBad))
                    << ", expected " << llvm::format("%.6g", ref.data[firstBad])
                    << " (" << bad << " of " << ref.numElements()

@@ -34,15 +34,32 @@ struct Buffer {
 
 /// A buffer holding `t` (already rounded to the element type).
 Buffer makeBuffer(const verify::FloatTensor &t, mlir::Type elem);
+/// A zeroed buffer of `shape` in `elem`: a float, an integer (i1 takes a
+/// byte, as in the lowered code) or index (8 bytes).
+Buffer zeroBuffer(llvm::ArrayRef<int64_t> shape, mlir::Type elem);
 /// Element `i` (row-major) of `b` as a double.
 double readElement(const Buffer &b, int64_t i);
+/// Every element of `b` as a double.
+verify::FloatTensor readBuffer(const Buffer &b);
+
+/// Whether an output element is non-finite in `outBufs` where the reference
+/// is finite (compareOutputs then wants the reference in f32 to tell an f32
+/// overflow from a mismatch).
+bool hasNonFiniteWhereFinite(llvm::ArrayRef<Buffer> outBufs,
+                             llvm::ArrayRef<verify::FloatTensor> reference);
 
 /// Compares every output with the reference and prints one line per output
 /// (and the first mismatch); false on a mismatch. The tolerance of an
-/// element type is multiplied by `tolScale`.
+/// element type is multiplied by `tolScale`. A NaN on both sides, or an
+/// infinity of the same sign, agrees (counted on a line of its own). Where
+/// an output element is non-finite and the reference finite, `f32Reference`
+/// (the reference computed in f32, when given) decides: non-finite there
+/// too means the computation overflows in f32, which a NOTE line reports
+/// instead of a mismatch.
 bool compareOutputs(llvm::ArrayRef<Buffer> outBufs,
                     llvm::ArrayRef<verify::FloatTensor> reference,
-                    double tolScale, double &maxAbs, double &maxRel);
+                    double tolScale, double &maxAbs, double &maxRel,
+                    llvm::ArrayRef<verify::FloatTensor> f32Reference = {});
 
 /// Expanded memref descriptor of a row-major buffer at `ptr`: allocated
 /// pointer, aligned pointer, offset, sizes, strides.

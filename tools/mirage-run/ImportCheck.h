@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <string>
 
 namespace mirage::run {
 
@@ -22,6 +23,9 @@ struct ImportCheckOptions {
   uint64_t seed = 1;
   double inputScale = 1.0;
   double tolScale = 1.0;
+  /// A fault injected into the import's evaluation, to test the check:
+  /// "mk" or "outside" (see ImportedProgram::evaluate), or empty.
+  std::string fault;
 };
 
 /// Checks function `funcName` of `module`, or, when it is empty, every

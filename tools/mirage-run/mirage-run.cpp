@@ -52,38 +52,42 @@ using namespace mirage::run;
 namespace search = mirage::search;
 namespace cl = llvm::cl;
 
+/// mirage-run's own options: `--help` lists these and hides the LLVM
+/// options the linked libraries register.
+static cl::OptionCategory runCategory("mirage-run options");
+
 static cl::opt<std::string>
-    inputFilename(cl::Positional, cl::desc("<input file>"), cl::init("-"));
+    inputFilename(cl::Positional, cl::desc("<input file>"), cl::cat(runCategory), cl::init("-"));
 static cl::opt<std::string>
     funcName("func",
              cl::desc("Function to run (default: the only function "
                       "with a body, or the first one)"),
-             cl::init(""));
+             cl::cat(runCategory), cl::init(""));
 static cl::opt<std::string>
-    device("device", cl::desc("cpu (OpenMP) or gpu (CUDA)"), cl::init("cpu"));
+    device("device", cl::desc("cpu (OpenMP) or gpu (CUDA)"), cl::cat(runCategory), cl::init("cpu"));
 static cl::opt<unsigned> threads("omp-threads",
                                  cl::desc("OpenMP threads per thread block "
                                           "(mirage-to-cpu threads=N)"),
-                                 cl::init(2));
+                                 cl::cat(runCategory), cl::init(2));
 static cl::opt<uint64_t>
-    seed("input-seed", cl::desc("Seed of the random inputs"), cl::init(1));
+    seed("input-seed", cl::desc("Seed of the random inputs"), cl::cat(runCategory), cl::init(1));
 static cl::opt<unsigned>
-    repeat("runs", cl::desc("Timed runs after the first one"), cl::init(1));
+    repeat("runs", cl::desc("Timed runs after the first one"), cl::cat(runCategory), cl::init(1));
 static cl::opt<double> inputScale(
     "input-scale",
     cl::desc("Multiplies the uniform [-1, 1) inputs (programs whose f16 "
              "intermediates overflow at scale 1, e.g. exp of a long dot "
              "product)"),
-    cl::init(1.0));
+    cl::cat(runCategory), cl::init(1.0));
 static cl::opt<double>
-    tolScale("tol-scale", cl::desc("Multiplies the tolerances"), cl::init(1.0));
+    tolScale("tol-scale", cl::desc("Multiplies the tolerances"), cl::cat(runCategory), cl::init(1.0));
 static cl::opt<std::string> ompLib("omp-lib",
                                    cl::desc("OpenMP runtime library to load"),
-                                   cl::init(MIRAGE_RUN_DEFAULT_OMP));
+                                   cl::cat(runCategory), cl::init(MIRAGE_RUN_DEFAULT_OMP));
 static cl::opt<std::string>
     gpuRuntimeLib("gpu-runtime-lib",
                   cl::desc("Mirage CUDA runtime library (--device=gpu)"),
-                  cl::init(MIRAGE_RUN_DEFAULT_GPU_RUNTIME));
+                  cl::cat(runCategory), cl::init(MIRAGE_RUN_DEFAULT_GPU_RUNTIME));
 static cl::opt<std::string>
     chip("chip",
          cl::desc("--device=gpu: PTX target, an architecture (sm_80, sm_86, "
@@ -91,27 +95,35 @@ static cl::opt<std::string>
                   "a part of the cost model (h200, l40s, ...) (default: the "
                   "newest that the GPU's compute capability runs; sm_90 "
                   "with --compile-only)"),
-         cl::init(""));
+         cl::cat(runCategory), cl::init(""));
 static cl::opt<bool> compileOnly(
     "compile-only",
     cl::desc("Lower and JIT-compile the host code, then stop: no inputs, no "
              "interpreter, no run; with --device=gpu the CUDA runtime and "
              "driver are not loaded (the host code's mgpu* calls are bound to "
              "a stub that counts calls)"),
-    cl::init(false));
+    cl::cat(runCategory), cl::init(false));
 static cl::opt<std::string>
     ptxDumpDir("ptx-dump-dir",
                cl::desc("--device=gpu: write the PTX of every kernel and "
                         "manifest.json to this directory (mirage-to-ptx "
                         "dump-dir)"),
-               cl::init(""));
+               cl::cat(runCategory), cl::init(""));
 static cl::opt<bool> importCheck(
     "import-check",
     cl::desc("Differential check of mirage-import: run the linalg/tosa "
              "function (--func, or every public one outside mk) through "
              "upstream MLIR's CPU lowering and compare it with the f64 "
              "interpreter of its import"),
-    cl::init(false));
+    cl::cat(runCategory), cl::init(false));
+
+static cl::opt<std::string> importCheckFault(
+    "import-check-fault",
+    cl::desc("--import-check: inject a fault into the import's evaluation "
+             "to test the check itself: 'mk' (the interpreter's steps) or "
+             "'outside' (the steps run upstream) add 1 to the first element "
+             "of each step's first result"),
+    cl::Hidden, cl::cat(runCategory), cl::init(""));
 
 namespace {
 
@@ -215,15 +227,64 @@ LogicalResult checkBinaries(ModuleOp module, unsigned &count, size_t &bytes) {
   return success();
 }
 
+/// Why the command line is unusable, before any work: an LLVM option that
+/// mirage-run does not read (`--threads` for `--omp-threads`), or a value
+/// out of its option's range.
+std::optional<std::string> badCommandLine() {
+  for (auto &entry : cl::getRegisteredOptions()) {
+    cl::Option *opt = entry.second;
+    if (opt->getNumOccurrences() &&
+        !llvm::is_contained(opt->Categories, &runCategory))
+      return "--" + entry.first.str() +
+             " is an option of a library linked into mirage-run, not one "
+             "mirage-run reads (--help lists them" +
+             (entry.first.contains("thread")
+                  ? "; --omp-threads sets the OpenMP threads)"
+                  : ")");
+  }
+  auto atLeast = [](cl::opt<double> &opt, bool zero,
+                    StringRef what) -> std::optional<std::string> {
+    double v = opt.getValue();
+    if (std::isfinite(v) && (v > 0 || (zero && v == 0)))
+      return std::nullopt;
+    std::string value;
+    llvm::raw_string_ostream(value) << llvm::format("%g", v);
+    return "--" + opt.ArgStr.str() + "=" + value + ": expected a " +
+           (zero ? "finite number >= 0" : "positive finite number") + " (" +
+           what.str() + ")";
+  };
+  // A tolerance of 0 asks for exact agreement (test/Run/mismatch.mlir).
+  if (auto why = atLeast(tolScale, /*zero=*/true,
+                         "it multiplies the tolerances; 0: exact"))
+    return *why;
+  if (auto why = atLeast(inputScale, /*zero=*/false,
+                         "it multiplies the uniform [-1, 1) inputs"))
+    return *why;
+  if (threads > 1024)
+    return "--omp-threads=" + std::to_string(threads) +
+           ": expected 0 (one per GPU thread) to 1024 (the most threads of "
+           "a thread block)";
+  if (!importCheckFault.empty() && importCheckFault != "mk" &&
+      importCheckFault != "outside")
+    return "--import-check-fault=" + importCheckFault +
+           ": expected mk or outside";
+  if (!importCheckFault.empty() && !importCheck)
+    return "--import-check-fault needs --import-check";
+  return std::nullopt;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   mirage::registerAllMiragePasses();
   registerAllPasses();
+  cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "Mirage runner: lower, JIT and compare a uGraph "
                               "against the f64 interpreter\n");
+  if (auto why = badCommandLine())
+    return fail(*why);
 
   if (device != "cpu" && device != "gpu")
     return fail("unknown --device=" + device + " (expected cpu or gpu)");
@@ -292,7 +353,8 @@ int main(int argc, char **argv) {
   if (importCheck)
     return checkImport(
         *module, funcName,
-        {seed.getValue(), inputScale.getValue(), tolScale.getValue()});
+        {seed.getValue(), inputScale.getValue(), tolScale.getValue(),
+         importCheckFault.getValue()});
 
   // Pick the function.
   func::FuncOp func;
