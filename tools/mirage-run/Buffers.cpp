@@ -146,15 +146,6 @@ bool sameNonFinite(double a, double b) {
 
 } // namespace
 
-bool mirage::run::hasNonFiniteWhereFinite(
-    ArrayRef<Buffer> outBufs, ArrayRef<verify::FloatTensor> reference) {
-  for (auto [b, ref] : llvm::zip_equal(outBufs, reference))
-    for (int64_t i = 0; i < ref.numElements(); ++i)
-      if (!std::isfinite(readElement(b, i)) && std::isfinite(ref.data[i]))
-        return true;
-  return false;
-}
-
 /// Compares every output with the reference and prints the report; false on
 /// a mismatch.
 bool mirage::run::compareOutputs(ArrayRef<Buffer> outBufs,
@@ -179,7 +170,7 @@ bool mirage::run::compareOutputs(ArrayRef<Buffer> outBufs,
     if (!(scale > 0) || !std::isfinite(scale))
       scale = 1.0;
     int64_t bad = 0, firstBad = -1, agree = 0, firstAgree = -1, overflow = 0,
-            firstOverflow = -1;
+            firstOverflow = -1, illConditioned = 0, firstIll = -1;
     double outAbs = 0, outRel = 0;
     for (int64_t i = 0; i < ref.numElements(); ++i) {
       double got = readElement(b, i), want = ref.data[i];
@@ -199,7 +190,14 @@ bool mirage::run::compareOutputs(ArrayRef<Buffer> outBufs,
       }
       double err = std::fabs(got - want);
       double lim = tolScale * (tol.rel * std::fabs(want) + tol.abs * scale);
-      if (!(err <= lim)) {
+      double inF32 = o < f32Reference.size() ? f32Reference[o].data[i] : NAN;
+      double f32Err = std::fabs(inF32 - want);
+      if (!(err <= lim) && std::isfinite(got) && f32Err > lim &&
+          err <= kIllConditionedFactor * f32Err + lim) {
+        if (firstIll < 0)
+          firstIll = i;
+        ++illConditioned;
+      } else if (!(err <= lim)) {
         if (firstBad < 0)
           firstBad = i;
         ++bad;
@@ -239,6 +237,17 @@ bool mirage::run::compareOutputs(ArrayRef<Buffer> outBufs,
                    << " in f32: the computation overflows in f32 (" << overflow
                    << " of " << ref.numElements()
                    << " elements; not counted as a mismatch)\n";
+    if (illConditioned)
+      llvm::outs() << "NOTE output " << o << " " << where(firstIll)
+                   << ": got " << llvm::format("%.6g", readElement(b, firstIll))
+                   << ", expected " << llvm::format("%.6g", ref.data[firstIll])
+                   << ", which is "
+                   << llvm::format("%.6g", f32Reference[o].data[firstIll])
+                   << " in f32: ill-conditioned in f32 (" << illConditioned
+                   << " of " << ref.numElements()
+                   << " elements within " << llvm::format("%g", kIllConditionedFactor)
+                   << "x the f32 rounding's own error; not counted as a "
+                      "mismatch)\n";
     if (bad) {
       ok = false;
       llvm::outs() << "MISMATCH output " << o << " " << where(firstBad)

@@ -1,6 +1,6 @@
 // REQUIRES: libomp
 // RUN: mirage-run %s --input-scale=0.25 | FileCheck %s
-// RUN: mirage-opt %s --mirage-superoptimize="threads=2 time-budget=4 cache-dir=none" -o %t
+// RUN: mirage-opt %s --mirage-superoptimize="threads=2 time-budget=10 cache-dir=none" -o %t
 // RUN: FileCheck %s --check-prefix=KERNEL --input-file=%t
 // RUN: mirage-run %t --input-scale=0.25 | FileCheck %s --check-prefix=OPT
 // KERNEL: mk.graph_kernel
