@@ -18,7 +18,15 @@
 // CHECK-NEXT: PASS @rank5_between
 // CHECK: @loop_outside: upstream lowering vs import (2 mk ops, 2 outlined calls; 1 ops left outside, run upstream in 1 segments)
 // CHECK-NEXT: PASS @loop_outside
-// CHECK: 4 passed, 0 failed, 0 not checked
+// One buffer returned twice, by a segment (a value and its tosa.identity,
+// both used later) and by the function itself: upstream's
+// buffer-results-to-out-params crashed on it with hoist-static-allocs
+// (found by bench/import/mutate).
+// CHECK: @same_buffer_twice: upstream lowering vs import (2 mk ops, 2 outlined calls; 2 ops left outside, run upstream in 1 segments)
+// CHECK-NEXT: PASS @same_buffer_twice
+// CHECK: @returned_twice: upstream lowering vs import
+// CHECK-NEXT: PASS @returned_twice
+// CHECK: 6 passed, 0 failed, 0 not checked
 
 // FAULT-OUT: MISMATCH output 0 element 0 [0, 0]
 // FAULT-OUT: FAIL @unsupported_between
@@ -81,4 +89,17 @@ func.func @loop_outside(%a: tensor<2x8xf32>) -> tensor<2x8xf32> {
   }
   %t = tosa.tanh %r : (tensor<2x8xf32>) -> tensor<2x8xf32>
   return %t : tensor<2x8xf32>
+}
+
+func.func @same_buffer_twice(%a: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %0 = tosa.exp %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %1 = tosa.abs %0 : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %2 = tosa.identity %1 : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %3 = tosa.tanh %1 : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %2, %3 : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+func.func @returned_twice(%a: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %0 = tosa.exp %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0, %0 : tensor<4x8xf32>, tensor<4x8xf32>
 }

@@ -25,11 +25,15 @@ namespace {
 constexpr const char *kToLinalg =
     "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
     "tosa-to-tensor)";
+/// Results become out-parameters that the caller allocates, each filled by
+/// a copy: `hoist-static-allocs` (writing into the out-parameter directly)
+/// crashes upstream when one buffer is returned twice (`return %x, %x`, or a
+/// value and a tosa.identity of it).
 constexpr const char *kLinalgToLLVM =
     "one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{modify-public-functions "
-    "hoist-static-allocs},buffer-deallocation-pipeline,"
+    "buffer-results-to-out-params{modify-public-functions},"
+    "buffer-deallocation-pipeline,"
     "func.func(convert-linalg-to-loops),math-extend-to-supported-types,"
     "convert-math-to-llvm,convert-math-to-libm,lower-affine,convert-scf-to-cf,"
     "expand-strided-metadata,convert-to-llvm,reconcile-unrealized-casts";
