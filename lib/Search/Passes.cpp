@@ -101,24 +101,6 @@ struct SuperoptimizePass
     : mirage::search::impl::MirageSuperoptimizeBase<SuperoptimizePass> {
   using Base::Base;
 
-  /// A value the option's parser rejects ('time-budget=abc') is reported by
-  /// that parser itself, on stderr ("for the --time-budget option: 'abc'
-  /// value invalid ..."); Pass::initializeOptions then hands the error
-  /// handler an empty message, which the pipeline parser printed as a bare
-  /// "error: " line after it. Only messages that say something are passed
-  /// on ("no such option" does), so the output is one error either way.
-  LogicalResult initializeOptions(
-      StringRef options,
-      function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    return Pass::initializeOptions(
-        options, [&](const Twine &message) -> LogicalResult {
-          std::string text = message.str();
-          if (StringRef(text).trim().empty())
-            return failure();
-          return errorHandler(text);
-        });
-  }
-
   LogicalResult checkOptions() {
     ModuleOp module = getOperation();
     auto bad = [&](const Twine &msg) {

@@ -15,6 +15,8 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -33,6 +35,31 @@ int main(int argc, char **argv) {
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "Mirage multi-level superoptimizer driver\n", registry);
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  // A pass-option value that the option's parser rejects ('time-budget=abc')
+  // is reported by that parser itself on stderr; Pass::initializeOptions then
+  // hands the pipeline parser's error handler an empty message, which would
+  // print as a bare "error: " line after it (and, in --pass-pipeline, as one
+  // before the line that names the pass). While the pipeline is built, empty
+  // errors are dropped and the others re-emitted without the leading blank
+  // (the failure still ends the run with 1).
+  config.setPassPipelineSetupFn(
+      [parsed = mlir::MlirOptMainConfig(config)](mlir::PassManager &pm) {
+        mlir::MLIRContext *ctx = pm.getContext();
+        mlir::ScopedDiagnosticHandler trimErrors(
+            ctx, [&](mlir::Diagnostic &d) {
+              if (d.getSeverity() != mlir::DiagnosticSeverity::Error)
+                return mlir::failure();
+              std::string text = d.str();
+              llvm::StringRef trimmed = llvm::StringRef(text).trim();
+              if (trimmed.empty())
+                return mlir::success();
+              if (trimmed.size() == text.size())
+                return mlir::failure();
+              mlir::emitError(d.getLocation()) << trimmed;
+              return mlir::success();
+            });
+        return parsed.setupPassPipeline(pm);
+      });
   if (config.shouldShowDialects())
     return mlir::asMainReturnCode(mlir::MlirOptMain(
         argc, argv, inputFilename, outputFilename, registry));
