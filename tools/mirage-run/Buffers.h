@@ -53,7 +53,10 @@ verify::FloatTensor readBuffer(const Buffer &b);
 /// and `f32Reference` departs from the reference there by more than the
 /// tolerance too, the element is ill-conditioned in f32 (the rounding of f32
 /// alone moves it that far); it agrees when its error is at most
-/// kIllConditionedFactor times the f32 reference's, on a NOTE line.
+/// kIllConditionedFactor times the f32 reference's, on a NOTE line; so does
+/// an element that is not finite in the reference where the output and
+/// `f32Reference` are both finite, or both the same non-finite value (f32
+/// rounding decides: there is no real value to compare with).
 bool compareOutputs(llvm::ArrayRef<Buffer> outBufs,
                     llvm::ArrayRef<verify::FloatTensor> reference,
                     double tolScale, double &maxAbs, double &maxRel,
