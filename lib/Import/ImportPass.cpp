@@ -16,9 +16,11 @@
 #include "Mirage/Search/GPUTargets.h"
 
 #include "Common.h"
+#include "Contraction.h"
 #include "NamedOps.h"
 #include "TosaOps.h"
 #include "UnitDims.h"
+#include "Views.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -108,10 +110,17 @@ public:
 
   /// Maps block argument `arg` to the tensor `value`.
   void bind(Value arg, Value value) { values[arg] = value; }
+  /// Maps block argument `arg` to the scalar `c` (the input is a splat
+  /// constant or a fill of one: every element it reads is `c`).
+  void bindConstant(Value arg, double c) { constants[arg] = c; }
 
   FailureOr<Value> import(Value scalar, Reason &why) {
     if (auto it = values.find(scalar); it != values.end())
       return it->second;
+    if (constants.count(scalar)) {
+      why = "a bare constant yielded by the body";
+      return failure();
+    }
     Operation *def = scalar.getDefiningOp();
     if (!def) {
       why = scalar.getParentBlock() == body
@@ -133,7 +142,9 @@ private:
   /// A float constant, also through arith.truncf/extf of one (torch-mlir
   /// keeps eps as an f64 constant truncated in the body); a truncated value
   /// is rounded to its type, as the body computes it.
-  static std::optional<double> constantOf(Value v) {
+  std::optional<double> constantOf(Value v) const {
+    if (auto it = constants.find(v); it != constants.end())
+      return it->second;
     FloatAttr attr;
     if (matchPattern(v, m_Constant(&attr)))
       return attr.getValueAsDouble();
@@ -152,7 +163,7 @@ private:
   }
 
   /// 1 / (1 + exp(-x)) (either addition order): returns x, else null.
-  static Value matchSigmoid(Operation *def) {
+  Value matchSigmoid(Operation *def) const {
     auto div = dyn_cast<arith::DivFOp>(def);
     if (!div || constantOf(div.getLhs()) != 1.0)
       return {};
@@ -183,7 +194,7 @@ private:
   /// The exact GELU as exporters write it, 0.5 * x * (1 + erf(x / sqrt 2))
   /// in any order of the three factors (x / sqrt 2 also as x * (1 / sqrt
   /// 2)): returns x, else null.
-  static Value matchGeluErf(Operation *def) {
+  Value matchGeluErf(Operation *def) const {
     if (!isa<arith::MulFOp>(def))
       return {};
     SmallVector<Value, 4> factors;
@@ -247,6 +258,81 @@ private:
     return OpTy::create(b, loc, TypeRange{type}, ValueRange{x, y}).getResult();
   }
 
+  /// Whether every user of the scalar `v` is one of `ops` (so its mk value
+  /// may be merged into theirs). Block arguments are bound to values outside.
+  bool onlyUsedBy(Value v, ArrayRef<Operation *> ops) const {
+    if (!v.getDefiningOp())
+      return false;
+    return llvm::all_of(v.getUsers(), [&](Operation *u) {
+      return llvm::is_contained(ops, u);
+    });
+  }
+
+  /// select(x > c, x, c) and its variants (either operand of the compare the
+  /// constant, either orientation of the select, strict or not, ordered or
+  /// not): max(x, c) or min(x, c), as mk.relu or mk.clamp. A NaN compares
+  /// false in the ordered predicates, so the select and max differ only
+  /// where x is NaN.
+  FailureOr<Value> importSelect(arith::SelectOp select, Reason &why) {
+    auto fail = [&](StringRef msg) -> FailureOr<Value> {
+      if (why.empty())
+        why = msg.str();
+      return failure();
+    };
+    auto cmp = select.getCondition().getDefiningOp<arith::CmpFOp>();
+    if (!cmp || cmp->getBlock() != body)
+      return fail("an arith.select whose condition is not an arith.cmpf in "
+                  "the body (masks are not imported yet)");
+    Value lhs = cmp.getLhs(), rhs = cmp.getRhs();
+    std::optional<double> lc = constantOf(lhs), rc = constantOf(rhs);
+    if (lc.has_value() == rc.has_value())
+      return fail("an arith.select of a compare that is not of a value "
+                  "against a constant (masks are not imported yet)");
+    Value x = rc ? lhs : rhs;
+    double c = rc ? *rc : *lc;
+    // The compare as `x > c` (greater) or `x < c` (!greater).
+    bool greater;
+    switch (cmp.getPredicate()) {
+    case arith::CmpFPredicate::OGT:
+    case arith::CmpFPredicate::OGE:
+    case arith::CmpFPredicate::UGT:
+    case arith::CmpFPredicate::UGE:
+      greater = true;
+      break;
+    case arith::CmpFPredicate::OLT:
+    case arith::CmpFPredicate::OLE:
+    case arith::CmpFPredicate::ULT:
+    case arith::CmpFPredicate::ULE:
+      greater = false;
+      break;
+    default:
+      return fail("an arith.select of a compare other than <, <=, >, >=");
+    }
+    if (lc)
+      greater = !greater;
+    Value t = select.getTrueValue(), f = select.getFalseValue();
+    std::optional<double> tc = constantOf(t), fc = constantOf(f);
+    // select(x > c, x, c) is max(x, c); select(x > c, c, x) is min(x, c).
+    bool takesX;
+    if (t == x && fc == c)
+      takesX = true;
+    else if (f == x && tc == c)
+      takesX = false;
+    else
+      return fail("an arith.select that does not choose between the compared "
+                  "value and the same constant (only max/min/clamp against a "
+                  "constant are imported)");
+    if (std::isnan(c))
+      return fail("a compare against NaN");
+    FailureOr<Value> v = import(x, why);
+    if (failed(v))
+      return failure();
+    bool isMax = greater == takesX;
+    bool merge = onlyUsedBy(x, {select, cmp});
+    return isMax ? createClamp(b, loc, *v, c, INFINITY, merge)
+                 : createClamp(b, loc, *v, -INFINITY, c, merge);
+  }
+
   FailureOr<Value> importOp(Operation *def, Reason &why) {
     auto operand = [&](unsigned i) { return import(def->getOperand(i), why); };
     auto fail = [&](StringRef msg) -> FailureOr<Value> {
@@ -266,10 +352,15 @@ private:
         return failure();
       return unary<mk::SigmoidOp>(*t);
     }
-    // max(x, 0) is relu, as torch-mlir writes it (either operand order).
+    if (auto select = dyn_cast<arith::SelectOp>(def))
+      return importSelect(select, why);
+    // max(x, 0) is relu, as torch-mlir writes it (either operand order);
+    // max/min against another constant is a clamp with one infinite bound.
     bool isMax = isa<arith::MaximumFOp, arith::MaxNumFOp>(def);
-    if (isMax || isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
-                     math::PowFOp>(def)) {
+    bool isMin = isa<arith::MinimumFOp, arith::MinNumFOp>(def);
+    if (isMax || isMin ||
+        isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+            math::PowFOp>(def)) {
       std::optional<double> lc = constantOf(def->getOperand(0));
       std::optional<double> rc = constantOf(def->getOperand(1));
       if (lc && rc)
@@ -279,6 +370,12 @@ private:
         if (failed(x))
           return failure();
         double c = rc ? *rc : *lc;
+        // Identities: x + 0, x - 0, x * 1, x / 1, x ^ 1.
+        if ((isa<arith::AddFOp>(def) && c == 0.0) ||
+            (isa<arith::SubFOp>(def) && rc && c == 0.0) ||
+            (isa<arith::MulFOp>(def) && c == 1.0) ||
+            (isa<arith::DivFOp, math::PowFOp>(def) && rc && c == 1.0))
+          return *x;
         if (isa<arith::AddFOp>(def))
           return scalarOp<mk::AddScalarOp>(*x, c);
         if (isa<arith::MulFOp>(def))
@@ -292,12 +389,21 @@ private:
           return c == 1.0 ? unary<mk::ReciprocalOp>(*x)
                           : scalarOp<mk::MulScalarOp>(
                                 unary<mk::ReciprocalOp>(*x), c);
-        if (isa<math::PowFOp>(def) && rc && c == 2.0)
-          return unary<mk::SquareOp>(*x);
-        if (isa<math::PowFOp>(def) && rc && c == 0.5)
-          return unary<mk::SqrtOp>(*x);
-        if (isMax && c == 0.0)
-          return unary<mk::ReluOp>(*x);
+        if (isa<math::PowFOp>(def) && rc) {
+          if (c == 2.0)
+            return unary<mk::SquareOp>(*x);
+          if (c == 0.5)
+            return unary<mk::SqrtOp>(*x);
+          if (c == -0.5)
+            return unary<mk::RsqrtOp>(*x);
+          if (c == -1.0)
+            return unary<mk::ReciprocalOp>(*x);
+        }
+        if ((isMax || isMin) && !std::isnan(c)) {
+          bool merge = onlyUsedBy(def->getOperand(rc ? 0 : 1), {def});
+          return isMax ? createClamp(b, loc, *x, c, INFINITY, merge)
+                       : createClamp(b, loc, *x, -INFINITY, c, merge);
+        }
         return fail("a constant operand in this position has no mk form");
       }
       FailureOr<Value> x = operand(0);
@@ -319,7 +425,19 @@ private:
         return binary<mk::DivOp>(*x, *y);
       if (isMax)
         return binary<mk::MaxOp>(*x, *y);
+      if (isMin) {
+        FailureOr<Value> max =
+            binary<mk::MaxOp>(unary<mk::NegOp>(*x), unary<mk::NegOp>(*y));
+        return unary<mk::NegOp>(*max);
+      }
       return binary<mk::PowOp>(*x, *y);
+    }
+    // |x| = max(x, -x).
+    if (auto abs = dyn_cast<math::AbsFOp>(def)) {
+      FailureOr<Value> x = operand(0);
+      if (failed(x))
+        return failure();
+      return binary<mk::MaxOp>(*x, unary<mk::NegOp>(*x));
     }
     if (auto fpowi = dyn_cast<math::FPowIOp>(def)) {
       IntegerAttr e;
@@ -358,6 +476,7 @@ private:
   RankedTensorType resultType;
   Block *body;
   DenseMap<Value, Value> values;
+  DenseMap<Value, double> constants;
 };
 
 /// A generic reducing one dim into its result `k`: `out = out + f(ins)` or
@@ -402,6 +521,8 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
   }
   if (std::optional<Reason> copy = importCopyGeneric(op, b))
     return *copy;
+  if (op.getNumReductionLoops() != 0 && hasContractionBody(op))
+    return importContraction(op, b);
   if (op.getNumReductionLoops() != 0)
     return importReductionGeneric(op, k, b);
   auto resultType = dyn_cast<RankedTensorType>(op->getResult(k).getType());
@@ -424,7 +545,16 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
   SmallVector<std::optional<Raised>> raised;
   SmallVector<Type> inputTypes;
   SmallVector<Value> inputs;
+  // A splat constant input (or a fill of one) is a scalar in the body,
+  // whatever its shape and map.
+  SmallVector<std::optional<double>> splats;
   for (auto [opInput, opMap] : llvm::zip(op.getDpsInputs(), maps)) {
+    splats.push_back(splatValue(opInput));
+    if (splats.back()) {
+      inputs.push_back(opInput);
+      raised.push_back(std::nullopt);
+      continue;
+    }
     auto [input, map] = throughBroadcastCopy(opInput, opMap);
     inputs.push_back(input);
     auto type = dyn_cast<RankedTensorType>(input.getType());
@@ -473,6 +603,9 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
   b.setInsertionPoint(op);
   SmallVector<Operation *> expands;
   BodyImporter importer(b, op.getLoc(), resultType, &body);
+  for (auto [arg, splat] : llvm::zip(body.getArguments(), splats))
+    if (splat)
+      importer.bindConstant(arg, *splat);
   for (auto [arg, input, r] : llvm::zip(body.getArguments(), inputs, raised))
     if (r && r->perm.empty())
       importer.bind(arg, expandAfterDefinition(b, input, r->type,
@@ -480,14 +613,14 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
   // Remember what was inserted (after the expands), to roll it back on
   // failure.
   Operation *before = op->getPrevNode();
-  for (auto [arg, input, r] : llvm::zip(body.getArguments(), inputs, raised)) {
+  for (auto [arg, input, r, splat] :
+       llvm::zip(body.getArguments(), inputs, raised, splats)) {
+    if (splat)
+      continue;
     if (!r)
       importer.bind(arg, input);
     else if (!r->perm.empty())
-      importer.bind(arg,
-                    mk::TransposeOp::create(b, op.getLoc(), input,
-                                            b.getDenseI64ArrayAttr(r->perm))
-                        .getResult());
+      importer.bind(arg, createTranspose(b, op.getLoc(), input, r->perm));
   }
   Reason why;
   FailureOr<Value> result = importer.import(yielded, why);
@@ -629,6 +762,45 @@ Reason importReductionGeneric(linalg::GenericOp op, unsigned k, OpBuilder &b) {
 /// Tries to import one op; returns why not (empty on success).
 Reason importOpImpl(Operation *op, OpBuilder &b);
 
+/// An element-wise named linalg op (linalg.elementwise, linalg.max/min/powf,
+/// linalg.copy, the unary ops, or add/sub/mul/div reading a splat constant
+/// or a broadcast copy) imported through its generic form, so that its body
+/// goes through the same importer. On failure the named op is put back as it
+/// was (a clone, taken first, replaces the generic).
+Reason importThroughGeneric(linalg::LinalgOp named, OpBuilder &b) {
+  Operation *op = named.getOperation();
+  IRRewriter rewriter(op->getContext());
+  rewriter.setInsertionPoint(op);
+  Operation *original = rewriter.clone(*op);
+  FailureOr<linalg::GenericOp> generic =
+      linalg::generalizeNamedOp(rewriter, named);
+  if (failed(generic)) {
+    original->erase();
+    return "this linalg op has no generic form to import";
+  }
+  Operation *g = generic->getOperation();
+  Reason why = importGeneric(*generic, b);
+  if (why.empty()) {
+    original->erase();
+    return why;
+  }
+  g->replaceAllUsesWith(original);
+  g->erase();
+  return why;
+}
+
+/// Whether `op` is a named element-wise linalg op (all loops parallel, one
+/// result) that importThroughGeneric takes.
+bool isNamedElementwise(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || isa<linalg::GenericOp, linalg::FillOp, linalg::TransposeOp,
+                       linalg::BroadcastOp>(op))
+    return false;
+  return op->getNumResults() == 1 && linalgOp.hasPureTensorSemantics() &&
+         linalgOp.getNumLoops() == linalgOp.getNumParallelLoops() &&
+         linalgOp.getNumDpsInits() == 1;
+}
+
 /// Imports `op`; on success the producers of its operands go to `maybeDead`.
 Reason importOp(Operation *op, OpBuilder &b,
                 llvm::SetVector<Operation *> &maybeDead) {
@@ -646,8 +818,10 @@ Reason importOp(Operation *op, OpBuilder &b,
 }
 
 Reason importOpImpl(Operation *op, OpBuilder &b) {
-  if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
-    return importMatmul(cast<linalg::LinalgOp>(op), b);
+  if (isa<linalg::MatmulOp, linalg::BatchMatmulOp, linalg::ContractOp,
+          linalg::BatchReduceMatmulOp, linalg::MatvecOp, linalg::VecmatOp,
+          linalg::BatchMatvecOp, linalg::BatchVecmatOp>(op))
+    return importContraction(cast<linalg::LinalgOp>(op), b);
   if (auto generic = dyn_cast<linalg::GenericOp>(op))
     return importGeneric(generic, b);
   if (auto tr = dyn_cast<linalg::TransposeOp>(op))
@@ -666,24 +840,18 @@ Reason importOpImpl(Operation *op, OpBuilder &b) {
     if (!named.hasPureTensorSemantics())
       return "buffer semantics are not imported";
     SmallVector<Value> ins(named.getDpsInputs());
-    // A binary op reading a broadcast copy: as the equivalent generic, which
-    // folds the copy (throughBroadcastCopy). The types are checked first,
-    // so the generic imports.
-    bool readsBroadcast = llvm::any_of(ins, [](Value v) {
+    // A binary op reading a broadcast copy or a splat constant: as the
+    // equivalent generic, which folds the copy (throughBroadcastCopy) and
+    // reads the constant as a scalar.
+    bool readsBroadcastOrSplat = llvm::any_of(ins, [](Value v) {
       auto copy = v.getDefiningOp<linalg::LinalgOp>();
-      return copy && rankRaisingCopySource(copy);
+      return (copy && rankRaisingCopySource(copy)) || splatValue(v);
     });
-    if (readsBroadcast &&
-        isa<linalg::AddOp, linalg::SubOp, linalg::MulOp, linalg::DivOp>(op) &&
-        checkTypes(ins, op->getResultTypes()).empty() &&
-        checkSameElementType(ins, op->getResultTypes()[0]).empty()) {
-      IRRewriter rewriter(op->getContext());
-      rewriter.setInsertionPoint(op);
-      FailureOr<linalg::GenericOp> generic =
-          linalg::generalizeNamedOp(rewriter, named);
-      if (succeeded(generic))
-        return importGeneric(*generic, b);
-    }
+    bool direct = isa<linalg::AddOp, linalg::SubOp, linalg::MulOp,
+                      linalg::DivOp, linalg::ExpOp, linalg::SqrtOp,
+                      linalg::RsqrtOp, linalg::NegFOp>(op);
+    if (isNamedElementwise(op) && (!direct || readsBroadcastOrSplat))
+      return importThroughGeneric(named, b);
     if (isa<linalg::AddOp>(op))
       return importSimple<mk::AddOp>(op, ins, b);
     if (isa<linalg::SubOp>(op))
@@ -781,7 +949,8 @@ struct MirageImportPass
         if (isa<tosa::ReshapeOp>(op))
           continue;
         auto copy = dyn_cast<linalg::LinalgOp>(op);
-        if (isa<linalg::FillOp>(op) || recipOfMul ||
+        // A compare goes with its imported selects (a mask stays).
+        if (isa<tosa::GreaterOp, tosa::GreaterEqualOp>(op) || isa<linalg::FillOp>(op) || recipOfMul ||
             (copy &&
              (broadcastCopySource(copy) || rankRaisingCopySource(copy)))) {
           fills.push_back(op);
@@ -812,17 +981,39 @@ struct MirageImportPass
           remarkLeftOutside(fill, why);
           continue;
         }
-        remarkLeftOutside(
-            fill, isa<linalg::FillOp>(fill)
-                      ? "a fill whose users were not all imported"
-                      : "a broadcast copy not folded into its users (mk has "
-                        "no broadcast op: the copy folds only when every user "
-                        "is imported)");
+        if (isa<tosa::GreaterOp, tosa::GreaterEqualOp>(fill)) {
+          remarkLeftOutside(fill, "a compare whose selects were not all "
+                                  "imported (masks are not imported yet)");
+          continue;
+        }
+        if (isa<linalg::FillOp>(fill)) {
+          remarkLeftOutside(fill, "a fill whose users were not all imported");
+          continue;
+        }
+        // A repeat (GQA's K/V) that did not fold: copies, as mk.concat.
+        Reason why = importRepeatCopy(cast<linalg::LinalgOp>(fill), b);
+        if (why.empty())
+          continue;
+        remarkLeftOutside(fill,
+                          "a broadcast copy not folded into its users (mk has "
+                          "no broadcast op: the copy folds only when every "
+                          "user is imported), nor a repeat: " +
+                              why);
       }
+      // mk ops merged into their users (a clamp of a clamp) go.
+      SmallVector<Operation *> mkOps;
+      for (Operation &op : func.getBody().getOps())
+        if (isa_and_nonnull<mk::MKDialect>(op.getDialect()))
+          mkOps.push_back(&op);
+      for (Operation *op : llvm::reverse(mkOps))
+        if (isOpTriviallyDead(op))
+          op->erase();
       for (Operation *reshape : importReshapes(func, b))
         remarkLeftOutside(reshape, "a reshape between ops that stay outside "
                                    "(only reshapes next to mk ops become "
                                    "mk.reshape)");
+      for (auto [slice, why] : moveSlicesToInputs(func))
+        remarkLeftOutside(slice, why);
       dropLeadingUnitDims(func);
       fuseComposites(func);
       if (outline)
