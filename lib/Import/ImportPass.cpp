@@ -945,8 +945,9 @@ struct MirageImportPass
                           llvm::all_of(op->getUsers(), [](Operation *u) {
                             return isa<tosa::MulOp>(u);
                           });
-        // Reshapes are imported once their neighbours are (importReshapes).
-        if (isa<tosa::ReshapeOp>(op))
+        // Reshapes are imported once their neighbours are (importReshapes);
+        // slices move to the inputs after the import (moveSlicesToInputs).
+        if (isa<tosa::ReshapeOp, tosa::SliceOp>(op))
           continue;
         auto copy = dyn_cast<linalg::LinalgOp>(op);
         // A compare goes with its imported selects (a mask stays).

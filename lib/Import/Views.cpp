@@ -11,6 +11,7 @@
 #include "Mirage/Interfaces/MirageInterfaces.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
@@ -22,13 +23,39 @@ bool isMk(Operation *op) {
   return op->getDialect() && isa<mk::MKDialect>(op->getDialect());
 }
 
-/// A slice with static offsets and sizes, unit strides, that keeps the rank,
-/// between tensors mk can hold.
-bool isSimpleSlice(tensor::ExtractSliceOp s) {
-  return s.hasUnitStride() && !ShapedType::isDynamicShape(s.getStaticSizes()) &&
-         !ShapedType::isDynamicShape(s.getStaticOffsets()) &&
-         s.getSourceType().getRank() == s.getResultType().getRank() &&
-         isMkTensor(s.getSourceType()) && isMkTensor(s.getResultType());
+/// The offsets and sizes of a slice with static offsets and sizes, unit
+/// strides, that keeps the rank, between tensors mk can hold: a
+/// tensor.extract_slice, or a tosa.slice with tosa.const_shape operands.
+struct StaticSlice {
+  SmallVector<int64_t> offsets, sizes;
+};
+std::optional<StaticSlice> staticSlice(Operation *op) {
+  if (!isa<tensor::ExtractSliceOp, tosa::SliceOp>(op) ||
+      !isMkTensor(op->getOperand(0).getType()) ||
+      !isMkTensor(op->getResult(0).getType()) ||
+      cast<ShapedType>(op->getOperand(0).getType()).getRank() !=
+          cast<ShapedType>(op->getResult(0).getType()).getRank())
+    return std::nullopt;
+  StaticSlice r;
+  r.sizes.assign(cast<ShapedType>(op->getResult(0).getType()).getShape());
+  if (auto s = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    if (!s.hasUnitStride() ||
+        ShapedType::isDynamicShape(s.getStaticOffsets()) ||
+        s.getStaticSizes() != ArrayRef<int64_t>(r.sizes))
+      return std::nullopt;
+    r.offsets.assign(s.getStaticOffsets());
+    return r;
+  }
+  auto start =
+      cast<tosa::SliceOp>(op).getStart().getDefiningOp<tosa::ConstShapeOp>();
+  if (!start)
+    return std::nullopt;
+  for (const APInt &v : start.getValues().getValues<APInt>())
+    r.offsets.push_back(v.getSExtValue());
+  if (r.offsets.size() != r.sizes.size() ||
+      llvm::any_of(r.offsets, [](int64_t o) { return o < 0; }))
+    return std::nullopt;
+  return r;
 }
 
 /// Whether slicing commutes with `op` in the ways moveSlice knows.
@@ -117,38 +144,56 @@ moveSlicesToInputs(func::FuncOp func) {
   OpBuilder b(func.getContext());
   for (bool changed = true; changed;) {
     changed = false;
-    SmallVector<tensor::ExtractSliceOp> slices;
-    func.walk([&](tensor::ExtractSliceOp s) { slices.push_back(s); });
-    for (tensor::ExtractSliceOp s : slices) {
-      if (!s->getBlock())
+    SmallVector<Operation *> slices;
+    func.walk([&](Operation *op) {
+      if (isa<tensor::ExtractSliceOp, tosa::SliceOp>(op))
+        slices.push_back(op);
+    });
+    // Slices replaced in this round (their users' slices go with them).
+    llvm::SmallPtrSet<Operation *, 8> erased;
+    for (Operation *s : slices) {
+      if (erased.contains(s))
         continue;
-      Operation *def = s.getSource().getDefiningOp();
-      if (!def || !isMk(def) || !slicesThrough(def) || !isSimpleSlice(s))
+      Operation *def = s->getOperand(0).getDefiningOp();
+      if (!def || !isMk(def) || !slicesThrough(def) || !staticSlice(s))
         continue;
       // Every user a slice: the op is then recomputed per slice and goes.
       bool allSlices = llvm::all_of(def->getUsers(), [](Operation *u) {
-        auto us = dyn_cast<tensor::ExtractSliceOp>(u);
-        return us && isSimpleSlice(us);
+        return staticSlice(u).has_value();
       });
       if (!allSlices)
         continue;
       for (Operation *u : llvm::make_early_inc_range(def->getUsers())) {
-        auto us = cast<tensor::ExtractSliceOp>(u);
-        b.setInsertionPoint(us);
-        Value v = sliceOf(b, def, us.getStaticOffsets(), us.getStaticSizes());
-        replaceOp(us, v);
+        std::optional<StaticSlice> info = staticSlice(u);
+        b.setInsertionPoint(u);
+        Value v = sliceOf(b, def, info->offsets, info->sizes);
+        SmallVector<Value> operands(u->getOperands());
+        erased.insert(u);
+        replaceOp(u, v);
+        // The shape operands of a tosa.slice go with it.
+        for (Value o : llvm::drop_begin(operands))
+          if (Operation *d = o.getDefiningOp(); d && d->use_empty())
+            d->erase();
       }
       def->erase();
       changed = true;
     }
   }
   SmallVector<std::pair<Operation *, std::string>> left;
-  func.walk([&](tensor::ExtractSliceOp s) {
-    Operation *def = s.getSource().getDefiningOp();
-    if (!def || !isMk(def))
+  func.walk([&](Operation *s) {
+    if (!isa<tensor::ExtractSliceOp, tosa::SliceOp>(s))
       return;
+    Operation *def = s->getOperand(0).getDefiningOp();
+    if (!def || !isMk(def)) {
+      // A slice of an input stays with the caller (tensor ops get no
+      // remark; a tosa op left outside does).
+      if (isa<tosa::SliceOp>(s))
+        left.emplace_back(s, "a slice of a value mk does not compute (it "
+                             "stays outside, before the mk ops)");
+      return;
+    }
     std::string why;
-    if (!isSimpleSlice(s))
+    if (!staticSlice(s))
       why = "a slice that is not static, of unit strides and of the same "
             "rank, of a value mk computes (mk has no slice op)";
     else if (!slicesThrough(def))

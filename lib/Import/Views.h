@@ -17,7 +17,8 @@
 
 namespace mirage::import {
 
-/// Moves every static, unit-stride, rank-keeping tensor.extract_slice of
+/// Moves every static, unit-stride, rank-keeping tensor.extract_slice (or
+/// tosa.slice with constant offsets) of
 /// `func` whose source an mk op computes, and whose source's users are all
 /// such slices, above that op: the op is recomputed on the sliced operands
 /// once per slice (mk.matmul: A sliced on its batch and row dims, B on its

@@ -7,7 +7,8 @@
 // projection that mk computes move up through the matmul to the weight
 // argument; GQA's repeat of K/V written as torch-mlir does (a rank-5
 // broadcast between reshapes, or linalg.broadcast) becomes mk.concat between
-// views, of an argument or of a computed value.
+// views, of an argument or of a computed value. tosa.slice (TFLite's form)
+// moves the same way.
 // The functions that keep a slice outside mk are not checked yet (the check
 // evaluates imported programs only, issue 30 item 6).
 // DIFF: NOT CHECKED @packed_qkv_arg: the import leaves 'tensor.extract_slice' outside mk
@@ -15,7 +16,9 @@
 // DIFF: PASS @gqa_repeat_arg
 // DIFF: PASS @gqa_repeat_computed
 // DIFF: PASS @repeat_broadcast
-// DIFF: 3 passed, 0 failed, 2 not checked
+// DIFF: NOT CHECKED @tosa_packed_qkv: the import leaves 'tensor.extract_slice' outside mk
+// DIFF: NOT CHECKED @tosa_slice_arg: the import leaves 'tosa.const_shape' outside mk
+// DIFF: 3 passed, 0 failed, 4 not checked
 
 // CHECK-LABEL: func.func @packed_qkv_arg(
 // CHECK-DAG: %[[Q:.*]] = tensor.extract_slice %arg0[0, 0] [8, 16] [1, 1]
@@ -153,4 +156,40 @@ func.func @repeat_broadcast(%k: tensor<2x8x16xf32>) -> tensor<6x8x16xf32> {
   %ee = tensor.empty() : tensor<6x8x16xf32>
   %y = linalg.exp ins(%kr : tensor<6x8x16xf32>) outs(%ee : tensor<6x8x16xf32>) -> tensor<6x8x16xf32>
   return %y : tensor<6x8x16xf32>
+}
+
+// TFLite packs Q, K, V in one weight and slices the product with tosa.slice.
+// CHECK-LABEL: func.func @tosa_packed_qkv(
+// CHECK-NEXT: %[[Q:.*]] = tensor.extract_slice %arg1[0, 0, 0] [1, 32, 16] [1, 1, 1]
+// CHECK-NEXT: %[[K:.*]] = tensor.extract_slice %arg1[0, 0, 16] [1, 32, 16] [1, 1, 1]
+// CHECK-NEXT: %[[R:.*]] = call @tosa_packed_qkv_mk0(%arg0, %[[Q]], %[[K]])
+// CHECK-NEXT: return %[[R]]
+// CHECK: func.func private @tosa_packed_qkv_mk0(
+// CHECK-COUNT-2: mk.matmul
+// CHECK: mk.mul
+// CHECK-NOT: tosa.
+// CHECK: return
+func.func @tosa_packed_qkv(%x: tensor<1x8x32xf32>, %w: tensor<1x32x48xf32>) -> tensor<1x8x16xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %p = tosa.matmul %x, %w, %zp, %zp : (tensor<1x8x32xf32>, tensor<1x32x48xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x48xf32>
+  %s0 = tosa.const_shape {values = dense<[0, 0, 0]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s1 = tosa.const_shape {values = dense<[0, 0, 16]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %sz = tosa.const_shape {values = dense<[1, 8, 16]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %q = tosa.slice %p, %s0, %sz : (tensor<1x8x48xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x8x16xf32>
+  %k = tosa.slice %p, %s1, %sz : (tensor<1x8x48xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x8x16xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %y = tosa.mul %q, %k, %shift : (tensor<1x8x16xf32>, tensor<1x8x16xf32>, tensor<1xi8>) -> tensor<1x8x16xf32>
+  return %y : tensor<1x8x16xf32>
+}
+// A tosa.slice of an argument stays before the mk ops, with a remark.
+// CHECK-LABEL: func.func @tosa_slice_arg(
+// CHECK: %[[S:.*]] = tosa.slice %arg0
+// CHECK-NEXT: %[[R:.*]] = call @tosa_slice_arg_mk0(%[[S]])
+// CHECK-NEXT: return %[[R]]
+func.func @tosa_slice_arg(%x: tensor<8x48xf32>) -> tensor<8x16xf32> {
+  %s0 = tosa.const_shape {values = dense<[0, 16]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %sz = tosa.const_shape {values = dense<[8, 16]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %q = tosa.slice %x, %s0, %sz : (tensor<8x48xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<8x16xf32>
+  %y = tosa.exp %q : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %y : tensor<8x16xf32>
 }
