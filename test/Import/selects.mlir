@@ -20,19 +20,21 @@
 // DIFF: PASS @tosa_relu_clamp
 // DIFF: PASS @tosa_min_max_const
 // DIFF: PASS @tosa_min_tensors
-// DIFF: 10 passed, 0 failed, 0 not checked
+// DIFF: PASS @mlp3
+// DIFF: 11 passed, 0 failed, 0 not checked
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
 // CHECK-LABEL: func.func @relu_select(
 // CHECK-NEXT: %[[R:.*]] = mk.relu %arg0
 // CHECK-NEXT: return %[[R]]
+// torch-mlir's aten.relu, the constant defined outside the body.
 func.func @relu_select(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x8xf32>
   %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
          ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
   ^bb0(%in: f32, %out: f32):
-    %zero = arith.constant 0.0 : f32
     %p = arith.cmpf ugt, %in, %zero : f32
     %s = arith.select %p, %in, %zero : f32
     linalg.yield %s : f32
@@ -169,4 +171,72 @@ func.func @tosa_min_max_const(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
 func.func @tosa_min_tensors(%x: tensor<2x8xf32>, %y: tensor<2x8xf32>) -> tensor<2x8xf32> {
   %m = tosa.minimum %x, %y : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
   return %m : tensor<2x8xf32>
+}
+
+// TorchDynamo's 3-layer MLP (Linear + bias + ReLU, as torch-mlir lowers it:
+// the weight transposed by linalg.transpose, the bias broadcast by its map,
+// ReLU as a select): one mk function of 3 matmuls, 3 adds and 3 relus.
+#bias = affine_map<(d0, d1) -> (d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-LABEL: func.func @mlp3(
+// CHECK-NOT: linalg.
+// CHECK-COUNT-3: mk.relu
+// CHECK-NOT: call
+// CHECK: return
+func.func @mlp3(%x: tensor<4x16xf32>, %w1: tensor<32x16xf32>, %b1: tensor<32xf32>, %w2: tensor<32x32xf32>, %b2: tensor<32xf32>, %w3: tensor<8x32xf32>, %b3: tensor<8xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %et1 = tensor.empty() : tensor<16x32xf32>
+  %t1 = linalg.transpose ins(%w1 : tensor<32x16xf32>) outs(%et1 : tensor<16x32xf32>) permutation = [1, 0]
+  %e1 = tensor.empty() : tensor<4x32xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %m1 = linalg.matmul ins(%x, %t1 : tensor<4x16xf32>, tensor<16x32xf32>) outs(%f1 : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %a1 = linalg.generic {indexing_maps = [#id, #bias, #id], iterator_types = ["parallel", "parallel"]}
+         ins(%m1, %b1 : tensor<4x32xf32>, tensor<32xf32>) outs(%e1 : tensor<4x32xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %0 = arith.addf %in, %in_0 : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x32xf32>
+  %r1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+         ins(%a1 : tensor<4x32xf32>) outs(%e1 : tensor<4x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.cmpf ugt, %in, %zero : f32
+    %1 = arith.select %0, %in, %zero : f32
+    linalg.yield %1 : f32
+  } -> tensor<4x32xf32>
+  %et2 = tensor.empty() : tensor<32x32xf32>
+  %t2 = linalg.transpose ins(%w2 : tensor<32x32xf32>) outs(%et2 : tensor<32x32xf32>) permutation = [1, 0]
+  %f2 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %m2 = linalg.matmul ins(%r1, %t2 : tensor<4x32xf32>, tensor<32x32xf32>) outs(%f2 : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %a2 = linalg.generic {indexing_maps = [#id, #bias, #id], iterator_types = ["parallel", "parallel"]}
+         ins(%m2, %b2 : tensor<4x32xf32>, tensor<32xf32>) outs(%e1 : tensor<4x32xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %0 = arith.addf %in, %in_0 : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x32xf32>
+  %r2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+         ins(%a2 : tensor<4x32xf32>) outs(%e1 : tensor<4x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.cmpf ugt, %in, %zero : f32
+    %1 = arith.select %0, %in, %zero : f32
+    linalg.yield %1 : f32
+  } -> tensor<4x32xf32>
+  %et3 = tensor.empty() : tensor<32x8xf32>
+  %t3 = linalg.transpose ins(%w3 : tensor<8x32xf32>) outs(%et3 : tensor<32x8xf32>) permutation = [1, 0]
+  %e3 = tensor.empty() : tensor<4x8xf32>
+  %f3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m3 = linalg.matmul ins(%r2, %t3 : tensor<4x32xf32>, tensor<32x8xf32>) outs(%f3 : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %a3 = linalg.generic {indexing_maps = [#id, #bias, #id], iterator_types = ["parallel", "parallel"]}
+         ins(%m3, %b3 : tensor<4x8xf32>, tensor<8xf32>) outs(%e3 : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %0 = arith.addf %in, %in_0 : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x8xf32>
+  %r3 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+         ins(%a3 : tensor<4x8xf32>) outs(%e3 : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.cmpf ugt, %in, %zero : f32
+    %1 = arith.select %0, %in, %zero : f32
+    linalg.yield %1 : f32
+  } -> tensor<4x8xf32>
+  return %r3 : tensor<4x8xf32>
 }
