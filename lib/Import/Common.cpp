@@ -5,6 +5,7 @@
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
@@ -95,6 +96,12 @@ std::optional<double> splatValue(Value v) {
     FloatAttr attr;
     if (fill.getNumDpsInputs() == 1 && fill->getNumResults() == 1 &&
         matchPattern(fill.getInputs()[0], m_Constant(&attr)))
+      return attr.getValueAsDouble();
+    return std::nullopt;
+  }
+  if (auto splat = v.getDefiningOp<tensor::SplatOp>()) {
+    FloatAttr attr;
+    if (matchPattern(splat.getInput(), m_Constant(&attr)))
       return attr.getValueAsDouble();
     return std::nullopt;
   }

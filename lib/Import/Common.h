@@ -40,8 +40,8 @@ bool isBroadcastMap(mlir::AffineMap map, mlir::ShapedType type);
 void replaceOp(mlir::Operation *op, mlir::Value value);
 
 /// The value of a splat float constant of any shape: an `arith.constant` or
-/// `tosa.const` with a splat dense value, or a `linalg.fill` of a float
-/// constant. Read element-wise, it is that scalar wherever it broadcasts.
+/// `tosa.const` with a splat dense value, a `linalg.fill` of a float
+/// constant, or a `tensor.splat` of one. Read element-wise, it is that scalar wherever it broadcasts.
 std::optional<double> splatValue(mlir::Value v);
 
 /// max(x, lo) then min(., hi) as mk ops: `mk.relu` for [0, +inf) or [0,

@@ -110,6 +110,8 @@ public:
 
   /// Maps block argument `arg` to the tensor `value`.
   void bind(Value arg, Value value) { values[arg] = value; }
+  /// The tensor bound to `arg`.
+  Value lookup(Value arg) const { return values.lookup(arg); }
   /// Maps block argument `arg` to the scalar `c` (the input is a splat
   /// constant or a fill of one: every element it reads is `c`).
   void bindConstant(Value arg, double c) { constants[arg] = c; }
@@ -149,13 +151,18 @@ private:
     if (matchPattern(v, m_Constant(&attr)))
       return attr.getValueAsDouble();
     Operation *def = v.getDefiningOp();
-    if (!isa_and_nonnull<arith::TruncFOp, arith::ExtFOp>(def) ||
-        !matchPattern(def->getOperand(0), m_Constant(&attr)))
+    if (!isa_and_nonnull<arith::TruncFOp, arith::ExtFOp>(def))
       return std::nullopt;
     auto type = dyn_cast<FloatType>(v.getType());
     if (!type)
       return std::nullopt;
-    APFloat value = attr.getValue();
+    APFloat value(0.0);
+    if (auto it = constants.find(def->getOperand(0)); it != constants.end())
+      value = APFloat(it->second);
+    else if (matchPattern(def->getOperand(0), m_Constant(&attr)))
+      value = attr.getValue();
+    else
+      return std::nullopt;
     bool lost = false;
     value.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
                   &lost);
@@ -525,12 +532,45 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
     return importContraction(op, b);
   if (op.getNumReductionLoops() != 0)
     return importReductionGeneric(op, k, b);
-  auto resultType = dyn_cast<RankedTensorType>(op->getResult(k).getType());
-  if (!resultType)
+  auto finalType = dyn_cast<RankedTensorType>(op->getResult(k).getType());
+  if (!finalType)
     return "the result is not a ranked tensor";
-  if (Reason r = checkSameElementType(op.getDpsInputs(), resultType);
-      !r.empty())
-    return r;
+  // Casts at the edges of the body (bf16/f16 storage, f32 compute): an
+  // input read only through arith.extf/truncf to the compute type, and a
+  // yielded extf/truncf. mk ops have one element type on both sides, so the
+  // casts stay outside as tensor casts (before the mk ops for an input, after
+  // them for the result) and the body between them is imported.
+  Block &body = op.getRegion().front();
+  Value yielded = body.getTerminator()->getOperand(k);
+  Operation *outCast = yielded.getDefiningOp();
+  if (!isa_and_nonnull<arith::ExtFOp, arith::TruncFOp>(outCast) ||
+      outCast->getBlock() != &body)
+    outCast = nullptr;
+  Type computeElt = outCast ? outCast->getOperand(0).getType()
+                            : finalType.getElementType();
+  auto resultType = RankedTensorType::get(finalType.getShape(), computeElt);
+  SmallVector<bool> castInput;
+  bool anyCast = outCast != nullptr;
+  for (auto [input, arg] : llvm::zip(op.getDpsInputs(), body.getArguments())) {
+    auto t = dyn_cast<ShapedType>(input.getType());
+    if (!t)
+      return "a scalar (non-tensor) operand is not imported";
+    bool cast = t.getElementType() != computeElt && !splatValue(input);
+    if (cast && (arg.use_empty() ||
+                 !llvm::all_of(arg.getUsers(), [&](Operation *u) {
+                   return isa<arith::ExtFOp, arith::TruncFOp>(u) &&
+                          u->getResult(0).getType() == computeElt;
+                 })))
+      return "mixed element types (a cast) have no mk counterpart";
+    castInput.push_back(cast);
+    anyCast |= cast;
+  }
+  // A body that only casts is a cast: it stays as it is.
+  if (outCast && isa<BlockArgument>(outCast->getOperand(0)))
+    return "mixed element types (a cast) have no mk counterpart";
+  if (anyCast && !isMkTensor(resultType))
+    return "result type is not a static f16/bf16/f32 tensor of rank 1-4 "
+           "without encoding";
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   if (!maps[op.getNumDpsInputs() + k].isIdentity())
     return "the output map is not the identity (a transposing write)";
@@ -549,15 +589,22 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
   // whatever its shape and map.
   SmallVector<std::optional<double>> splats;
   for (auto [opInput, opMap] : llvm::zip(op.getDpsInputs(), maps)) {
+    auto [input, map] = throughBroadcastCopy(opInput, opMap);
+    bool castThis = castInput[inputs.size()];
+    // (A broadcast copy of a splat, e.g. of a rank-0 constant, too.)
     splats.push_back(splatValue(opInput));
+    if (!splats.back())
+      splats.back() = splatValue(input);
     if (splats.back()) {
       inputs.push_back(opInput);
       raised.push_back(std::nullopt);
       continue;
     }
-    auto [input, map] = throughBroadcastCopy(opInput, opMap);
     inputs.push_back(input);
     auto type = dyn_cast<RankedTensorType>(input.getType());
+    // A cast input is read as its cast (created below), of the compute type.
+    if (type && castThis)
+      type = RankedTensorType::get(type.getShape(), computeElt);
     if (type && isBroadcastMap(map, type)) {
       raised.push_back(std::nullopt);
       inputTypes.push_back(type);
@@ -591,13 +638,13 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
     if (!isMkTensor(t))
       return "operand type is not a static f16/bf16/f32 tensor of rank 1-4 "
              "without encoding";
-  if (Reason r = checkTypes({}, resultType); !r.empty())
+  if (Reason r = checkTypes({}, finalType); !r.empty())
     return r;
-  Block &body = op.getRegion().front();
   for (Operation &inner : body.without_terminator())
     if (inner.getNumRegions() != 0)
       return "a body op with regions";
-  Value yielded = body.getTerminator()->getOperand(k);
+  if (outCast)
+    yielded = outCast->getOperand(0);
 
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(op);
@@ -606,6 +653,28 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
   for (auto [arg, splat] : llvm::zip(body.getArguments(), splats))
     if (splat)
       importer.bindConstant(arg, *splat);
+  // Cast inputs: the tensor cast right after the input's definition (out of
+  // the mk runs), its casts in the body bound to it.
+  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    if (i >= castInput.size() || !castInput[i] || splats[i])
+      continue;
+    Value input = inputs[i];
+    auto type = cast<RankedTensorType>(input.getType());
+    auto castType = RankedTensorType::get(type.getShape(), computeElt);
+    OpBuilder::InsertionGuard g(b);
+    if (auto blockArg = dyn_cast<BlockArgument>(input))
+      b.setInsertionPointToStart(blockArg.getOwner());
+    else
+      b.setInsertionPointAfterValue(input);
+    Operation *c =
+        isa<arith::ExtFOp>(*arg.getUsers().begin())
+            ? arith::ExtFOp::create(b, op.getLoc(), castType, input)
+                  .getOperation()
+            : arith::TruncFOp::create(b, op.getLoc(), castType, input)
+                  .getOperation();
+    expands.push_back(c);
+    inputs[i] = c->getResult(0);
+  }
   for (auto [arg, input, r] : llvm::zip(body.getArguments(), inputs, raised))
     if (r && r->perm.empty())
       importer.bind(arg, expandAfterDefinition(b, input, r->type,
@@ -622,6 +691,11 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
     else if (!r->perm.empty())
       importer.bind(arg, createTranspose(b, op.getLoc(), input, r->perm));
   }
+  // The casts of a cast input read it as bound above.
+  for (auto [i, arg] : llvm::enumerate(body.getArguments()))
+    if (i < castInput.size() && castInput[i] && !splats[i])
+      for (Operation *u : arg.getUsers())
+        importer.bind(u->getResult(0), importer.lookup(arg));
   Reason why;
   FailureOr<Value> result = importer.import(yielded, why);
   auto rollback = [&] {
@@ -638,7 +712,16 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
     return "the body does not produce a value of the full iteration shape "
            "(pure copy or broadcast)";
   }
-  op->getResult(k).replaceAllUsesWith(*result);
+  Value value = *result;
+  if (outCast) {
+    // The result's cast stays outside, after the mk ops.
+    value = isa<arith::ExtFOp>(outCast)
+                ? arith::ExtFOp::create(b, op.getLoc(), finalType, value)
+                      .getResult()
+                : arith::TruncFOp::create(b, op.getLoc(), finalType, value)
+                      .getResult();
+  }
+  op->getResult(k).replaceAllUsesWith(value);
   op->erase();
   return {};
 }

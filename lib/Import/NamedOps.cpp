@@ -272,6 +272,17 @@ SmallVector<Operation *> importReshapes(func::FuncOp func, OpBuilder &b) {
         reshapes.push_back(&op);
     for (Operation *op : reshapes) {
       Value in = op->getOperand(0), out = op->getResult(0);
+      // A reshape to its own type is its input, wherever it is.
+      if (in.getType() == out.getType()) {
+        Operation *shape = isa<tosa::ReshapeOp>(op)
+                               ? op->getOperand(1).getDefiningOp()
+                               : nullptr;
+        replaceOp(op, in);
+        if (shape && shape->use_empty())
+          shape->erase();
+        changed = true;
+        continue;
+      }
       if (!isMkTensor(in.getType()) || !isMkTensor(out.getType()))
         continue;
       Operation *def = in.getDefiningOp();

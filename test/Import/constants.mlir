@@ -16,7 +16,9 @@
 // DIFF: PASS @tosa_identities
 // DIFF: PASS @same_layout
 // DIFF: PASS @not_a_splat
-// DIFF: 9 passed, 0 failed, 0 not checked
+// DIFF: PASS @splat_forms
+// DIFF: PASS @reshape_same_type
+// DIFF: 11 passed, 0 failed, 0 not checked
 
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
@@ -152,4 +154,36 @@ func.func @not_a_splat(%x: tensor<2xf32>) -> tensor<2xf32> {
   %e = tensor.empty() : tensor<2xf32>
   %y = linalg.mul ins(%x, %c : tensor<2xf32>, tensor<2xf32>) outs(%e : tensor<2xf32>) -> tensor<2xf32>
   return %y : tensor<2xf32>
+}
+
+// A tensor.splat of a constant, and a rank-0 constant broadcast by a copy
+// (torch-mlir's scalar tensor): scalars too.
+// CHECK-LABEL: func.func @splat_forms(
+// CHECK-NEXT: %[[M:.*]] = mk.mul_scalar %arg0, 3.000000e+00
+// CHECK-NEXT: %[[A:.*]] = mk.add_scalar %[[M]], 5.000000e-01
+// CHECK-NEXT: return %[[A]]
+func.func @splat_forms(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %three = arith.constant 3.0 : f32
+  %s = tensor.splat %three : tensor<4x8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %m = linalg.mul ins(%x, %s : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %half = arith.constant dense<0.5> : tensor<f32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, #id], iterator_types = ["parallel", "parallel"]}
+         ins(%half : tensor<f32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x8xf32>
+  %y = linalg.add ins(%m, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+
+// A reshape to its own type goes, even between ops that stay outside.
+// CHECK-LABEL: func.func @reshape_same_type(
+// CHECK-NOT: tosa.reshape
+// CHECK: return
+func.func @reshape_same_type(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %shape = tosa.const_shape {values = dense<[2, 8]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %r = tosa.reshape %x, %shape : (tensor<2x8xf32>, !tosa.shape<2>) -> tensor<2x8xf32>
+  %e = tosa.exp %r : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %e : tensor<2x8xf32>
 }

@@ -190,3 +190,20 @@ func.func @slices_left(%x: tensor<8x16xf32>) -> (tensor<8x4xf32>, tensor<4x1xf32
   %s3 = tensor.extract_slice %b[4, 0] [4, 16] [1, 1] : tensor<8x16xf32> to tensor<4x16xf32>
   return %s1, %s2, %s3, %b : tensor<8x4xf32>, tensor<4x1xf32>, tensor<4x16xf32>, tensor<8x16xf32>
 }
+
+// -----
+
+// A reshape to its own type between ops that stay outside goes (it is its
+// input), without a remark.
+// CHECK-LABEL: func.func @reshape_same_type_outside
+// CHECK: %[[A:.*]] = tosa.erf %arg0
+// CHECK-NEXT: %[[B:.*]] = tosa.erf %[[A]]
+func.func @reshape_same_type_outside(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  // expected-remark @below {{left outside: tosa.erf outside an exact GELU (mk has no erf)}}
+  %a = tosa.erf %x : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %shape = tosa.const_shape {values = dense<[2, 8]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %r = tosa.reshape %a, %shape : (tensor<2x8xf32>, !tosa.shape<2>) -> tensor<2x8xf32>
+  // expected-remark @below {{left outside: tosa.erf outside an exact GELU (mk has no erf)}}
+  %b = tosa.erf %r : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %b : tensor<2x8xf32>
+}
