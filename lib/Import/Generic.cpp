@@ -836,26 +836,30 @@ Reason importReductionGeneric(linalg::GenericOp op, unsigned k, OpBuilder &b) {
 /// An element-wise named linalg op (linalg.elementwise, linalg.max/min/powf,
 /// linalg.copy, the unary ops, or add/sub/mul/div reading a splat constant
 /// or a broadcast copy) imported through its generic form, so that its body
-/// goes through the same importer. On failure the named op is put back as it
-/// was (a clone, taken first, replaces the generic).
+/// goes through the same importer. On failure the named op is left as it
+/// was.
 Reason importThroughGeneric(linalg::LinalgOp named, OpBuilder &b) {
+  // The generic form of a clone takes the named op's uses; the named op
+  // itself stays until the import succeeds (the caller remarks on it when it
+  // does not).
   Operation *op = named.getOperation();
   IRRewriter rewriter(op->getContext());
   rewriter.setInsertionPoint(op);
-  Operation *original = rewriter.clone(*op);
+  auto clone = cast<linalg::LinalgOp>(rewriter.clone(*op));
   FailureOr<linalg::GenericOp> generic =
-      linalg::generalizeNamedOp(rewriter, named);
+      linalg::generalizeNamedOp(rewriter, clone);
   if (failed(generic)) {
-    original->erase();
+    clone->erase();
     return "this linalg op has no generic form to import";
   }
   Operation *g = generic->getOperation();
+  op->replaceAllUsesWith(g);
   Reason why = importGeneric(*generic, b);
   if (why.empty()) {
-    original->erase();
+    op->erase();
     return why;
   }
-  g->replaceAllUsesWith(original);
+  g->replaceAllUsesWith(op);
   g->erase();
   return why;
 }
