@@ -683,6 +683,28 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
     if (i < castInput.size() && castInput[i] && !splats[i])
       for (Operation *u : arg.getUsers())
         importer.bind(u->getResult(0), importer.lookup(arg));
+  // A body that reads its output (TPP's and IREE's in-place bias add and
+  // ReLU, `outs(%acc)`): element-wise, that is the init's value, another
+  // input read through the (identity) output map; a splat init is a scalar.
+  Value outArg = body.getArgument(op.getNumDpsInputs() + k);
+  if (!outArg.use_empty()) {
+    Value init = op.getDpsInits()[k];
+    if (std::optional<double> c = splatValue(init)) {
+      importer.bindConstant(outArg, *c);
+    } else if (init.getDefiningOp<tensor::EmptyOp>()) {
+      eraseInsertedBetween(before, op);
+      for (Operation *e : llvm::reverse(expands))
+        e->erase();
+      return "the body reads the output of a tensor.empty (undefined)";
+    } else if (init.getType() == resultType) {
+      importer.bind(outArg, init);
+    } else {
+      eraseInsertedBetween(before, op);
+      for (Operation *e : llvm::reverse(expands))
+        e->erase();
+      return "the body reads an output of another type than it computes";
+    }
+  }
   Reason why;
   FailureOr<Value> result = importer.import(yielded, why);
   auto rollback = [&] {

@@ -227,3 +227,20 @@ func.func @cast_inside_body(%x: tensor<4x8xbf16>) -> tensor<4x8xf32> {
   } -> tensor<4x8xf32>
   return %r : tensor<4x8xf32>
 }
+
+// -----
+
+// A body that reads the output of a tensor.empty reads undefined values.
+// CHECK-LABEL: func.func @reads_empty_output
+// CHECK: linalg.generic
+func.func @reads_empty_output(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  // expected-remark @below {{left outside: the body reads the output of a tensor.empty (undefined)}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+         ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}

@@ -12,7 +12,8 @@
 // DIFF: PASS @powf_splat
 // DIFF: PASS @copy_same_type
 // DIFF: PASS @unary_named
-// DIFF: 6 passed, 0 failed, 0 not checked
+// DIFF: PASS @reads_output
+// DIFF: 7 passed, 0 failed, 0 not checked
 
 // CHECK-LABEL: func.func @elementwise_binary(
 // CHECK-NEXT: %[[A:.*]] = mk.add %arg0, %arg1
@@ -127,4 +128,32 @@ func.func @unary_named(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %2 = linalg.tanh ins(%1 : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
   %3 = linalg.abs ins(%2 : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
   return %3 : tensor<4x8xf32>
+}
+
+// TPP's in-place forms: a bias added into the matmul's result through
+// `outs`, and a ReLU with no input but its output. Element-wise, the output
+// argument reads the init.
+// CHECK-LABEL: func.func @reads_output(
+// CHECK-NEXT: %[[M:.*]] = mk.matmul %arg0, %arg1
+// CHECK-NEXT: %[[A:.*]] = mk.add %arg2, %[[M]]
+// CHECK-NEXT: %[[R:.*]] = mk.relu %[[A]]
+// CHECK-NEXT: return %[[R]]
+func.func @reads_output(%x: tensor<4x16xf32>, %w: tensor<16x8xf32>, %bias: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<4x16xf32>, tensor<16x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+         ins(%bias : tensor<4x8xf32>) outs(%m : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+         outs(%a : tensor<4x8xf32>) {
+  ^bb0(%out: f32):
+    %0 = arith.maximumf %out, %zero : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
 }
