@@ -2,9 +2,15 @@
 
 #include "Common.h"
 
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
+
+#include <cmath>
 
 using namespace mlir;
 
@@ -83,6 +89,96 @@ bool isBroadcastMap(AffineMap map, ShapedType type) {
 void replaceOp(Operation *op, Value value) {
   op->getResult(0).replaceAllUsesWith(value);
   op->erase();
+}
+
+std::optional<double> splatValue(Value v) {
+  if (auto fill = v.getDefiningOp<linalg::FillOp>()) {
+    FloatAttr attr;
+    if (fill.getNumDpsInputs() == 1 && fill->getNumResults() == 1 &&
+        matchPattern(fill.getInputs()[0], m_Constant(&attr)))
+      return attr.getValueAsDouble();
+    return std::nullopt;
+  }
+  if (auto splat = v.getDefiningOp<tensor::SplatOp>()) {
+    FloatAttr attr;
+    if (matchPattern(splat.getInput(), m_Constant(&attr)))
+      return attr.getValueAsDouble();
+    return std::nullopt;
+  }
+  DenseFPElementsAttr attr;
+  if (!isa<RankedTensorType>(v.getType()) ||
+      !matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
+    return std::nullopt;
+  return attr.getSplatValue<APFloat>().convertToDouble();
+}
+
+Value createClamp(OpBuilder &b, Location loc, Value x, double lo, double hi,
+                  bool merge) {
+  Operation *inner = x.getDefiningOp();
+  if (merge && inner && isa<mk::ClampOp, mk::ReluOp>(inner)) {
+    double innerLo = 0.0, innerHi = INFINITY;
+    if (auto c = dyn_cast<mk::ClampOp>(inner)) {
+      innerLo = c.getMin().convertToDouble();
+      innerHi = c.getMax().convertToDouble();
+    }
+    double newLo = std::max(lo, innerLo), newHi = std::min(hi, innerHi);
+    if (newLo <= newHi) {
+      x = inner->getOperand(0);
+      lo = newLo;
+      hi = newHi;
+      if (inner->use_empty())
+        inner->erase();
+    }
+  }
+  // mk's constants are finite (the verifier's field has no image of inf):
+  // an infinite bound is the largest finite value of the element type,
+  // which differs from it only for an infinite input. Conversely a clamp
+  // to [0, largest] (TFLite's ReLU) is mk.relu.
+  auto elt = cast<FloatType>(cast<ShapedType>(x.getType()).getElementType());
+  double largest =
+      APFloat::getLargest(elt.getFloatSemantics()).convertToDouble();
+  lo = std::max(lo, -largest);
+  hi = std::min(hi, largest);
+  if (lo == 0.0 && !std::signbit(lo) && hi == largest)
+    return mk::ReluOp::create(b, loc, TypeRange{x.getType()}, ValueRange{x})
+        .getResult();
+  return mk::ClampOp::create(b, loc, x.getType(), x, b.getF64FloatAttr(lo),
+                             b.getF64FloatAttr(hi))
+      .getResult();
+}
+
+Value createMin(OpBuilder &b, Location loc, Value x, Value y) {
+  auto neg = [&](Value v) {
+    return mk::NegOp::create(b, loc, TypeRange{v.getType()}, ValueRange{v})
+        .getResult();
+  };
+  Value max = mk::MaxOp::create(b, loc, neg(x), neg(y)).getResult();
+  return neg(max);
+}
+
+Value createTranspose(OpBuilder &b, Location loc, Value x,
+                      ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(x.getType());
+  bool identity = true;
+  int64_t last = -1;
+  bool keepsOrder = true;
+  SmallVector<int64_t> shape;
+  for (auto [k, p] : llvm::enumerate(perm)) {
+    identity &= p == (int64_t)k;
+    shape.push_back(type.getDimSize(p));
+    if (type.getDimSize(p) == 1)
+      continue;
+    keepsOrder &= p > last;
+    last = p;
+  }
+  if (identity)
+    return x;
+  if (keepsOrder)
+    return mk::ReshapeOp::create(
+               b, loc, RankedTensorType::get(shape, type.getElementType()), x)
+        .getResult();
+  return mk::TransposeOp::create(b, loc, x, b.getDenseI64ArrayAttr(perm))
+      .getResult();
 }
 
 } // namespace mirage::import

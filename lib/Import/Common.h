@@ -13,6 +13,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 
+#include <optional>
 #include <string>
 
 namespace mirage::import {
@@ -37,6 +38,33 @@ Reason checkSameElementType(mlir::ValueRange operands, mlir::Type result);
 bool isBroadcastMap(mlir::AffineMap map, mlir::ShapedType type);
 /// Replaces the single result of `op` with `value` and erases `op`.
 void replaceOp(mlir::Operation *op, mlir::Value value);
+
+/// The value of a splat float constant of any shape: an `arith.constant` or
+/// `tosa.const` with a splat dense value, a `linalg.fill` of a float
+/// constant, or a `tensor.splat` of one. Read element-wise, it is that scalar wherever it broadcasts.
+std::optional<double> splatValue(mlir::Value v);
+
+/// max(x, lo) then min(., hi) as mk ops: `mk.relu` for [0, +inf) or [0,
+/// largest finite value] (TFLite's ReLU), else `mk.clamp`. mk's constants
+/// are finite, so an infinite bound becomes the largest finite value of the
+/// element type: max(x, c) is clamp(x, c, largest), which differs from it
+/// only where x is +inf.
+/// With `merge` (the caller knows that `x` has no other user), a clamp or
+/// relu producing `x` is merged into it when the ranges overlap
+/// (clamp(clamp(x, a, b), c, d) = clamp(x, max(a, c), min(b, d)); torch-mlir
+/// writes a clamp as two selects); the producer is erased once unused.
+mlir::Value createClamp(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                        double lo, double hi, bool merge);
+
+/// min(x, y) of two tensors: mk has max only, and -max(-x, -y) is exact.
+mlir::Value createMin(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                      mlir::Value y);
+
+/// `x` permuted by `perm` (result dim k is input dim perm[k]): `x` itself for
+/// the identity, an `mk.reshape` (a view) when only size-1 dims move, since
+/// the elements keep their order, else an `mk.transpose`.
+mlir::Value createTranspose(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value x, llvm::ArrayRef<int64_t> perm);
 
 /// Element-wise named linalg ops and element-wise tosa ops.
 template <typename MkOp>

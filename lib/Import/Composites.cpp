@@ -7,12 +7,17 @@
 //             div(x, sqrt(add_scalar(m, eps)))
 //   with m = mul_scalar(reduce_sum(square(x), last dim), c), c * n == 1 for n
 //   the size of the last dim.
+//   clamp:    clamp(clamp(x)), clamp(relu(x))      (ranges that overlap; the
+//             import writes max/min against a constant as a clamp with an
+//             infinite bound, so relu6 = min(max(x, 0), 6) ends here)
 // Anything else stays as its parts.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Import/Composites.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
+
+#include "Common.h"
 
 #include "mlir/IR/Builders.h"
 #include <cmath>
@@ -57,12 +62,32 @@ std::optional<double> matchMeanSquarePlusEps(Value e, Value x) {
 
 unsigned fuseComposites(func::FuncOp func) {
   unsigned count = 0;
+  OpBuilder b(func.getContext());
+  // Clamps of a single-use clamp or relu, in program order (so a chain
+  // merges from its start).
+  SmallVector<mk::ClampOp> clamps;
+  func.walk([&](mk::ClampOp op) { clamps.push_back(op); });
+  for (mk::ClampOp op : clamps) {
+    Operation *inner = op.getInput().getDefiningOp();
+    if (!isa_and_nonnull<mk::ClampOp, mk::ReluOp>(inner) ||
+        !inner->hasOneUse())
+      continue;
+    b.setInsertionPoint(op);
+    Value merged = import::createClamp(
+        b, op.getLoc(), op.getInput(), op.getMin().convertToDouble(),
+        op.getMax().convertToDouble(), /*merge=*/true);
+    op.getResult().replaceAllUsesWith(merged);
+    op->erase();
+    if (inner->getBlock() && inner->use_empty()) {
+      inner->erase();
+      ++count;
+    }
+  }
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) {
     if (isa<mk::MulOp, mk::DivOp>(op))
       ops.push_back(op);
   });
-  OpBuilder b(func.getContext());
   for (Operation *op : ops) {
     Value lhs = op->getOperand(0), rhs = op->getOperand(1);
     Type type = op->getResult(0).getType();

@@ -18,54 +18,6 @@ namespace mirage::import {
 
 namespace {
 
-/// The permutation that swaps the last two of `rank` dims.
-SmallVector<int64_t> swapLastTwo(int64_t rank) {
-  SmallVector<int64_t> perm;
-  for (int64_t d = 0; d < rank; ++d)
-    perm.push_back(d);
-  std::swap(perm[rank - 1], perm[rank - 2]);
-  return perm;
-}
-
-/// Which of A and B a matmul-like op reads transposed, from its maps: loops
-/// (batch,) i, j, k; C must be (batch,) i, j; A (batch,) i, k or k, i; B
-/// (batch,) k, j or j, k. Failure for any other maps (broadcast batch dims,
-/// transposed outputs).
-FailureOr<std::pair<bool, bool>> transposedOperands(linalg::LinalgOp op) {
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  unsigned loops = op.getNumLoops();
-  if (maps.size() != 3 || (loops != 3 && loops != 4))
-    return failure();
-  MLIRContext *ctx = op->getContext();
-  unsigned i = loops - 3, j = loops - 2, k = loops - 1;
-  auto mapOf = [&](unsigned a, unsigned c) {
-    SmallVector<AffineExpr> exprs;
-    if (loops == 4)
-      exprs.push_back(getAffineDimExpr(0, ctx));
-    exprs.push_back(getAffineDimExpr(a, ctx));
-    exprs.push_back(getAffineDimExpr(c, ctx));
-    return AffineMap::get(loops, 0, exprs, ctx);
-  };
-  if (maps[2] != mapOf(i, j))
-    return failure();
-  std::pair<bool, bool> t;
-  if (maps[0] == mapOf(k, i))
-    t.first = true;
-  else if (maps[0] != mapOf(i, k))
-    return failure();
-  if (maps[1] == mapOf(j, k))
-    t.second = true;
-  else if (maps[1] != mapOf(k, j))
-    return failure();
-  return t;
-}
-
-/// The result of mk.transpose of `v` by `perm`.
-Value transpose(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> perm) {
-  return mk::TransposeOp::create(b, loc, v, b.getDenseI64ArrayAttr(perm))
-      .getResult();
-}
-
 /// A copy (generic or linalg.broadcast) with an identity output map whose
 /// input map keeps the loops dims in order and drops only dims of extent 1,
 /// rewritten as a tensor.expand_shape of the input; null (and nothing
@@ -152,56 +104,14 @@ Value rankRaisingCopySource(linalg::LinalgOp op) {
   return {};
 }
 
-Reason importMatmul(linalg::LinalgOp op, OpBuilder &b) {
-  if (!op.hasPureTensorSemantics())
-    return "buffer semantics are not imported";
-  FailureOr<std::pair<bool, bool>> transposed = transposedOperands(op);
-  if (failed(transposed))
-    return "indexing maps other than a (batched) matmul with A and/or B "
-           "transposed are not imported";
-  SmallVector<Value> ins(op.getDpsInputs());
-  Value init = op.getDpsInits()[0];
-  if (Reason r = checkTypes(ins, op->getResultTypes()); !r.empty())
-    return r;
-  if (Reason r = checkSameElementType(ins, op->getResultTypes()[0]); !r.empty())
-    return r;
-  // A non-zero init is added to the product (C = init + A B); one that is
-  // a copy broadcasting size-1 dims (a bias written into the output first)
-  // is added unbroadcast, since mk.add broadcasts them.
-  Value addend;
-  if (!isZeroInit(init)) {
-    addend = init;
-    if (auto copy = init.getDefiningOp<linalg::LinalgOp>())
-      if (Value source = broadcastCopySource(copy))
-        addend = source;
-    if (Reason r = checkTypes(addend, {}); !r.empty())
-      return "the accumulator: " + r;
-    if (Reason r = checkSameElementType(addend, op->getResultTypes()[0]);
-        !r.empty())
-      return "the accumulator: " + r;
-  }
-  b.setInsertionPoint(op);
-  Location loc = op.getLoc();
-  int64_t rank = cast<ShapedType>(ins[0].getType()).getRank();
-  if (transposed->first)
-    ins[0] = transpose(b, loc, ins[0], swapLastTwo(rank));
-  if (transposed->second)
-    ins[1] = transpose(b, loc, ins[1], swapLastTwo(rank));
-  Value product =
-      mk::MatmulOp::create(b, loc, op->getResultTypes(), ins).getResult();
-  if (addend)
-    product = mk::AddOp::create(b, loc, product, addend).getResult();
-  replaceOp(op, product);
-  return {};
-}
-
 Reason importTranspose(linalg::TransposeOp op, OpBuilder &b) {
   if (!op.hasPureTensorSemantics())
     return "buffer semantics are not imported";
   if (Reason r = checkTypes(op.getInput(), op->getResultTypes()); !r.empty())
     return r;
   b.setInsertionPoint(op);
-  replaceOp(op, transpose(b, op.getLoc(), op.getInput(), op.getPermutation()));
+  replaceOp(op, createTranspose(b, op.getLoc(), op.getInput(),
+                                op.getPermutation()));
   return {};
 }
 
@@ -253,7 +163,7 @@ std::optional<Reason> importCopyGeneric(linalg::GenericOp op, OpBuilder &b) {
     identity &= src == r;
   }
   b.setInsertionPoint(op);
-  replaceOp(op, identity ? input : transpose(b, op.getLoc(), input, perm));
+  replaceOp(op, createTranspose(b, op.getLoc(), input, perm));
   return Reason();
 }
 
@@ -362,6 +272,17 @@ SmallVector<Operation *> importReshapes(func::FuncOp func, OpBuilder &b) {
         reshapes.push_back(&op);
     for (Operation *op : reshapes) {
       Value in = op->getOperand(0), out = op->getResult(0);
+      // A reshape to its own type is its input, wherever it is.
+      if (in.getType() == out.getType()) {
+        Operation *shape = isa<tosa::ReshapeOp>(op)
+                               ? op->getOperand(1).getDefiningOp()
+                               : nullptr;
+        replaceOp(op, in);
+        if (shape && shape->use_empty())
+          shape->erase();
+        changed = true;
+        continue;
+      }
       if (!isMkTensor(in.getType()) || !isMkTensor(out.getType()))
         continue;
       Operation *def = in.getDefiningOp();
@@ -439,12 +360,84 @@ Reason tileReason(tosa::TileOp op) {
   return {};
 }
 
+namespace {
+
+/// Replaces `op`, which repeats `source` (read through `inputReshape`, when
+/// not null) `repeats[d]` times along dim d of the shape `shape` (the
+/// source's dims with the size-1 dims not repeated dropped), by mk ops: the
+/// source reshaped to `shape`, an mk.concat of copies along each repeated
+/// dim, reshaped to `op`'s result, or to the results of its users (reshapes)
+/// when `op`'s result is not an mk tensor; those users go.
+void replaceRepeat(Operation *op, Value source, Operation *inputReshape,
+                   ArrayRef<int64_t> shape, ArrayRef<int64_t> repeats,
+                   OpBuilder &b) {
+  Location loc = op->getLoc();
+  b.setInsertionPoint(op);
+  auto type = RankedTensorType::get(
+      shape, cast<ShapedType>(source.getType()).getElementType());
+  Value v = source;
+  if (v.getType() != type)
+    v = mk::ReshapeOp::create(b, loc, type, v).getResult();
+  // Repeating a dim m times is concatenating m copies along it.
+  for (auto [d, m] : llvm::enumerate(repeats))
+    if (m > 1)
+      v = mk::ConcatOp::create(b, loc, SmallVector<Value>(m, v),
+                               b.getI64IntegerAttr(d))
+              .getResult();
+  auto reshapeTo = [&](Type t) -> Value {
+    return v.getType() == t ? v
+                            : mk::ReshapeOp::create(b, loc, t, v).getResult();
+  };
+  SmallVector<Operation *> dead;
+  if (isMkTensor(op->getResult(0).getType())) {
+    op->getResult(0).replaceAllUsesWith(reshapeTo(op->getResult(0).getType()));
+  } else {
+    for (Operation *user : llvm::make_early_inc_range(op->getUsers())) {
+      user->getResult(0).replaceAllUsesWith(
+          reshapeTo(user->getResult(0).getType()));
+      dead.push_back(user);
+    }
+  }
+  dead.push_back(op);
+  if (inputReshape)
+    dead.push_back(inputReshape);
+  for (Operation *d : dead) {
+    SmallVector<Value> operands(d->getOperands());
+    if (!d->use_empty())
+      continue;
+    d->erase();
+    // The shape operands (tosa.const_shape) and inits (tensor.empty) of
+    // erased ops go with them.
+    for (Value operand : operands)
+      if (Operation *def = operand.getDefiningOp();
+          def && isa<tosa::ConstShapeOp, tensor::EmptyOp>(def) &&
+          def->use_empty())
+        def->erase();
+  }
+}
+
+/// The source of a repeat, looking through a reshape from an mk tensor (the
+/// rank-5 view of repeat_kv); sets `inputReshape` to that reshape.
+Value repeatSource(Value input, Operation *&inputReshape) {
+  inputReshape = nullptr;
+  if (isMkTensor(input.getType()))
+    return input;
+  if (isReshapeOp(input.getDefiningOp()) &&
+      isMkTensor(input.getDefiningOp()->getOperand(0).getType()) &&
+      input.hasOneUse()) {
+    inputReshape = input.getDefiningOp();
+    return inputReshape->getOperand(0);
+  }
+  return {};
+}
+
+} // namespace
+
 void importTiles(func::FuncOp func, OpBuilder &b) {
   SmallVector<tosa::TileOp> tiles(func.getOps<tosa::TileOp>());
   for (tosa::TileOp op : tiles) {
     if (!tileReason(op).empty())
       continue;
-    Location loc = op.getLoc();
     auto in = cast<RankedTensorType>(op.getInput1().getType());
     SmallVector<int64_t> multiples = *tileMultiples(op);
     SmallVector<int64_t> shape, repeats;
@@ -463,46 +456,77 @@ void importTiles(func::FuncOp func, OpBuilder &b) {
       inputReshape = v.getDefiningOp();
       v = inputReshape->getOperand(0);
     }
-    b.setInsertionPoint(op);
-    auto type = RankedTensorType::get(shape, in.getElementType());
-    if (v.getType() != type)
-      v = mk::ReshapeOp::create(b, loc, type, v).getResult();
-    // Repeating a dim m times is concatenating m copies along it.
-    for (auto [d, m] : llvm::enumerate(repeats))
-      if (m > 1)
-        v = mk::ConcatOp::create(b, loc, SmallVector<Value>(m, v),
-                                 b.getI64IntegerAttr(d))
-                .getResult();
-    auto reshapeTo = [&](Type t) -> Value {
-      return v.getType() == t ? v
-                              : mk::ReshapeOp::create(b, loc, t, v).getResult();
-    };
-    SmallVector<Operation *> dead;
-    if (isMkTensor(op->getResult(0).getType())) {
-      op->getResult(0).replaceAllUsesWith(
-          reshapeTo(op->getResult(0).getType()));
-    } else {
-      for (Operation *user : llvm::make_early_inc_range(op->getUsers())) {
-        user->getResult(0).replaceAllUsesWith(
-            reshapeTo(user->getResult(0).getType()));
-        dead.push_back(user);
-      }
-    }
-    dead.push_back(op);
-    if (inputReshape)
-      dead.push_back(inputReshape);
-    for (Operation *d : dead) {
-      SmallVector<Value> operands(d->getOperands());
-      if (!d->use_empty())
-        continue;
-      d->erase();
-      // The shape operands (tosa.const_shape) of erased ops go with them.
-      for (Value operand : operands)
-        if (Operation *def = operand.getDefiningOp();
-            def && isa<tosa::ConstShapeOp>(def) && def->use_empty())
-          def->erase();
-    }
+    replaceRepeat(op, v, inputReshape, shape, repeats, b);
   }
+}
+
+Reason importRepeatCopy(linalg::LinalgOp op, OpBuilder &b) {
+  Value input = copySource(op);
+  auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  auto in = input ? dyn_cast<RankedTensorType>(input.getType()) : nullptr;
+  if (!in || !out || !in.hasStaticShape() || !out.hasStaticShape())
+    return "a broadcast copy of dynamic shapes";
+  // Each loop dim is read from the input dim of the same size, or
+  // repeated: the input has size 1 there (a literal 0 in the map) or does
+  // not read it (a dropped dim).
+  AffineMap map = op.getIndexingMapsArray()[0];
+  SmallVector<int64_t> inSize(out.getRank(), 1);
+  for (auto [r, e] : llvm::enumerate(map.getResults())) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+      inSize[dim.getPosition()] = in.getDimSize(r);
+      continue;
+    }
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    if (!c || c.getValue() != 0 || in.getDimSize(r) != 1)
+      return "a broadcast copy whose map is not a repeat";
+  }
+  SmallVector<int64_t> shape, repeats;
+  for (int64_t d = 0; d < out.getRank(); ++d) {
+    if (out.getDimSize(d) == 1)
+      continue;
+    if (inSize[d] != 1 && inSize[d] != out.getDimSize(d))
+      return "a broadcast copy whose map is not a repeat";
+    shape.push_back(inSize[d]);
+    repeats.push_back(out.getDimSize(d) / inSize[d]);
+  }
+  if (shape.empty() || shape.size() > 4)
+    return "a broadcast copy repeating a tensor of more than 4 dims of size "
+           "> 1 (mk has no broadcast op)";
+  // The input dims in map order must be the loop dims in order, so that
+  // reshaping the input to `shape` keeps its elements' order.
+  int64_t last = -1;
+  for (AffineExpr e : map.getResults())
+    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+      if ((int64_t)dim.getPosition() <= last)
+        return "a broadcast copy that also transposes";
+      last = dim.getPosition();
+    }
+  Operation *inputReshape;
+  Value source = repeatSource(input, inputReshape);
+  if (!source)
+    return "a broadcast copy of a tensor mk cannot hold, not read through a "
+           "reshape from one it can";
+  if (!isMkTensor(out))
+    for (Operation *user : op->getUsers())
+      if (!isReshapeOp(user) || !isMkTensor(user->getResult(0).getType()))
+        return "a broadcast copy to a tensor mk cannot hold, not only read "
+               "through reshapes to ones it can";
+  // Between mk ops it would cut the mk function; a repeat of an input that
+  // no mk op reads (returned, or read outside) stays in the caller.
+  auto isMkOp = [](Operation *o) {
+    return o && o->getDialect() && isa<mk::MKDialect>(o->getDialect());
+  };
+  bool intoMk = false;
+  for (Operation *user : op->getUsers()) {
+    intoMk |= isMkOp(user);
+    if (isReshapeOp(user))
+      intoMk |= llvm::any_of(user->getUsers(), isMkOp);
+  }
+  if (!intoMk && !isMkOp(source.getDefiningOp()))
+    return "a repeat that no mk op reads, of a value mk does not compute "
+           "(it stays with the caller)";
+  replaceRepeat(op, source, inputReshape, shape, repeats, b);
+  return {};
 }
 
 } // namespace mirage::import

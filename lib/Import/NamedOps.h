@@ -22,12 +22,7 @@
 
 namespace mirage::import {
 
-/// linalg.matmul / linalg.batch_matmul accumulating into a zero init, with
-/// the default indexing maps or with A and/or B transposed (its last two dims
-/// swapped in the map): mk.matmul, after an mk.transpose of each transposed
-/// operand.
-Reason importMatmul(mlir::linalg::LinalgOp op, mlir::OpBuilder &b);
-/// linalg.transpose: mk.transpose.
+/// linalg.transpose: mk.transpose (createTranspose).
 Reason importTranspose(mlir::linalg::TransposeOp op, mlir::OpBuilder &b);
 /// A linalg.generic whose body only yields its one input: the input itself
 /// (identity maps) or an mk.transpose (permutation maps). nullopt when `op`
@@ -46,6 +41,11 @@ Reason tileReason(mlir::tosa::TileOp op);
 /// before the other ops are imported, as it replaces the reshapes around
 /// the tile.
 void importTiles(mlir::func::FuncOp func, mlir::OpBuilder &b);
+/// A copy that repeats its input (a generic yielding it, or linalg.broadcast;
+/// torch-mlir's repeat_kv: a rank-5 broadcast between reshapes) that was not
+/// folded into its users: mk.concat of copies along each repeated dim,
+/// between mk.reshape ops, as importTiles does. Empty when imported.
+Reason importRepeatCopy(mlir::linalg::LinalgOp op, mlir::OpBuilder &b);
 /// The reshapes of `func` (tensor.expand_shape/collapse_shape, tosa.reshape)
 /// next to mk ops, whose operand an mk op produces or whose users are all mk
 /// ops: mk.reshape (a view), so that the mk runs around them join up. Returns

@@ -22,20 +22,13 @@ using namespace mlir;
 namespace mirage::import {
 namespace {
 
-/// The value of a splat float constant whose dims are all 1 (a scalar
-/// broadcast, as TFLite writes 1/n and eps), or nullopt.
-std::optional<double> scalarSplat(Value v) {
-  auto type = dyn_cast<RankedTensorType>(v.getType());
-  DenseFPElementsAttr attr;
-  if (!type ||
-      !llvm::all_of(type.getShape(), [](int64_t d) { return d == 1; }) ||
-      !matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
-    return std::nullopt;
-  return attr.getSplatValue<APFloat>().convertToDouble();
-}
+/// The value of a splat float constant of any shape (TFLite writes 1/n and
+/// eps with all-1 dims, 1/sqrt(d) with the full shape), or nullopt.
+std::optional<double> scalarSplat(Value v) { return splatValue(v); }
 
-/// tosa.add/sub/mul with one operand a scalar splat constant: mk.add_scalar
-/// or mk.mul_scalar (c - x as add_scalar(neg(x), c)). nullopt when neither
+/// tosa.add/sub/mul/maximum/minimum with one operand a splat constant:
+/// mk.add_scalar or mk.mul_scalar (c - x as add_scalar(neg(x), c)), x + 0,
+/// x - 0 and x * 1 as x, max/min as mk.relu/mk.clamp. nullopt when neither
 /// operand is one.
 std::optional<Reason> importScalarConstantOperand(Operation *op, OpBuilder &b) {
   Value lhs = op->getOperand(0), rhs = op->getOperand(1);
@@ -54,7 +47,18 @@ std::optional<Reason> importScalarConstantOperand(Operation *op, OpBuilder &b) {
   Location loc = op->getLoc();
   FloatAttr attr = b.getF64FloatAttr(c);
   Value v;
-  if (isa<tosa::MulOp>(op))
+  bool isMax = isa<tosa::MaximumOp>(op), isMin = isa<tosa::MinimumOp>(op);
+  if ((isa<tosa::AddOp>(op) && c == 0.0) ||
+      (isa<tosa::SubOp>(op) && rc && c == 0.0) ||
+      (isa<tosa::MulOp>(op) && c == 1.0))
+    v = x;
+  else if (isMax || isMin) {
+    if (std::isnan(c))
+      return Reason("a max/min against NaN");
+    bool merge = x.hasOneUse();
+    v = isMax ? createClamp(b, loc, x, c, INFINITY, merge)
+              : createClamp(b, loc, x, -INFINITY, c, merge);
+  } else if (isa<tosa::MulOp>(op))
     v = mk::MulScalarOp::create(b, loc, x.getType(), x, attr).getResult();
   else if (isa<tosa::AddOp>(op))
     v = mk::AddScalarOp::create(b, loc, x.getType(), x, attr).getResult();
@@ -145,6 +149,72 @@ Value matchGeluErf(tosa::MulOp root, SmallVectorImpl<Operation *> &covered) {
   return x;
 }
 
+/// tosa.clamp of a float tensor: mk.clamp (mk.relu for [0, +inf)). Its
+/// nan_mode only matters for NaN inputs, which max/min propagate.
+Reason importClamp(tosa::ClampOp op, OpBuilder &b) {
+  auto lo = dyn_cast<FloatAttr>(op.getMinValAttr());
+  auto hi = dyn_cast<FloatAttr>(op.getMaxValAttr());
+  if (!lo || !hi)
+    return "tosa.clamp with integer bounds";
+  Value x = op.getInput();
+  if (Reason r = checkTypes(x, op->getResultTypes()); !r.empty())
+    return r;
+  if (Reason r = checkSameElementType(x, op->getResultTypes()[0]); !r.empty())
+    return r;
+  double l = lo.getValueAsDouble(), h = hi.getValueAsDouble();
+  if (!(l <= h))
+    return "tosa.clamp with min > max or a NaN bound";
+  b.setInsertionPoint(op);
+  replaceOp(op, createClamp(b, op.getLoc(), x, l, h, x.hasOneUse()));
+  return {};
+}
+
+/// tosa.select(x > c, x, c) and its variants (tosa.greater or
+/// tosa.greater_equal, the constant on either side, either orientation):
+/// max(x, c) or min(x, c) as mk.relu or mk.clamp, as in linalg bodies.
+Reason importSelect(tosa::SelectOp op, OpBuilder &b) {
+  Operation *cmp = op.getInput1().getDefiningOp();
+  if (!isa_and_nonnull<tosa::GreaterOp, tosa::GreaterEqualOp>(cmp))
+    return "tosa.select whose condition is not a tosa.greater or "
+           "tosa.greater_equal (masks are not imported yet)";
+  Value lhs = cmp->getOperand(0), rhs = cmp->getOperand(1);
+  std::optional<double> lc = scalarSplat(lhs), rc = scalarSplat(rhs);
+  if (lc.has_value() == rc.has_value())
+    return "tosa.select of a compare that is not of a value against a "
+           "constant (masks are not imported yet)";
+  Value x = rc ? lhs : rhs;
+  double c = rc ? *rc : *lc;
+  bool greater = rc.has_value(); // x > c, else c > x
+  Value t = op.getInput2(), f = op.getInput3();
+  bool takesX;
+  if (t == x && scalarSplat(f) == c)
+    takesX = true;
+  else if (f == x && scalarSplat(t) == c)
+    takesX = false;
+  else
+    return "tosa.select that does not choose between the compared value and "
+           "the same constant (only max/min/clamp against a constant are "
+           "imported)";
+  if (std::isnan(c))
+    return "a compare against NaN";
+  if (Reason r = checkTypes(x, op->getResultTypes()); !r.empty())
+    return r;
+  if (Reason r = checkSameElementType(x, op->getResultTypes()[0]); !r.empty())
+    return r;
+  if (x.getType() != op->getResult(0).getType())
+    return "a select that broadcasts the compared value";
+  b.setInsertionPoint(op);
+  bool merge = llvm::all_of(x.getUsers(), [&](Operation *u) {
+    return u == op.getOperation() || u == cmp;
+  });
+  Value v = greater == takesX
+                ? createClamp(b, op.getLoc(), x, c, INFINITY, merge)
+                : createClamp(b, op.getLoc(), x, -INFINITY, c, merge);
+  // The compare goes with the other dead producers (ImportPass.cpp).
+  replaceOp(op, v);
+  return {};
+}
+
 } // namespace
 
 unsigned importTosaGeluErf(func::FuncOp func, OpBuilder &b) {
@@ -229,9 +299,7 @@ Reason importTosaOp(Operation *op, OpBuilder &b) {
       return r;
     b.setInsertionPoint(op);
     SmallVector<int64_t> perm(tr.getPerms().begin(), tr.getPerms().end());
-    Value v = mk::TransposeOp::create(b, op->getLoc(), tr.getInput1(),
-                                      b.getDenseI64ArrayAttr(perm))
-                  .getResult();
+    Value v = createTranspose(b, op->getLoc(), tr.getInput1(), perm);
     op->getResult(0).replaceAllUsesWith(v);
     op->erase();
     return {};
@@ -248,12 +316,21 @@ Reason importTosaOp(Operation *op, OpBuilder &b) {
     // the op of that power, so that rms_norm's pieces are recognised.
     std::optional<double> c = scalarSplat(op->getOperand(1));
     Value x = op->getOperand(0);
-    if (c && (*c == 2.0 || *c == 0.5 || *c == -0.5) &&
+    if (c && (*c == 2.0 || *c == 0.5 || *c == -0.5 || *c == -1.0 ||
+              *c == 1.0) &&
         x.getType() == op->getResult(0).getType()) {
       if (*c == 2.0)
         return importSimple<mk::SquareOp>(op, {x}, b);
       if (*c == 0.5)
         return importSimple<mk::SqrtOp>(op, {x}, b);
+      if (*c == -1.0)
+        return importSimple<mk::ReciprocalOp>(op, {x}, b);
+      if (*c == 1.0) {
+        if (Reason r = checkTypes(x, op->getResultTypes()); !r.empty())
+          return r;
+        replaceOp(op, x);
+        return {};
+      }
       return importSimple<mk::RsqrtOp>(op, {x}, b);
     }
     return importSimple<mk::PowOp>(op, op->getOperands(), b);
@@ -271,8 +348,30 @@ Reason importTosaOp(Operation *op, OpBuilder &b) {
   if (auto max = dyn_cast<tosa::MaximumOp>(op)) {
     if (max.getNanMode() != tosa::NanPropagationMode::PROPAGATE)
       return "tosa.maximum with nan_mode other than PROPAGATE";
+    if (std::optional<Reason> r = importScalarConstantOperand(op, b))
+      return *r;
     return importSimple<mk::MaxOp>(op, op->getOperands(), b);
   }
+  if (auto min = dyn_cast<tosa::MinimumOp>(op)) {
+    if (min.getNanMode() != tosa::NanPropagationMode::PROPAGATE)
+      return "tosa.minimum with nan_mode other than PROPAGATE";
+    if (std::optional<Reason> r = importScalarConstantOperand(op, b))
+      return *r;
+    if (Reason r = checkTypes(op->getOperands(), op->getResultTypes());
+        !r.empty())
+      return r;
+    if (Reason r = checkSameElementType(op->getOperands(),
+                                        op->getResultTypes()[0]);
+        !r.empty())
+      return r;
+    b.setInsertionPoint(op);
+    replaceOp(op, createMin(b, op->getLoc(), min.getInput1(), min.getInput2()));
+    return {};
+  }
+  if (auto clamp = dyn_cast<tosa::ClampOp>(op))
+    return importClamp(clamp, b);
+  if (auto select = dyn_cast<tosa::SelectOp>(op))
+    return importSelect(select, b);
   if (isa<tosa::NegateOp>(op))
     return "tosa.negate (zero-point operands) is not imported yet";
   if (isa<tosa::ErfOp>(op))

@@ -153,22 +153,6 @@ func.func @broadcast_copy(%x: tensor<8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
-// A matmul whose result map is transposed.
-// CHECK-LABEL: func.func @transposed_output
-// CHECK: linalg.matmul
-func.func @transposed_output(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) -> tensor<6x4xf32> {
-  %cst = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<6x4xf32>
-  // expected-remark @below {{left outside: a fill whose users were not all imported}}
-  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<6x4xf32>) -> tensor<6x4xf32>
-  // expected-remark @below {{left outside: indexing maps other than a (batched) matmul with A and/or B transposed are not imported}}
-  %y = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d1, d0)>]
-         ins(%a, %b : tensor<4x8xf32>, tensor<8x6xf32>) outs(%f : tensor<6x4xf32>) -> tensor<6x4xf32>
-  return %y : tensor<6x4xf32>
-}
-
-// -----
-
 // Found by the robustness sweep (each crashed or produced invalid IR
 // before): a scalar operand of a generic, tensors with an encoding, a
 // single-input concat that changes the encoding, a body reading a value

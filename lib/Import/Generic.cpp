@@ -1,0 +1,901 @@
+//===- Generic.cpp - Import of element-wise and reduction generics --------===//
+//
+// See Generic.h. The body of an element-wise linalg.generic is a DAG of
+// arith/math ops on scalars; BodyImporter translates it op by op into mk ops
+// on tensors, each block argument bound to its input (reshaped, transposed
+// or cast to the loop's shape and compute type outside the body), or to a
+// scalar when the input is a splat constant.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Generic.h"
+#include "Common.h"
+#include "Contraction.h"
+#include "NamedOps.h"
+
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+namespace mirage::import {
+namespace {
+
+/// An input map that broadcasts by dropping loop dims (a bias read with
+/// (d0, d1) -> (d1), a rank-0 scalar read with (d0, d1) -> ()): the loop dims
+/// it keeps, in order, must be distinct and increasing. Returns the input's
+/// type with the dropped dims as size 1 and the reassociation of a
+/// tensor.expand_shape to it (each dropped dim joins the group of the input
+/// dim before it, or the first group); failure for any other map.
+FailureOr<RankedTensorType>
+rankRaisingBroadcast(AffineMap map, RankedTensorType type,
+                     SmallVectorImpl<ReassociationIndices> &reassociation) {
+  unsigned loops = map.getNumDims();
+  if (map.getNumSymbols() || map.getNumResults() >= loops ||
+      (int64_t)map.getNumResults() != type.getRank())
+    return failure();
+  SmallVector<int64_t> shape(loops, 1);
+  SmallVector<int64_t> groupOf(loops, 0);
+  int64_t last = -1;
+  for (auto [r, expr] : llvm::enumerate(map.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim || (int64_t)dim.getPosition() <= last)
+      return failure();
+    last = dim.getPosition();
+    shape[last] = type.getDimSize(r);
+  }
+  reassociation.assign(type.getRank(), {});
+  int64_t group = -1;
+  for (unsigned d = 0; d < loops; ++d) {
+    if (group + 1 < type.getRank() &&
+        map.getResult(group + 1) == getAffineDimExpr(d, map.getContext()))
+      ++group;
+    if (type.getRank() > 0)
+      reassociation[std::max<int64_t>(group, 0)].push_back(d);
+  }
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+/// A tensor.expand_shape of `v` to `type`, right after `v` is defined (at
+/// the start of the block for an argument) so that it stays out of the runs
+/// of mk ops; an existing one is reused. New ops go to `created`.
+Value expandAfterDefinition(OpBuilder &b, Value v, RankedTensorType type,
+                            ArrayRef<ReassociationIndices> reassociation,
+                            SmallVectorImpl<Operation *> &created) {
+  for (Operation *user : v.getUsers())
+    if (auto e = dyn_cast<tensor::ExpandShapeOp>(user))
+      if (e.getResultType() == type &&
+          e.getReassociationIndices() == reassociation)
+        return e.getResult();
+  OpBuilder::InsertionGuard guard(b);
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    b.setInsertionPointToStart(arg.getOwner());
+  else
+    b.setInsertionPointAfterValue(v);
+  auto e = tensor::ExpandShapeOp::create(b, v.getLoc(), type, v, reassociation);
+  created.push_back(e);
+  return e.getResult();
+}
+
+/// Translates the scalar body of an element-wise generic into mk ops.
+class BodyImporter {
+public:
+  BodyImporter(OpBuilder &b, Location loc, RankedTensorType resultType,
+               Block *body)
+      : b(b), loc(loc), resultType(resultType), body(body) {}
+
+  /// Maps block argument `arg` to the tensor `value`.
+  void bind(Value arg, Value value) { values[arg] = value; }
+  /// The tensor bound to `arg`.
+  Value lookup(Value arg) const { return values.lookup(arg); }
+  /// Maps block argument `arg` to the scalar `c` (the input is a splat
+  /// constant or a fill of one: every element it reads is `c`).
+  void bindConstant(Value arg, double c) { constants[arg] = c; }
+
+  FailureOr<Value> import(Value scalar, Reason &why) {
+    if (auto it = values.find(scalar); it != values.end())
+      return it->second;
+    if (constants.count(scalar)) {
+      why = "a bare constant yielded by the body";
+      return failure();
+    }
+    Operation *def = scalar.getDefiningOp();
+    if (!def) {
+      why = scalar.getParentBlock() == body
+                ? "the body reads the output (accumulating) block argument"
+                : "the body reads a value defined outside the generic";
+      return failure();
+    }
+    if (def->getBlock() != body && !constantOf(scalar)) {
+      why = "the body reads a value defined outside the generic";
+      return failure();
+    }
+    FailureOr<Value> result = importOp(def, why);
+    if (succeeded(result))
+      values[scalar] = *result;
+    return result;
+  }
+
+private:
+  /// A float constant, also through arith.truncf/extf of one (torch-mlir
+  /// keeps eps as an f64 constant truncated in the body); a truncated value
+  /// is rounded to its type, as the body computes it.
+  std::optional<double> constantOf(Value v) const {
+    if (auto it = constants.find(v); it != constants.end())
+      return it->second;
+    FloatAttr attr;
+    if (matchPattern(v, m_Constant(&attr)))
+      return attr.getValueAsDouble();
+    Operation *def = v.getDefiningOp();
+    if (!isa_and_nonnull<arith::TruncFOp, arith::ExtFOp>(def))
+      return std::nullopt;
+    auto type = dyn_cast<FloatType>(v.getType());
+    if (!type)
+      return std::nullopt;
+    APFloat value(0.0);
+    if (auto it = constants.find(def->getOperand(0)); it != constants.end())
+      value = APFloat(it->second);
+    else if (matchPattern(def->getOperand(0), m_Constant(&attr)))
+      value = attr.getValue();
+    else
+      return std::nullopt;
+    bool lost = false;
+    value.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &lost);
+    return value.convertToDouble();
+  }
+
+  /// 1 / (1 + exp(-x)) (either addition order): returns x, else null.
+  Value matchSigmoid(Operation *def) const {
+    auto div = dyn_cast<arith::DivFOp>(def);
+    if (!div || constantOf(div.getLhs()) != 1.0)
+      return {};
+    auto add = div.getRhs().getDefiningOp<arith::AddFOp>();
+    if (!add)
+      return {};
+    Value other;
+    if (constantOf(add.getLhs()) == 1.0)
+      other = add.getRhs();
+    else if (constantOf(add.getRhs()) == 1.0)
+      other = add.getLhs();
+    auto exp = other ? other.getDefiningOp<math::ExpOp>() : nullptr;
+    auto neg = exp ? exp.getOperand().getDefiningOp<arith::NegFOp>() : nullptr;
+    return neg ? neg.getOperand() : Value();
+  }
+
+  /// The factors of a product of single-use arith.mulf nodes rooted at `v`.
+  static void productFactors(Value v, bool root, SmallVectorImpl<Value> &out) {
+    auto mul = v.getDefiningOp<arith::MulFOp>();
+    if (!mul || (!root && !v.hasOneUse())) {
+      out.push_back(v);
+      return;
+    }
+    productFactors(mul.getLhs(), false, out);
+    productFactors(mul.getRhs(), false, out);
+  }
+
+  /// The exact GELU as exporters write it, 0.5 * x * (1 + erf(x / sqrt 2))
+  /// in any order of the three factors (x / sqrt 2 also as x * (1 / sqrt
+  /// 2)): returns x, else null.
+  Value matchGeluErf(Operation *def) const {
+    if (!isa<arith::MulFOp>(def))
+      return {};
+    SmallVector<Value, 4> factors;
+    productFactors(def->getResult(0), /*root=*/true, factors);
+    if (factors.size() != 3)
+      return {};
+    auto near = [](std::optional<double> c, double want) {
+      return c && std::fabs(*c - want) <= 1e-6 * want;
+    };
+    Value half, onePlusErf, x;
+    for (Value f : factors) {
+      if (!half && near(constantOf(f), 0.5))
+        half = f;
+      else if (auto add = f.getDefiningOp<arith::AddFOp>();
+               add && !onePlusErf &&
+               (near(constantOf(add.getLhs()), 1.0) ||
+                near(constantOf(add.getRhs()), 1.0)))
+        onePlusErf = f;
+      else
+        x = f;
+    }
+    if (!half || !onePlusErf || !x)
+      return {};
+    auto add = onePlusErf.getDefiningOp<arith::AddFOp>();
+    Value erfValue =
+        near(constantOf(add.getLhs()), 1.0) ? add.getRhs() : add.getLhs();
+    auto erf = erfValue.getDefiningOp<math::ErfOp>();
+    if (!erf)
+      return {};
+    Operation *scaled = erf.getOperand().getDefiningOp();
+    if (auto m = dyn_cast_or_null<arith::MulFOp>(scaled)) {
+      for (auto [a, b] : {std::pair(m.getLhs(), m.getRhs()),
+                          std::pair(m.getRhs(), m.getLhs())})
+        if (a == x && near(constantOf(b), M_SQRT1_2))
+          return x;
+    } else if (auto d = dyn_cast_or_null<arith::DivFOp>(scaled)) {
+      if (d.getLhs() == x && near(constantOf(d.getRhs()), M_SQRT2))
+        return x;
+    }
+    return {};
+  }
+
+  RankedTensorType typeOf(Value v) {
+    return cast<RankedTensorType>(v.getType());
+  }
+
+  /// Result type of an element-wise op on `x` (keeps its broadcast shape).
+  template <typename OpTy> Value unary(Value x) {
+    return OpTy::create(b, loc, TypeRange{typeOf(x)}, ValueRange{x})
+        .getResult();
+  }
+  template <typename OpTy> Value scalarOp(Value x, double c) {
+    return OpTy::create(b, loc, typeOf(x), x, b.getF64FloatAttr(c)).getResult();
+  }
+  template <typename OpTy> FailureOr<Value> binary(Value x, Value y) {
+    SmallVector<int64_t> shape;
+    ArrayRef<int64_t> xs = typeOf(x).getShape(), ys = typeOf(y).getShape();
+    for (auto [a, c] : llvm::zip(xs, ys))
+      shape.push_back(std::max(a, c));
+    auto type = RankedTensorType::get(shape, resultType.getElementType());
+    return OpTy::create(b, loc, TypeRange{type}, ValueRange{x, y}).getResult();
+  }
+
+  /// Whether every user of the scalar `v` is one of `ops` (so its mk value
+  /// may be merged into theirs). Block arguments are bound to values outside.
+  bool onlyUsedBy(Value v, ArrayRef<Operation *> ops) const {
+    if (!v.getDefiningOp())
+      return false;
+    return llvm::all_of(v.getUsers(), [&](Operation *u) {
+      return llvm::is_contained(ops, u);
+    });
+  }
+
+  /// select(x > c, x, c) and its variants (either operand of the compare the
+  /// constant, either orientation of the select, strict or not, ordered or
+  /// not): max(x, c) or min(x, c), as mk.relu or mk.clamp. A NaN compares
+  /// false in the ordered predicates, so the select and max differ only
+  /// where x is NaN.
+  FailureOr<Value> importSelect(arith::SelectOp select, Reason &why) {
+    auto fail = [&](StringRef msg) -> FailureOr<Value> {
+      if (why.empty())
+        why = msg.str();
+      return failure();
+    };
+    auto cmp = select.getCondition().getDefiningOp<arith::CmpFOp>();
+    if (!cmp || cmp->getBlock() != body)
+      return fail("an arith.select whose condition is not an arith.cmpf in "
+                  "the body (masks are not imported yet)");
+    Value lhs = cmp.getLhs(), rhs = cmp.getRhs();
+    std::optional<double> lc = constantOf(lhs), rc = constantOf(rhs);
+    if (lc.has_value() == rc.has_value())
+      return fail("an arith.select of a compare that is not of a value "
+                  "against a constant (masks are not imported yet)");
+    Value x = rc ? lhs : rhs;
+    double c = rc ? *rc : *lc;
+    // The compare as `x > c` (greater) or `x < c` (!greater).
+    bool greater;
+    switch (cmp.getPredicate()) {
+    case arith::CmpFPredicate::OGT:
+    case arith::CmpFPredicate::OGE:
+    case arith::CmpFPredicate::UGT:
+    case arith::CmpFPredicate::UGE:
+      greater = true;
+      break;
+    case arith::CmpFPredicate::OLT:
+    case arith::CmpFPredicate::OLE:
+    case arith::CmpFPredicate::ULT:
+    case arith::CmpFPredicate::ULE:
+      greater = false;
+      break;
+    default:
+      return fail("an arith.select of a compare other than <, <=, >, >=");
+    }
+    if (lc)
+      greater = !greater;
+    Value t = select.getTrueValue(), f = select.getFalseValue();
+    std::optional<double> tc = constantOf(t), fc = constantOf(f);
+    // select(x > c, x, c) is max(x, c); select(x > c, c, x) is min(x, c).
+    bool takesX;
+    if (t == x && fc == c)
+      takesX = true;
+    else if (f == x && tc == c)
+      takesX = false;
+    else
+      return fail("an arith.select that does not choose between the compared "
+                  "value and the same constant (only max/min/clamp against a "
+                  "constant are imported)");
+    if (std::isnan(c))
+      return fail("a compare against NaN");
+    FailureOr<Value> v = import(x, why);
+    if (failed(v))
+      return failure();
+    bool isMax = greater == takesX;
+    bool merge = onlyUsedBy(x, {select, cmp});
+    return isMax ? createClamp(b, loc, *v, c, INFINITY, merge)
+                 : createClamp(b, loc, *v, -INFINITY, c, merge);
+  }
+
+  FailureOr<Value> importOp(Operation *def, Reason &why) {
+    auto operand = [&](unsigned i) { return import(def->getOperand(i), why); };
+    auto fail = [&](StringRef msg) -> FailureOr<Value> {
+      if (why.empty())
+        why = msg.str();
+      return failure();
+    };
+    if (Value x = matchGeluErf(def)) {
+      FailureOr<Value> t = import(x, why);
+      if (failed(t))
+        return failure();
+      return unary<mk::GeluErfOp>(*t);
+    }
+    if (Value x = matchSigmoid(def)) {
+      FailureOr<Value> t = import(x, why);
+      if (failed(t))
+        return failure();
+      return unary<mk::SigmoidOp>(*t);
+    }
+    if (auto select = dyn_cast<arith::SelectOp>(def))
+      return importSelect(select, why);
+    // max(x, 0) is relu, as torch-mlir writes it (either operand order);
+    // max/min against another constant is a clamp with one infinite bound.
+    bool isMax = isa<arith::MaximumFOp, arith::MaxNumFOp>(def);
+    bool isMin = isa<arith::MinimumFOp, arith::MinNumFOp>(def);
+    if (isMax || isMin ||
+        isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+            math::PowFOp>(def)) {
+      std::optional<double> lc = constantOf(def->getOperand(0));
+      std::optional<double> rc = constantOf(def->getOperand(1));
+      if (lc && rc)
+        return fail("a body op on two constants");
+      if (rc || lc) {
+        FailureOr<Value> x = operand(rc ? 0 : 1);
+        if (failed(x))
+          return failure();
+        double c = rc ? *rc : *lc;
+        // Identities: x + 0, x - 0, x * 1, x / 1, x ^ 1.
+        if ((isa<arith::AddFOp>(def) && c == 0.0) ||
+            (isa<arith::SubFOp>(def) && rc && c == 0.0) ||
+            (isa<arith::MulFOp>(def) && c == 1.0) ||
+            (isa<arith::DivFOp, math::PowFOp>(def) && rc && c == 1.0))
+          return *x;
+        if (isa<arith::AddFOp>(def))
+          return scalarOp<mk::AddScalarOp>(*x, c);
+        if (isa<arith::MulFOp>(def))
+          return scalarOp<mk::MulScalarOp>(*x, c);
+        if (isa<arith::SubFOp>(def))
+          return rc ? scalarOp<mk::AddScalarOp>(*x, -c)
+                    : scalarOp<mk::AddScalarOp>(unary<mk::NegOp>(*x), c);
+        if (isa<arith::DivFOp>(def) && rc && c != 0.0)
+          return scalarOp<mk::MulScalarOp>(*x, 1.0 / c);
+        if (isa<arith::DivFOp>(def) && lc)
+          return c == 1.0 ? unary<mk::ReciprocalOp>(*x)
+                          : scalarOp<mk::MulScalarOp>(
+                                unary<mk::ReciprocalOp>(*x), c);
+        if (isa<math::PowFOp>(def) && rc) {
+          if (c == 2.0)
+            return unary<mk::SquareOp>(*x);
+          if (c == 0.5)
+            return unary<mk::SqrtOp>(*x);
+          if (c == -0.5)
+            return unary<mk::RsqrtOp>(*x);
+          if (c == -1.0)
+            return unary<mk::ReciprocalOp>(*x);
+        }
+        if ((isMax || isMin) && !std::isnan(c)) {
+          bool merge = onlyUsedBy(def->getOperand(rc ? 0 : 1), {def});
+          return isMax ? createClamp(b, loc, *x, c, INFINITY, merge)
+                       : createClamp(b, loc, *x, -INFINITY, c, merge);
+        }
+        return fail("a constant operand in this position has no mk form");
+      }
+      FailureOr<Value> x = operand(0);
+      if (failed(x))
+        return failure();
+      FailureOr<Value> y = operand(1);
+      if (failed(y))
+        return failure();
+      if (isa<arith::AddFOp>(def))
+        return binary<mk::AddOp>(*x, *y);
+      if (isa<arith::SubFOp>(def))
+        return binary<mk::SubOp>(*x, *y);
+      if (isa<arith::MulFOp>(def)) {
+        if (*x == *y)
+          return unary<mk::SquareOp>(*x);
+        return binary<mk::MulOp>(*x, *y);
+      }
+      if (isa<arith::DivFOp>(def))
+        return binary<mk::DivOp>(*x, *y);
+      if (isMax)
+        return binary<mk::MaxOp>(*x, *y);
+      if (isMin) {
+        FailureOr<Value> max =
+            binary<mk::MaxOp>(unary<mk::NegOp>(*x), unary<mk::NegOp>(*y));
+        return unary<mk::NegOp>(*max);
+      }
+      return binary<mk::PowOp>(*x, *y);
+    }
+    // |x| = max(x, -x).
+    if (auto abs = dyn_cast<math::AbsFOp>(def)) {
+      FailureOr<Value> x = operand(0);
+      if (failed(x))
+        return failure();
+      return binary<mk::MaxOp>(*x, unary<mk::NegOp>(*x));
+    }
+    if (auto fpowi = dyn_cast<math::FPowIOp>(def)) {
+      IntegerAttr e;
+      if (!matchPattern(fpowi.getRhs(), m_Constant(&e)) || e.getInt() != 2)
+        return fail("math.fpowi with an exponent other than the constant 2");
+      FailureOr<Value> x = operand(0);
+      if (failed(x))
+        return failure();
+      return unary<mk::SquareOp>(*x);
+    }
+    if (def->getNumOperands() == 1 &&
+        isa<arith::NegFOp, math::ExpOp, math::SqrtOp, math::RsqrtOp,
+            math::TanhOp>(def)) {
+      FailureOr<Value> x = operand(0);
+      if (failed(x))
+        return failure();
+      if (isa<arith::NegFOp>(def))
+        return unary<mk::NegOp>(*x);
+      if (isa<math::ExpOp>(def))
+        return unary<mk::ExpOp>(*x);
+      if (isa<math::SqrtOp>(def))
+        return unary<mk::SqrtOp>(*x);
+      if (isa<math::TanhOp>(def))
+        return unary<mk::TanhOp>(*x);
+      return unary<mk::RsqrtOp>(*x);
+    }
+    if (constantOf(def->getResult(0)))
+      return fail("a bare constant yielded by the body");
+    return fail(("body op '" + def->getName().getStringRef() +
+                 "' has no mk counterpart")
+                    .str());
+  }
+
+  OpBuilder &b;
+  Location loc;
+  RankedTensorType resultType;
+  Block *body;
+  DenseMap<Value, Value> values;
+  DenseMap<Value, double> constants;
+};
+
+/// A generic reducing one dim into its result `k`: `out = out + f(ins)` or
+/// `max(out, f(ins))`, the output map keeping the reduced dim as a literal 0.
+Reason importReductionGeneric(linalg::GenericOp op, unsigned k, OpBuilder &b);
+
+/// Erases the ops inserted after `before` (null: the block start) up to `op`,
+/// so a body that fails half-way leaves nothing behind.
+void eraseInsertedBetween(Operation *before, Operation *op) {
+  SmallVector<Operation *> created;
+  for (Operation *it = before ? before->getNextNode()
+                              : &op->getBlock()->front();
+       it != op; it = it->getNextNode())
+    created.push_back(it);
+  for (Operation *c : llvm::reverse(created))
+    c->erase();
+}
+
+/// The input of an element-wise generic read through `map`: a copy that
+/// broadcasts by dropping dims is looked through (its input, read through
+/// the composed map), so the broadcast becomes mk's size-1 broadcasting.
+std::pair<Value, AffineMap> throughBroadcastCopy(Value input, AffineMap map) {
+  auto copy = input.getDefiningOp<linalg::LinalgOp>();
+  if (!copy || !rankRaisingCopySource(copy))
+    return {input, map};
+  return {copy.getDpsInputs()[0], copy.getIndexingMapsArray()[0].compose(map)};
+}
+
+} // namespace
+
+/// A linalg.generic with an arith/math body, all-parallel or reducing one
+/// dim. Of several results only one may be used (torch-mlir's max also
+/// yields an argmax that softmax never reads); that one is imported.
+Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
+  if (!op.hasPureTensorSemantics())
+    return "buffer semantics are not imported";
+  unsigned k = 0;
+  if (op->getNumResults() != 1) {
+    auto used = llvm::make_filter_range(
+        op->getResults(), [](OpResult r) { return !r.use_empty(); });
+    if (std::distance(used.begin(), used.end()) != 1)
+      return "a generic with several used results is not imported";
+    k = (*used.begin()).getResultNumber();
+  }
+  if (std::optional<Reason> copy = importCopyGeneric(op, b))
+    return *copy;
+  if (op.getNumReductionLoops() != 0 && hasContractionBody(op))
+    return importContraction(op, b);
+  if (op.getNumReductionLoops() != 0)
+    return importReductionGeneric(op, k, b);
+  auto finalType = dyn_cast<RankedTensorType>(op->getResult(k).getType());
+  if (!finalType)
+    return "the result is not a ranked tensor";
+  // Casts at the edges of the body (bf16/f16 storage, f32 compute): an
+  // input read only through arith.extf/truncf to the compute type, and a
+  // yielded extf/truncf. mk ops have one element type on both sides, so the
+  // casts stay outside as tensor casts (before the mk ops for an input, after
+  // them for the result) and the body between them is imported.
+  Block &body = op.getRegion().front();
+  Value yielded = body.getTerminator()->getOperand(k);
+  Operation *outCast = yielded.getDefiningOp();
+  if (!isa_and_nonnull<arith::ExtFOp, arith::TruncFOp>(outCast) ||
+      outCast->getBlock() != &body)
+    outCast = nullptr;
+  Type computeElt = outCast ? outCast->getOperand(0).getType()
+                            : finalType.getElementType();
+  auto resultType = RankedTensorType::get(finalType.getShape(), computeElt);
+  SmallVector<bool> castInput;
+  bool anyCast = outCast != nullptr;
+  for (auto [input, arg] : llvm::zip(op.getDpsInputs(), body.getArguments())) {
+    auto t = dyn_cast<ShapedType>(input.getType());
+    if (!t)
+      return "a scalar (non-tensor) operand is not imported";
+    bool cast = t.getElementType() != computeElt && !splatValue(input);
+    if (cast && (arg.use_empty() ||
+                 !llvm::all_of(arg.getUsers(), [&](Operation *u) {
+                   return isa<arith::ExtFOp, arith::TruncFOp>(u) &&
+                          u->getResult(0).getType() == computeElt;
+                 })))
+      return "mixed element types (a cast) have no mk counterpart";
+    castInput.push_back(cast);
+    anyCast |= cast;
+  }
+  // A body that only casts is a cast: it stays as it is.
+  if (outCast && isa<BlockArgument>(outCast->getOperand(0)))
+    return "mixed element types (a cast) have no mk counterpart";
+  if (anyCast && !isMkTensor(resultType))
+    return "result type is not a static f16/bf16/f32 tensor of rank 1-4 "
+           "without encoding";
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!maps[op.getNumDpsInputs() + k].isIdentity())
+    return "the output map is not the identity (a transposing write)";
+  // Inputs broadcast by dropped dims are read through a tensor.expand_shape
+  // to the loop rank (exact: size-1 dims do not move data).
+  // Inputs read through a permutation map are transposed to the loop order.
+  struct Raised {
+    RankedTensorType type;
+    SmallVector<ReassociationIndices> reassociation;
+    SmallVector<int64_t> perm;
+  };
+  SmallVector<std::optional<Raised>> raised;
+  SmallVector<Type> inputTypes;
+  SmallVector<Value> inputs;
+  // A splat constant input (or a fill of one) is a scalar in the body,
+  // whatever its shape and map.
+  SmallVector<std::optional<double>> splats;
+  for (auto [opInput, opMap] : llvm::zip(op.getDpsInputs(), maps)) {
+    auto [input, map] = throughBroadcastCopy(opInput, opMap);
+    bool castThis = castInput[inputs.size()];
+    // (A broadcast copy of a splat, e.g. of a rank-0 constant, too.)
+    splats.push_back(splatValue(opInput));
+    if (!splats.back())
+      splats.back() = splatValue(input);
+    if (splats.back()) {
+      inputs.push_back(opInput);
+      raised.push_back(std::nullopt);
+      continue;
+    }
+    inputs.push_back(input);
+    auto type = dyn_cast<RankedTensorType>(input.getType());
+    // A cast input is read as its cast (created below), of the compute type.
+    if (type && castThis)
+      type = RankedTensorType::get(type.getShape(), computeElt);
+    if (type && isBroadcastMap(map, type)) {
+      raised.push_back(std::nullopt);
+      inputTypes.push_back(type);
+      continue;
+    }
+    Raised r;
+    if (type && map.isPermutation() && type.hasStaticShape()) {
+      SmallVector<int64_t> shape;
+      for (unsigned d = 0; d < map.getNumDims(); ++d) {
+        unsigned pos =
+            *map.getResultPosition(getAffineDimExpr(d, op.getContext()));
+        r.perm.push_back(pos);
+        shape.push_back(type.getDimSize(pos));
+      }
+      r.type = RankedTensorType::get(shape, type.getElementType());
+      inputTypes.push_back(r.type);
+      raised.push_back(std::move(r));
+      continue;
+    }
+    FailureOr<RankedTensorType> t =
+        type ? rankRaisingBroadcast(map, type, r.reassociation)
+             : FailureOr<RankedTensorType>(failure());
+    if (failed(t) || !type.hasStaticShape())
+      return "an input map is neither the identity, a size-1 broadcast, a "
+             "permutation nor a broadcast that drops dims in order";
+    r.type = *t;
+    inputTypes.push_back(r.type);
+    raised.push_back(std::move(r));
+  }
+  for (Type t : inputTypes)
+    if (!isMkTensor(t))
+      return "operand type is not a static f16/bf16/f32 tensor of rank 1-4 "
+             "without encoding";
+  if (Reason r = checkTypes({}, finalType); !r.empty())
+    return r;
+  for (Operation &inner : body.without_terminator())
+    if (inner.getNumRegions() != 0)
+      return "a body op with regions";
+  if (outCast)
+    yielded = outCast->getOperand(0);
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op);
+  SmallVector<Operation *> expands;
+  BodyImporter importer(b, op.getLoc(), resultType, &body);
+  for (auto [arg, splat] : llvm::zip(body.getArguments(), splats))
+    if (splat)
+      importer.bindConstant(arg, *splat);
+  // Cast inputs: the tensor cast right after the input's definition (out of
+  // the mk runs), its casts in the body bound to it.
+  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    if (i >= castInput.size() || !castInput[i] || splats[i])
+      continue;
+    Value input = inputs[i];
+    auto type = cast<RankedTensorType>(input.getType());
+    auto castType = RankedTensorType::get(type.getShape(), computeElt);
+    OpBuilder::InsertionGuard g(b);
+    if (auto blockArg = dyn_cast<BlockArgument>(input))
+      b.setInsertionPointToStart(blockArg.getOwner());
+    else
+      b.setInsertionPointAfterValue(input);
+    Operation *c =
+        isa<arith::ExtFOp>(*arg.getUsers().begin())
+            ? arith::ExtFOp::create(b, op.getLoc(), castType, input)
+                  .getOperation()
+            : arith::TruncFOp::create(b, op.getLoc(), castType, input)
+                  .getOperation();
+    expands.push_back(c);
+    inputs[i] = c->getResult(0);
+  }
+  for (auto [arg, input, r] : llvm::zip(body.getArguments(), inputs, raised))
+    if (r && r->perm.empty())
+      importer.bind(arg, expandAfterDefinition(b, input, r->type,
+                                               r->reassociation, expands));
+  // Remember what was inserted (after the expands), to roll it back on
+  // failure.
+  Operation *before = op->getPrevNode();
+  for (auto [arg, input, r, splat] :
+       llvm::zip(body.getArguments(), inputs, raised, splats)) {
+    if (splat)
+      continue;
+    if (!r)
+      importer.bind(arg, input);
+    else if (!r->perm.empty())
+      importer.bind(arg, createTranspose(b, op.getLoc(), input, r->perm));
+  }
+  // The casts of a cast input read it as bound above.
+  for (auto [i, arg] : llvm::enumerate(body.getArguments()))
+    if (i < castInput.size() && castInput[i] && !splats[i])
+      for (Operation *u : arg.getUsers())
+        importer.bind(u->getResult(0), importer.lookup(arg));
+  // A body that reads its output (TPP's and IREE's in-place bias add and
+  // ReLU, `outs(%acc)`): element-wise, that is the init's value, another
+  // input read through the (identity) output map; a splat init is a scalar.
+  Value outArg = body.getArgument(op.getNumDpsInputs() + k);
+  if (!outArg.use_empty()) {
+    Value init = op.getDpsInits()[k];
+    if (std::optional<double> c = splatValue(init)) {
+      importer.bindConstant(outArg, *c);
+    } else if (init.getDefiningOp<tensor::EmptyOp>()) {
+      eraseInsertedBetween(before, op);
+      for (Operation *e : llvm::reverse(expands))
+        e->erase();
+      return "the body reads the output of a tensor.empty (undefined)";
+    } else if (init.getType() == resultType) {
+      importer.bind(outArg, init);
+    } else {
+      eraseInsertedBetween(before, op);
+      for (Operation *e : llvm::reverse(expands))
+        e->erase();
+      return "the body reads an output of another type than it computes";
+    }
+  }
+  Reason why;
+  FailureOr<Value> result = importer.import(yielded, why);
+  auto rollback = [&] {
+    eraseInsertedBetween(before, op);
+    for (Operation *e : llvm::reverse(expands))
+      e->erase();
+  };
+  if (failed(result)) {
+    rollback();
+    return why;
+  }
+  if (result->getType() != resultType) {
+    rollback();
+    return "the body does not produce a value of the full iteration shape "
+           "(pure copy or broadcast)";
+  }
+  Value value = *result;
+  if (outCast) {
+    // The result's cast stays outside, after the mk ops.
+    value = isa<arith::ExtFOp>(outCast)
+                ? arith::ExtFOp::create(b, op.getLoc(), finalType, value)
+                      .getResult()
+                : arith::TruncFOp::create(b, op.getLoc(), finalType, value)
+                      .getResult();
+  }
+  op->getResult(k).replaceAllUsesWith(value);
+  op->erase();
+  return {};
+}
+
+namespace {
+
+Reason importReductionGeneric(linalg::GenericOp op, unsigned k, OpBuilder &b) {
+  if (op.getNumReductionLoops() != 1)
+    return "a reduction over several dims is not imported";
+  if (Reason r = checkTypes(op.getDpsInputs(), {}); !r.empty())
+    return r;
+  Type resultType = op->getResult(k).getType();
+  if (Reason r = checkSameElementType(op.getDpsInputs(), resultType);
+      !r.empty())
+    return r;
+  unsigned rank = op.getNumLoops();
+  unsigned reduced = 0;
+  for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (it == utils::IteratorType::reduction)
+      reduced = i;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<int64_t> shape;
+  for (auto [input, map] : llvm::zip(op.getDpsInputs(), maps))
+    if (!isBroadcastMap(map, cast<ShapedType>(input.getType())))
+      return "an input map of the reduction is neither the identity nor a "
+             "size-1 broadcast";
+  if (op.getNumDpsInputs() == 0)
+    return "a reduction without inputs";
+  for (unsigned d = 0; d < rank; ++d) {
+    int64_t size = 1;
+    for (Value input : op.getDpsInputs())
+      size = std::max(size, cast<ShapedType>(input.getType()).getDimSize(d));
+    shape.push_back(size);
+  }
+  // The output map keeps the reduced dim as a literal 0, or drops it and a
+  // tensor.expand_shape puts it back (what torch-mlir emits).
+  AffineMap outMap = maps[op.getNumDpsInputs() + k];
+  tensor::ExpandShapeOp expand;
+  if (outMap.getNumResults() == rank - 1) {
+    SmallVector<int64_t> kept(shape);
+    kept[reduced] = 1;
+    expand = expandToKeptDim(op->getResult(k), kept);
+    if (!expand)
+      return "the reduced dim is dropped and not re-inserted by a "
+             "tensor.expand_shape (mk reductions keep it)";
+  } else if (outMap.getNumResults() != rank) {
+    return "the output map of the reduction is not the identity";
+  }
+  for (unsigned d = 0, r = 0; d < rank; ++d) {
+    if (d == reduced && expand)
+      continue;
+    AffineExpr e = outMap.getResult(r++);
+    if (d == reduced) {
+      auto c = dyn_cast<AffineConstantExpr>(e);
+      if (!c || c.getValue() != 0)
+        return "the output map does not keep the reduced dim as 0";
+    } else if (e != getAffineDimExpr(d, op.getContext())) {
+      return "the output map of the reduction is not the identity";
+    }
+  }
+  if (expand)
+    resultType = expand.getResultType();
+  if (Reason r = checkTypes({}, resultType); !r.empty())
+    return r;
+
+  Block &body = op.getRegion().front();
+  Value outArg = body.getArgument(op.getNumDpsInputs() + k);
+  Operation *combine = body.getTerminator()->getOperand(k).getDefiningOp();
+  bool isSum = isa_and_nonnull<arith::AddFOp>(combine);
+  bool isMax = isa_and_nonnull<arith::MaximumFOp, arith::MaxNumFOp>(combine);
+  if (!isSum && !isMax)
+    return "the reduction body does not end in an addf or maximumf with the "
+           "output";
+  Value partial;
+  if (combine->getOperand(0) == outArg)
+    partial = combine->getOperand(1);
+  else if (combine->getOperand(1) == outArg)
+    partial = combine->getOperand(0);
+  else
+    return "the reduction body does not combine with the output argument";
+  // Other uses of the output argument (the argmax that torch-mlir's max
+  // computes beside it) do not matter for result k; a partial value that
+  // reads it fails to import below.
+  Value init = op.getDpsInits()[k];
+  if (isSum && !isZeroInit(init))
+    return "the sum starts from a non-zero init";
+  if (isMax && !isMaxIdentityInit(init))
+    return "the max starts from an init other than -inf or the lowest value";
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op);
+  auto iterType = RankedTensorType::get(
+      shape, cast<ShapedType>(resultType).getElementType());
+  BodyImporter importer(b, op.getLoc(), iterType, &body);
+  for (auto [arg, input] : llvm::zip(body.getArguments(), op.getDpsInputs()))
+    importer.bind(arg, input);
+  Operation *before = op->getPrevNode();
+  Reason why;
+  FailureOr<Value> value = importer.import(partial, why);
+  if (succeeded(value) && cast<ShapedType>(value->getType()).getShape() !=
+                              ArrayRef<int64_t>(shape)) {
+    why = "the reduced value does not have the full iteration shape";
+    value = failure();
+  }
+  if (failed(value)) {
+    eraseInsertedBetween(before, op);
+    return why;
+  }
+  Value result;
+  IntegerAttr dim = b.getI64IntegerAttr(reduced);
+  if (isSum)
+    result = mk::ReduceSumOp::create(b, op.getLoc(), *value, dim).getResult();
+  else
+    result = mk::ReduceMaxOp::create(b, op.getLoc(), *value, dim).getResult();
+  if (expand)
+    replaceOp(expand, result);
+  else
+    op->getResult(k).replaceAllUsesWith(result);
+  op->erase();
+  return {};
+}
+
+} // namespace
+
+/// An element-wise named linalg op (linalg.elementwise, linalg.max/min/powf,
+/// linalg.copy, the unary ops, or add/sub/mul/div reading a splat constant
+/// or a broadcast copy) imported through its generic form, so that its body
+/// goes through the same importer. On failure the named op is left as it
+/// was.
+Reason importThroughGeneric(linalg::LinalgOp named, OpBuilder &b) {
+  // The generic form of a clone takes the named op's uses; the named op
+  // itself stays until the import succeeds (the caller remarks on it when it
+  // does not).
+  Operation *op = named.getOperation();
+  IRRewriter rewriter(op->getContext());
+  rewriter.setInsertionPoint(op);
+  auto clone = cast<linalg::LinalgOp>(rewriter.clone(*op));
+  FailureOr<linalg::GenericOp> generic =
+      linalg::generalizeNamedOp(rewriter, clone);
+  if (failed(generic)) {
+    clone->erase();
+    return "this linalg op has no generic form to import";
+  }
+  Operation *g = generic->getOperation();
+  op->replaceAllUsesWith(g);
+  Reason why = importGeneric(*generic, b);
+  if (why.empty()) {
+    op->erase();
+    return why;
+  }
+  g->replaceAllUsesWith(op);
+  g->erase();
+  return why;
+}
+
+/// Whether `op` is a named element-wise linalg op (all loops parallel, one
+/// result) that importThroughGeneric takes.
+bool isNamedElementwise(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || isa<linalg::GenericOp, linalg::FillOp, linalg::TransposeOp,
+                       linalg::BroadcastOp>(op))
+    return false;
+  return op->getNumResults() == 1 && linalgOp.hasPureTensorSemantics() &&
+         linalgOp.getNumLoops() == linalgOp.getNumParallelLoops() &&
+         linalgOp.getNumDpsInits() == 1;
+}
+
+} // namespace mirage::import
