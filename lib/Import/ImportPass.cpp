@@ -252,14 +252,6 @@ struct MirageImportPass
                           "user is imported), nor a repeat: " +
                               why);
       }
-      // mk ops merged into their users (a clamp of a clamp) go.
-      SmallVector<Operation *> mkOps;
-      for (Operation &op : func.getBody().getOps())
-        if (isa_and_nonnull<mk::MKDialect>(op.getDialect()))
-          mkOps.push_back(&op);
-      for (Operation *op : llvm::reverse(mkOps))
-        if (isOpTriviallyDead(op))
-          op->erase();
       for (Operation *reshape : importReshapes(func, b))
         remarkLeftOutside(reshape, "a reshape between ops that stay outside "
                                    "(only reshapes next to mk ops become "
@@ -268,6 +260,16 @@ struct MirageImportPass
         remarkLeftOutside(slice, why);
       dropLeadingUnitDims(func);
       fuseComposites(func);
+      // mk ops that nothing reads (merged into their users, a clamp of a
+      // clamp; dead code of the input, imported like the rest) are pure:
+      // they go, instead of becoming an outlined function without results.
+      // Users before producers, so a dead chain goes in one sweep.
+      func.walk([](Block *block) {
+        for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block)))
+          if (isa_and_nonnull<mk::MKDialect>(op.getDialect()) &&
+              isOpTriviallyDead(&op))
+            op.erase();
+      });
       if (outline)
         outlineMkRuns(func, symbolTable);
     }

@@ -6,11 +6,10 @@
 // out into a function without reordering anything else: the ops outside keep
 // their order, operands and attributes exactly.
 //
-// Dead mk ops are erased first. Before the runs are taken, a pure op outside
-// mk that sits inside a run but reads nothing the run computed (the
-// expand_shape of a rank-0 argument that the import put next to its mk
-// consumer) moves before the run, so that it does not split it. The ops
-// outside still keep their relative order.
+// Before the runs are taken, a pure op outside mk that sits inside a run but
+// reads nothing the run computed (the expand_shape of a rank-0 argument that
+// the import put next to its mk consumer) moves before the run, so that it
+// does not split it. The ops outside still keep their relative order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,15 +86,6 @@ Operation *outlineRun(ArrayRef<Operation *> run, func::FuncOp parent,
 unsigned outlineMkRuns(func::FuncOp func, SymbolTable &symbolTable) {
   if (func.isExternal())
     return 0;
-  // mk ops whose results nothing reads (dead code of the input, imported
-  // like the rest) are pure: they go, instead of becoming a function with no
-  // result and a call that computes nothing. Users before producers, so a
-  // dead chain goes in one sweep.
-  func.walk([](Block *block) {
-    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block)))
-      if (isMkOp(op) && isOpTriviallyDead(&op))
-        op.erase();
-  });
   // A function that is only mk ops (and its return) is already a program.
   bool allMk = llvm::all_of(func.getBody().getOps(), [](Operation &op) {
     return isMkOp(op) || isa<func::ReturnOp>(op);

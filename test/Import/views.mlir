@@ -9,16 +9,16 @@
 // broadcast between reshapes, or linalg.broadcast) becomes mk.concat between
 // views, of an argument or of a computed value. tosa.slice (TFLite's form)
 // moves the same way.
-// The functions that keep a slice outside mk are not checked yet (the check
-// evaluates imported programs only, issue 30 item 6).
-// DIFF: NOT CHECKED @packed_qkv_arg: the import leaves 'tensor.extract_slice' outside mk
-// DIFF: NOT CHECKED @packed_qkv_computed: the import leaves 'tensor.extract_slice' outside mk
+// The functions that keep a slice outside mk are checked too: the slices
+// run upstream, the mk code in the interpreter.
+// DIFF: PASS @packed_qkv_arg
+// DIFF: PASS @packed_qkv_computed
 // DIFF: PASS @gqa_repeat_arg
 // DIFF: PASS @gqa_repeat_computed
 // DIFF: PASS @repeat_broadcast
-// DIFF: NOT CHECKED @tosa_packed_qkv: the import leaves 'tensor.extract_slice' outside mk
-// DIFF: NOT CHECKED @tosa_slice_arg: the import leaves 'tosa.const_shape' outside mk
-// DIFF: 3 passed, 0 failed, 4 not checked
+// DIFF: PASS @tosa_packed_qkv
+// DIFF: PASS @tosa_slice_arg
+// DIFF: 7 passed, 0 failed, 0 not checked
 
 // CHECK-LABEL: func.func @packed_qkv_arg(
 // CHECK-DAG: %[[Q:.*]] = tensor.extract_slice %arg0[0, 0] [8, 16] [1, 1]
