@@ -153,9 +153,12 @@ Reason importContraction(linalg::LinalgOp op, OpBuilder &b) {
       p *= sizes[d];
     return p;
   };
-  // Batch dims stay apart while the matmul fits mk's rank 4.
+  // Several batch dims merge into one (a view: they are adjacent after the
+  // permutation): the kernels the search builds take matmuls of rank 3 at
+  // most, and a rank-4 one made --mirage-import-to-ptx fail (tpp-mlir's
+  // [b, s, h, d] attention GEMMs).
   SmallVector<int64_t> batchShape;
-  if (batch.size() + 2 <= 4) {
+  if (batch.size() <= 1) {
     for (unsigned d : batch)
       batchShape.push_back(sizes[d]);
   } else {

@@ -63,10 +63,14 @@ func.func @contract(%a: tensor<4x8xf32>, %b: tensor<6x8xf32>) -> tensor<4x6xf32>
 }
 
 // CHECK-LABEL: func.func @tf_scores(
+// The two batch dims merge into one (a view): kernels take matmuls of rank 3.
 // CHECK-NEXT: %[[Q:.*]] = mk.transpose %arg0 perm = [0, 2, 1, 3] : tensor<2x4x3x8xf32> -> tensor<2x3x4x8xf32>
+// CHECK-NEXT: %[[Q3:.*]] = mk.reshape %[[Q]] : tensor<2x3x4x8xf32> -> tensor<6x4x8xf32>
 // CHECK-NEXT: %[[K:.*]] = mk.transpose %arg1 perm = [0, 2, 3, 1] : tensor<2x5x3x8xf32> -> tensor<2x3x8x5xf32>
-// CHECK-NEXT: %[[M:.*]] = mk.matmul %[[Q]], %[[K]] : tensor<2x3x4x8xf32>, tensor<2x3x8x5xf32> -> tensor<2x3x4x5xf32>
-// CHECK-NEXT: return %[[M]]
+// CHECK-NEXT: %[[K3:.*]] = mk.reshape %[[K]] : tensor<2x3x8x5xf32> -> tensor<6x8x5xf32>
+// CHECK-NEXT: %[[M:.*]] = mk.matmul %[[Q3]], %[[K3]] : tensor<6x4x8xf32>, tensor<6x8x5xf32> -> tensor<6x4x5xf32>
+// CHECK-NEXT: %[[R:.*]] = mk.reshape %[[M]] : tensor<6x4x5xf32> -> tensor<2x3x4x5xf32>
+// CHECK-NEXT: return %[[R]]
 func.func @tf_scores(%q: tensor<2x4x3x8xf32>, %k: tensor<2x5x3x8xf32>) -> tensor<2x3x4x5xf32> {
   %cst = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<2x3x4x5xf32>
@@ -82,9 +86,12 @@ func.func @tf_scores(%q: tensor<2x4x3x8xf32>, %k: tensor<2x5x3x8xf32>) -> tensor
 }
 
 // CHECK-LABEL: func.func @tf_context(
+// CHECK-NEXT: %[[P:.*]] = mk.reshape %arg0 : tensor<2x3x4x5xf32> -> tensor<6x4x5xf32>
 // CHECK-NEXT: %[[V:.*]] = mk.transpose %arg1 perm = [0, 2, 1, 3] : tensor<2x5x3x8xf32> -> tensor<2x3x5x8xf32>
-// CHECK-NEXT: %[[M:.*]] = mk.matmul %arg0, %[[V]] : tensor<2x3x4x5xf32>, tensor<2x3x5x8xf32> -> tensor<2x3x4x8xf32>
-// CHECK-NEXT: %[[T:.*]] = mk.transpose %[[M]] perm = [0, 2, 1, 3] : tensor<2x3x4x8xf32> -> tensor<2x4x3x8xf32>
+// CHECK-NEXT: %[[V3:.*]] = mk.reshape %[[V]] : tensor<2x3x5x8xf32> -> tensor<6x5x8xf32>
+// CHECK-NEXT: %[[M:.*]] = mk.matmul %[[P]], %[[V3]] : tensor<6x4x5xf32>, tensor<6x5x8xf32> -> tensor<6x4x8xf32>
+// CHECK-NEXT: %[[R:.*]] = mk.reshape %[[M]] : tensor<6x4x8xf32> -> tensor<2x3x4x8xf32>
+// CHECK-NEXT: %[[T:.*]] = mk.transpose %[[R]] perm = [0, 2, 1, 3] : tensor<2x3x4x8xf32> -> tensor<2x4x3x8xf32>
 // CHECK-NEXT: return %[[T]]
 func.func @tf_context(%p: tensor<2x3x4x5xf32>, %v: tensor<2x5x3x8xf32>) -> tensor<2x4x3x8xf32> {
   %cst = arith.constant 0.0 : f32

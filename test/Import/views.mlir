@@ -86,9 +86,9 @@ func.func @packed_qkv_computed(%x: tensor<8x32xf32>, %w: tensor<32x48xf32>, %bia
 // CHECK-LABEL: func.func @gqa_repeat_arg(
 // CHECK-NEXT: %[[K:.*]] = mk.reshape %arg1 : tensor<1x2x8x16xf32> -> tensor<2x1x8x16xf32>
 // CHECK-NEXT: %[[R:.*]] = mk.concat %[[K]], %[[K]] dim = 1 : tensor<2x1x8x16xf32>, tensor<2x1x8x16xf32> -> tensor<2x2x8x16xf32>
+// CHECK-NEXT: %[[Q:.*]] = mk.reshape %arg0
 // CHECK-NEXT: %[[V:.*]] = mk.reshape %[[R]] : tensor<2x2x8x16xf32> -> tensor<4x8x16xf32>
 // CHECK-NEXT: %[[T:.*]] = mk.transpose %[[V]] perm = [0, 2, 1]
-// CHECK-NEXT: %[[Q:.*]] = mk.reshape %arg0
 // CHECK-NEXT: %[[M:.*]] = mk.matmul %[[Q]], %[[T]]
 // CHECK-NEXT: %[[O:.*]] = mk.reshape %[[M]]
 // CHECK-NEXT: return %[[O]]

@@ -50,10 +50,11 @@ verify::FloatTensor readBuffer(const Buffer &b);
 /// (the reference computed in f32, when given) decides: non-finite there
 /// too means the computation overflows in f32, which a NOTE line reports
 /// instead of a mismatch. Where a finite output element is out of tolerance
-/// and `f32Reference` departs from the reference there by more than the
-/// tolerance too, the element is ill-conditioned in f32 (the rounding of f32
-/// alone moves it that far); it agrees when its error is at most
-/// kIllConditionedFactor times the f32 reference's, on a NOTE line; so does
+/// and `f32Reference` departs from the reference by more than the tolerance
+/// there or elsewhere in its row (the last dim), the element is
+/// ill-conditioned in f32 (the rounding of f32 alone moves it that far); it
+/// agrees when its error is at most kIllConditionedFactor times the f32
+/// reference's largest in the row, on a NOTE line; so does
 /// an element that is not finite in the reference where the output and
 /// `f32Reference` are both finite, or both the same non-finite value (f32
 /// rounding decides: there is no real value to compare with).
