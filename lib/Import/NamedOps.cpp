@@ -154,13 +154,11 @@ std::optional<Reason> importCopyGeneric(linalg::GenericOp op, OpBuilder &b) {
   }
   // Result dim r is loop dim out(r), which input dim perm[r] also reads.
   SmallVector<int64_t> perm;
-  bool identity = true;
   for (unsigned r = 0; r < out.getNumResults(); ++r) {
     unsigned loop = out.getDimPosition(r);
     unsigned src =
         *in.getResultPosition(getAffineDimExpr(loop, op->getContext()));
     perm.push_back(src);
-    identity &= src == r;
   }
   b.setInsertionPoint(op);
   replaceOp(op, createTranspose(b, op.getLoc(), input, perm));
@@ -317,6 +315,14 @@ bool isReshapeOp(Operation *op) {
                          tosa::ReshapeOp>(op);
 }
 
+/// Whether every user of `op` is a reshape to a tensor mk can hold (a copy
+/// or tile to a rank mk cannot hold is read only through such views).
+bool onlyReshapedToMkTensors(Operation *op) {
+  return llvm::all_of(op->getUsers(), [](Operation *user) {
+    return isReshapeOp(user) && isMkTensor(user->getResult(0).getType());
+  });
+}
+
 /// The multiples of a tosa.tile, when they are a tosa.const_shape.
 std::optional<SmallVector<int64_t>> tileMultiples(tosa::TileOp op) {
   auto shape = op.getMultiples().getDefiningOp<tosa::ConstShapeOp>();
@@ -352,11 +358,9 @@ Reason tileReason(tosa::TileOp op) {
   if (!isMkTensor(source.getType()))
     return "tosa.tile of a tensor mk cannot hold (rank 5 or more, or not "
            "f16/bf16/f32), not read through a reshape from one it can";
-  if (!isMkTensor(out))
-    for (Operation *user : op->getUsers())
-      if (!isReshapeOp(user) || !isMkTensor(user->getResult(0).getType()))
-        return "tosa.tile to a tensor mk cannot hold, not only read "
-               "through reshapes to ones it can";
+  if (!isMkTensor(out) && !onlyReshapedToMkTensors(op))
+    return "tosa.tile to a tensor mk cannot hold, not only read "
+           "through reshapes to ones it can";
   return {};
 }
 
@@ -506,11 +510,9 @@ Reason importRepeatCopy(linalg::LinalgOp op, OpBuilder &b) {
   if (!source)
     return "a broadcast copy of a tensor mk cannot hold, not read through a "
            "reshape from one it can";
-  if (!isMkTensor(out))
-    for (Operation *user : op->getUsers())
-      if (!isReshapeOp(user) || !isMkTensor(user->getResult(0).getType()))
-        return "a broadcast copy to a tensor mk cannot hold, not only read "
-               "through reshapes to ones it can";
+  if (!isMkTensor(out) && !onlyReshapedToMkTensors(op))
+    return "a broadcast copy to a tensor mk cannot hold, not only read "
+           "through reshapes to ones it can";
   // Between mk ops it would cut the mk function; a repeat of an input that
   // no mk op reads (returned, or read outside) stays in the caller.
   auto isMkOp = [](Operation *o) {
