@@ -8,6 +8,17 @@
 
 namespace mirage::lowering {
 
+namespace {
+
+/// Whether a tile matmul with `m` rows runs with its operand roles swapped:
+/// C^T = W^T X^T, so that the n columns fill the 16 rows of m16n8k16 and the
+/// few rows of a decode matmul (M = 1..15, or any M that is not a multiple
+/// of 16) are padded to the 8 columns of the mma tile instead of its 16
+/// rows (docs/codegen.md, "Decode matmuls").
+bool swapsMmaOperands(int64_t m) { return m % 16 != 0; }
+
+} // namespace
+
 bool KernelEmitter::fitsMma(mb::MatmulOp mm) {
   if (!tensorCores)
     return false;
@@ -20,9 +31,14 @@ bool KernelEmitter::fitsMma(mb::MatmulOp mm) {
   auto isF16Buffer = [&](Value v) {
     return cast<MemRefType>(buf(v).getType()).getElementType().isF16();
   };
-  return r <= 3 && (blk[0] * blk[1] * blk[2]) % 32 == 0 &&
-         isF16Buffer(mm.getLhs()) && isF16Buffer(mm.getRhs()) &&
-         a[r - 2] % 16 == 0 && a[r - 1] % 16 == 0 && w[r - 1] % 8 == 0;
+  if (r > 3 || (blk[0] * blk[1] * blk[2]) % 32 != 0 ||
+      !isF16Buffer(mm.getLhs()) || !isF16Buffer(mm.getRhs()) ||
+      a[r - 1] % 16 != 0)
+    return false;
+  // Swapped roles: n fills the 16 rows; m is padded to multiples of 8.
+  if (swapsMmaOperands(a[r - 2]))
+    return w[r - 1] % 16 == 0;
+  return w[r - 1] % 8 == 0;
 }
 
 void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
@@ -33,7 +49,10 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
   int64_t m = outShape[r - 2], n = outShape[r - 1];
   int64_t k = mm.getLhs().getType().getShape().back();
   int64_t batch = r == 3 ? outShape[0] : 1;
-  int64_t tilesM = m / 16, tilesN = n / 8;
+  // Swapped roles: the mma's 16 rows walk n, its 8 columns m (padded).
+  bool swapped = swapsMmaOperands(m);
+  int64_t tilesM = swapped ? n / 16 : m / 16;
+  int64_t tilesN = swapped ? (m + 7) / 8 : n / 8;
   Value c32 = cIndex(b, loc, 32);
   Value warp = arith::DivUIOp::create(b, loc, tid, c32);
   Value lane = arith::RemUIOp::create(b, loc, tid, c32);
@@ -106,7 +125,53 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
     auto fragAType = VectorType::get({4, 2}, f16);
     auto fragBType = VectorType::get({2, 2}, f16);
     Value fragA, fragB;
-    if (ldmatrix) {
+    if (swapped) {
+      // A' = W^T: A'(i, kk) = W(k0 + kk, row0 + i). Through ldmatrix.x4
+      // with transpose, lane l gives the address of a 16-byte row of W:
+      // k0 + l % 8 (+ 8 for lanes 16..31), columns row0 (+ 8 for lanes
+      // 8..15 and 24..31), so that the four transposed 8x8 blocks are A''s
+      // (rows 0-7, 8-15) x (columns 0-7, 8-15) in the fragment's order.
+      if (inWorkgroup(rhs)) {
+        Value kRow = arith::AddIOp::create(
+            b, loc, k0,
+            arith::AddIOp::create(
+                b, loc, arith::RemUIOp::create(b, loc, lane, cIndex(b, loc, 8)),
+                laneColA));
+        Value nCol = arith::AddIOp::create(
+            b, loc, row0,
+            arith::MulIOp::create(
+                b, loc,
+                arith::RemUIOp::create(
+                    b, loc,
+                    arith::DivUIOp::create(b, loc, lane, cIndex(b, loc, 8)),
+                    cIndex(b, loc, 2)),
+                cIndex(b, loc, 8)));
+        fragA = nvgpu::LdMatrixOp::create(b, loc, fragAType, rhs,
+                                          at(kRow, nCol),
+                                          /*transpose=*/true, /*numTiles=*/4);
+      } else {
+        Value nA = arith::AddIOp::create(b, loc, row0, g);
+        Value kA = arith::AddIOp::create(b, loc, k0, t2);
+        SmallVector<Value> a;
+        for (int64_t dc : {0, 8})
+          for (int64_t dr : {0, 8})
+            for (int64_t j : {0, 1})
+              a.push_back(memref::LoadOp::create(
+                  b, loc, rhs, at(add(kA, dc + j), add(nA, dr))));
+        fragA = vector::FromElementsOp::create(b, loc, fragAType, a);
+      }
+      // B' = X^T: B'(kk, j) = X(col0 + j, k0 + kk). A padding column
+      // j >= m reads row m - 1: it only feeds D''s column j, which is not
+      // stored.
+      Value mRow = arith::MinUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, col0, g), cIndex(b, loc, m - 1));
+      Value kB = arith::AddIOp::create(b, loc, k0, t2);
+      SmallVector<Value> bv;
+      for (int64_t dr : {0, 1, 8, 9})
+        bv.push_back(
+            memref::LoadOp::create(b, loc, lhs, at(mRow, add(kB, dr))));
+      fragB = vector::FromElementsOp::create(b, loc, fragBType, bv);
+    } else if (ldmatrix) {
       // x4: the four 8x8 blocks of the 16x16 A tile, rows then columns.
       fragA = nvgpu::LdMatrixOp::create(
           b, loc, fragAType, lhs,
@@ -152,7 +217,22 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
   for (int64_t i : {0, 1})
     for (int64_t j : {0, 1}) {
       Value v = vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{i, j});
-      storeF32(out, at(add(rowC, 8 * i), add(colC, j)), v);
+      if (!swapped) {
+        storeF32(out, at(add(rowC, 8 * i), add(colC, j)), v);
+        continue;
+      }
+      // D'(i, j) is C(col0 + j, row0 + i); padding columns are not stored.
+      Value mIdx = add(colC, j);
+      OpBuilder::InsertionGuard inRange(b);
+      if (m % 8 != 0) {
+        auto ifRow = scf::IfOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, mIdx,
+                                  cIndex(b, loc, m)),
+            /*withElseRegion=*/false);
+        b.setInsertionPointToStart(&ifRow.getThenRegion().front());
+      }
+      storeF32(out, at(mIdx, add(rowC, 8 * i)), v);
     }
   ++numMma;
 }

@@ -4,7 +4,9 @@
 
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -91,25 +93,78 @@ void replaceOp(Operation *op, Value value) {
   op->erase();
 }
 
+namespace {
+
+/// The real value of `v`, a float scalar or a tensor with the same value at
+/// every element, computed from constants (see splatValue); `depth` bounds
+/// the chain of ops looked through.
+std::optional<double> constantValue(Value v, int depth) {
+  if (depth > 8)
+    return std::nullopt;
+  FloatAttr scalar;
+  if (matchPattern(v, m_Constant(&scalar)))
+    return scalar.getValueAsDouble();
+  DenseFPElementsAttr dense;
+  if (isa<RankedTensorType>(v.getType()) && matchPattern(v, m_Constant(&dense)))
+    return dense.isSplat() ? std::optional<double>(
+                                 dense.getSplatValue<APFloat>().convertToDouble())
+                           : std::nullopt;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  auto operand = [&](unsigned i) -> std::optional<double> {
+    return i < def->getNumOperands()
+               ? constantValue(def->getOperand(i), depth + 1)
+               : std::nullopt;
+  };
+  auto unary = [&](auto f) -> std::optional<double> {
+    if (std::optional<double> x = operand(0))
+      return f(*x);
+    return std::nullopt;
+  };
+  auto binary = [&](auto f) -> std::optional<double> {
+    std::optional<double> x = operand(0), y = operand(1);
+    if (x && y)
+      return f(*x, *y);
+    return std::nullopt;
+  };
+  if (auto fill = dyn_cast<linalg::FillOp>(def))
+    return fill.getNumDpsInputs() == 1 && fill->getNumResults() == 1
+               ? constantValue(fill.getInputs()[0], depth + 1)
+               : std::nullopt;
+  if (auto splat = dyn_cast<tensor::SplatOp>(def))
+    return constantValue(splat.getInput(), depth + 1);
+  if (isa<tosa::ReciprocalOp>(def))
+    return unary([](double x) { return 1.0 / x; });
+  if (isa<tosa::RsqrtOp, math::RsqrtOp>(def))
+    return unary([](double x) { return 1.0 / std::sqrt(x); });
+  if (isa<math::SqrtOp>(def))
+    return unary([](double x) { return std::sqrt(x); });
+  if (isa<arith::NegFOp>(def))
+    return unary([](double x) { return -x; });
+  // Scalar arithmetic (a scale computed at the top level and filled into a
+  // tensor); tosa's binary ops broadcast, so a splat operand pair gives a
+  // splat too.
+  if (isa<arith::DivFOp>(def))
+    return binary([](double x, double y) { return x / y; });
+  if (isa<arith::MulFOp>(def))
+    return binary([](double x, double y) { return x * y; });
+  if (isa<arith::AddFOp, tosa::AddOp>(def))
+    return binary([](double x, double y) { return x + y; });
+  if (isa<arith::SubFOp, tosa::SubOp>(def))
+    return binary([](double x, double y) { return x - y; });
+  return std::nullopt;
+}
+
+} // namespace
+
 std::optional<double> splatValue(Value v) {
-  if (auto fill = v.getDefiningOp<linalg::FillOp>()) {
-    FloatAttr attr;
-    if (fill.getNumDpsInputs() == 1 && fill->getNumResults() == 1 &&
-        matchPattern(fill.getInputs()[0], m_Constant(&attr)))
-      return attr.getValueAsDouble();
+  // Ops on constants are evaluated in f64, not folded in the export's
+  // element type: 1/384 stays the real 1/384 (rounded once, to the
+  // attribute of the mk op that reads it), as the real-valued program has it.
+  if (!isa<RankedTensorType>(v.getType()))
     return std::nullopt;
-  }
-  if (auto splat = v.getDefiningOp<tensor::SplatOp>()) {
-    FloatAttr attr;
-    if (matchPattern(splat.getInput(), m_Constant(&attr)))
-      return attr.getValueAsDouble();
-    return std::nullopt;
-  }
-  DenseFPElementsAttr attr;
-  if (!isa<RankedTensorType>(v.getType()) ||
-      !matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
-    return std::nullopt;
-  return attr.getSplatValue<APFloat>().convertToDouble();
+  return constantValue(v, 0);
 }
 
 Value createClamp(OpBuilder &b, Location loc, Value x, double lo, double hi,
@@ -130,16 +185,11 @@ Value createClamp(OpBuilder &b, Location loc, Value x, double lo, double hi,
         inner->erase();
     }
   }
-  // mk's constants are finite (the verifier's field has no image of inf):
-  // an infinite bound is the largest finite value of the element type,
-  // which differs from it only for an infinite input. Conversely a clamp
-  // to [0, largest] (TFLite's ReLU) is mk.relu.
-  auto elt = cast<FloatType>(cast<ShapedType>(x.getType()).getElementType());
-  double largest =
-      APFloat::getLargest(elt.getFloatSemantics()).convertToDouble();
-  lo = std::max(lo, -largest);
-  hi = std::min(hi, largest);
-  if (lo == 0.0 && !std::signbit(lo) && hi == largest)
+  // An infinite bound is no bound (max(x, c) is clamp(x, c, +inf), exact
+  // for an infinite x too); a clamp to [+0, +inf] is mk.relu. A finite
+  // bound at the type's largest value (TFLite's ReLU clamps to [0,
+  // FLT_MAX]) stays a clamp: it differs from relu at x = +inf.
+  if (lo == 0.0 && !std::signbit(lo) && hi == INFINITY)
     return mk::ReluOp::create(b, loc, TypeRange{x.getType()}, ValueRange{x})
         .getResult();
   return mk::ClampOp::create(b, loc, x.getType(), x, b.getF64FloatAttr(lo),

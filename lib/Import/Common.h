@@ -41,7 +41,10 @@ void replaceOp(mlir::Operation *op, mlir::Value value);
 
 /// The value of a splat float constant of any shape: an `arith.constant` or
 /// `tosa.const` with a splat dense value, a `linalg.fill` of a float
-/// constant, or a `tensor.splat` of one. Read element-wise, it is that scalar wherever it broadcasts.
+/// constant, or a `tensor.splat` of one; or of ops that compute one from
+/// such constants (tosa.reciprocal/rsqrt, tosa.add/sub of splats, scalar
+/// arith and math.sqrt/rsqrt), evaluated in f64. Read element-wise, it is
+/// that scalar wherever it broadcasts.
 std::optional<double> splatValue(mlir::Value v);
 
 /// max(x, lo) then min(., hi) as mk ops: `mk.relu` for [0, +inf) or [0,

@@ -259,13 +259,14 @@ Reason importTosaOp(Operation *op, OpBuilder &b) {
   if (auto mul = dyn_cast<tosa::MulOp>(op)) {
     if (!matchPattern(mul.getShift(), m_Zero()))
       return "tosa.mul with a non-zero shift";
+    // A splat operand (1/n as the reciprocal of a splat too) is a scalar;
     // x * reciprocal(y) is x / y.
+    if (std::optional<Reason> r = importScalarConstantOperand(op, b))
+      return *r;
     for (auto [x, r] : {std::pair(mul.getInput1(), mul.getInput2()),
                         std::pair(mul.getInput2(), mul.getInput1())})
       if (auto recip = r.getDefiningOp<tosa::ReciprocalOp>())
         return importSimple<mk::DivOp>(op, {x, recip.getInput1()}, b);
-    if (std::optional<Reason> r = importScalarConstantOperand(op, b))
-      return *r;
     // x * x is a square (so that rms_norm's pieces are recognised).
     if (mul.getInput1() == mul.getInput2())
       return importSimple<mk::SquareOp>(op, {mul.getInput1()}, b);

@@ -39,6 +39,9 @@ double roundUp(double x, double m) { return std::ceil(x / m) * m; }
 
 /// Tensor-core FLOPs of a (batched) matmul with result `result` and
 /// contracted size `k`; padded to the m16n8k16 mma tile unless `unpadded`.
+/// A matmul whose m is not a multiple of 16 but whose n is runs with its
+/// operand roles swapped (the lowering's decode path, KernelEmitterMma.cpp):
+/// n fills the 16 rows and m is padded to the 8 columns.
 double matmulFlops(ArrayRef<int64_t> result, int64_t k, bool unpadded) {
   double m =
       result.size() >= 2 ? static_cast<double>(result[result.size() - 2]) : 1.0;
@@ -46,8 +49,9 @@ double matmulFlops(ArrayRef<int64_t> result, int64_t k, bool unpadded) {
   double batch = numel(result) / (m * n);
   double kk = static_cast<double>(k);
   if (!unpadded) {
-    m = roundUp(m, 16);
-    n = roundUp(n, 8);
+    bool swapped = std::fmod(m, 16.0) != 0 && std::fmod(n, 16.0) == 0;
+    m = roundUp(m, swapped ? 8 : 16);
+    n = roundUp(n, swapped ? 16 : 8);
     kk = roundUp(kk, 16);
   }
   return 2.0 * batch * m * n * kk;

@@ -10,6 +10,8 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mirage;
 using namespace mirage::verify;
@@ -152,9 +154,17 @@ Evaluator<Dom>::unary(ElementwiseKind kind, ArrayRef<double> params, const T &x,
   case ElementwiseKind::Clamp: {
     if (info)
       info->usesOpaque = true;
-    E lo = dom.constant(params.size() > 0 ? params[0] : 0.0);
-    E hi = dom.constant(params.size() > 1 ? params[1] : 0.0);
-    map([&](E v) { return dom.min(dom.max(v, lo), hi); });
+    // An infinite bound is no bound (the field has no image of inf).
+    double loValue = params.size() > 0 ? params[0] : 0.0,
+           hiValue = params.size() > 1 ? params[1] : 0.0;
+    bool hasLo = !std::isinf(loValue), hasHi = !std::isinf(hiValue);
+    E lo = dom.constant(hasLo ? loValue : 0.0);
+    E hi = dom.constant(hasHi ? hiValue : 0.0);
+    map([&](E v) {
+      if (hasLo)
+        v = dom.max(v, lo);
+      return hasHi ? dom.min(v, hi) : v;
+    });
     break;
   }
   default:

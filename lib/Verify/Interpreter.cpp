@@ -208,8 +208,13 @@ std::optional<std::string> mirage::verify::checkSignature(func::FuncOp func) {
         return WalkResult::interrupt();
       }
     SmallVector<double, 2> constants;
+    // An infinite bound of a clamp is no bound (max(x, c) is a clamp to
+    // [c, +inf]): the evaluators skip it.
     if (auto ew = dyn_cast<ElementwiseOpInterface>(op))
-      constants = ew.getScalarParams();
+      for (double c : ew.getScalarParams())
+        if (!(ew.getElementwiseKind() == ElementwiseKind::Clamp &&
+              std::isinf(c)))
+          constants.push_back(c);
     if (auto eps = op->getAttrOfType<FloatAttr>("eps"))
       constants.push_back(eps.getValueAsDouble());
     for (double c : constants)

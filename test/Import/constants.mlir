@@ -190,14 +190,14 @@ func.func @reshape_same_type(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   return %e : tensor<2x8xf32>
 }
 
-// Ops that read only constants fold before the import (IREE's LayerNorm:
-// the mean as a sum times tosa.reciprocal of a full-shape splat of n): the
-// product is a scalar multiplication by 1/n rounded to f32 as the export
-// computes it, and no constant is left behind.
+// Ops that compute a splat from constants are evaluated in f64 (IREE's
+// LayerNorm: the mean as a sum times tosa.reciprocal of a full-shape splat
+// of n): the product is a scalar multiplication by the real 1/n, not by 1/n
+// rounded to f32, and no constant is left behind.
 // CHECK-LABEL: func.func @reciprocal_of_splat(
 // CHECK-NOT: tosa.
 // CHECK: %[[S:.*]] = mk.reduce_sum %arg0 dim = 1
-// CHECK-NEXT: mk.mul_scalar %[[S]], 0.0026041667442768812
+// CHECK-NEXT: mk.mul_scalar %[[S]], 0.0026041666666666665
 // CHECK-NOT: tosa.
 func.func @reciprocal_of_splat(%x: tensor<16x384xf32>) -> tensor<16x1xf32> {
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
@@ -209,7 +209,7 @@ func.func @reciprocal_of_splat(%x: tensor<16x384xf32>) -> tensor<16x1xf32> {
 }
 
 // Scalar arith on constants (a scale computed at the top level, filled
-// into a tensor) folds as well.
+// into a tensor) is evaluated as well.
 // CHECK-LABEL: func.func @scale_from_arith(
 // CHECK-NOT: arith.
 // CHECK: mk.mul_scalar %arg0, 1.250000e-01

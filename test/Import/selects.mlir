@@ -5,9 +5,8 @@
 // (issue 30, item 4, the part existing mk ops express exactly): ReLU as
 // select(x > 0, x, 0) in either orientation, with the constant on either
 // side of the compare, ordered or unordered, strict or not, is mk.relu;
-// max/min against another constant is mk.clamp with the largest finite
-// value of the element type as the other bound (mk's constants are finite:
-// it differs from max/min only for an infinite input);
+// max/min against another constant is mk.clamp with an infinite other
+// bound (no bound: exact for an infinite input too);
 // torch-mlir's clamp (two selects) and relu6 (max then min) are one
 // mk.clamp. min of two tensors is -max(-x, -y).
 // DIFF: PASS @relu_select
@@ -46,7 +45,7 @@ func.func @relu_select(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // CHECK-LABEL: func.func @relu_select_reversed(
 // CHECK-NEXT: %[[R:.*]] = mk.relu %arg0
 // CHECK-NEXT: %[[S:.*]] = mk.add_scalar %[[R]], -1.000000e+00
-// CHECK-NEXT: %[[C:.*]] = mk.clamp %[[S]] min = -3.4028234663852886E+38 max = 5.000000e-01
+// CHECK-NEXT: %[[C:.*]] = mk.clamp %[[S]] min = 0xFFF0000000000000 max = 5.000000e-01
 // CHECK-NEXT: return %[[C]]
 func.func @relu_select_reversed(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %e = tensor.empty() : tensor<4x8xf32>
@@ -142,9 +141,10 @@ func.func @tosa_clamp(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   return %s : tensor<2x8xf32>
 }
 
-// TFLite's ReLU: a clamp to [0, largest float].
+// TFLite's ReLU, a clamp to [0, largest float], stays a clamp: it maps
+// +inf to the largest float, where mk.relu keeps it.
 // CHECK-LABEL: func.func @tosa_relu_clamp(
-// CHECK-NEXT: %[[R:.*]] = mk.relu %arg0
+// CHECK-NEXT: %[[R:.*]] = mk.clamp %arg0 min = 0.000000e+00 max = 6.550400e+04
 // CHECK-NEXT: return %[[R]]
 func.func @tosa_relu_clamp(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
   %a = tosa.clamp %x {min_val = 0.0 : f16, max_val = 65504.0 : f16} : (tensor<2x8xf16>) -> tensor<2x8xf16>

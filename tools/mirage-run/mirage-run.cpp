@@ -69,6 +69,13 @@ static cl::opt<unsigned> threads("omp-threads",
                                  cl::desc("OpenMP threads per thread block "
                                           "(mirage-to-cpu threads=N)"),
                                  cl::cat(runCategory), cl::init(2));
+static cl::opt<bool> cpuTensorCores(
+    "tensor-cores",
+    cl::desc("CPU: emit the tensor-core matmul code (nvgpu.mma.sync, "
+             "ldmatrix) that the GPU path runs and emulate it lane by lane "
+             "(mirage-to-cpu tensor-cores=1; one OpenMP thread per GPU "
+             "thread, so --omp-threads must be 0)"),
+    cl::cat(runCategory), cl::init(false));
 static cl::opt<uint64_t>
     seed("input-seed", cl::desc("Seed of the random inputs"), cl::cat(runCategory), cl::init(1));
 static cl::opt<unsigned>
@@ -279,6 +286,10 @@ std::optional<std::string> badCommandLine() {
            ": expected mk or outside";
   if (!importCheckFault.empty() && !importCheck)
     return "--import-check-fault needs --import-check";
+  if (cpuTensorCores && (threads != 0 || device != "cpu"))
+    return "--tensor-cores emulates the warp-level code on the CPU with one "
+           "OpenMP thread per GPU thread: it needs --omp-threads=0 and "
+           "--device=cpu (the GPU path always uses tensor cores)";
   if (importCheckPrecision != "f64" && importCheckPrecision != "f32")
     return "--import-check-precision=" + importCheckPrecision +
            ": expected f64 or f32";
@@ -439,7 +450,8 @@ int main(int argc, char **argv) {
   std::string pipeline =
       gpu ? "mirage-to-ptx{chip=" + target + " device-buffers=1" +
                 (ptxDumpDir.empty() ? "" : " dump-dir=" + ptxDumpDir) + "}"
-          : "mirage-to-cpu{threads=" + std::to_string(threads.getValue()) + "}";
+          : "mirage-to-cpu{threads=" + std::to_string(threads.getValue()) +
+                (cpuTensorCores ? " tensor-cores=1" : "") + "}";
   if (failed(parsePassPipeline(pipeline, pm)))
     return fail("cannot build the pipeline " + pipeline);
   if (failed(pm.run(*module)))
