@@ -180,9 +180,39 @@ private:
   void spillRegisterAccum(AccumulatorOpInterface acc);
   /// Stores the tile of `op` with vector stores (KernelEmitterCopies.cpp).
   void emitOutputSaver(mb::OutputSaverOp op);
-  /// Sum (or sum of squares) of `buf` over its last dim at row `idx`.
-  Value rowReduce(Value buf, ValueRange idx, int64_t begin, int64_t count,
-                  bool squares);
+  // Row reductions (KernelEmitterReduce.cpp).
+  enum class RowReduceKind { Sum, SumSquares, Max };
+  /// The plan of a reduction of the rows of a tile of shape `rows` (one row
+  /// per element) of `count` elements each with this block's threads.
+  search::RowReducePlan rowPlan(ArrayRef<int64_t> rows, int64_t count);
+  /// Whether accumulator `acc` reduces rows of its operand (sum_last,
+  /// mean_last, rms_last, sum_to).
+  static bool reducesRows(AccumulatorOpInterface acc);
+  /// Reduces, for every element `row` of a tile of shape `rows`, the
+  /// `count` values `in[at(row, k)]`, k < count, cooperatively with the
+  /// block's threads (CodePlan.h, planRowReduction): strided partial
+  /// results, a gpu.shuffle xor butterfly, and for whole-block plans one
+  /// step through `partials` (an [rows, warps] f32 buffer) after a
+  /// barrier. Calls `write(row, value)` in exactly one thread per row;
+  /// `write` reads `reads` and writes `writes` (the stages and their
+  /// barriers follow from them). Every thread of the block must reach it
+  /// (the shuffles are warp-collective).
+  void reduceRows(Value in, ArrayRef<int64_t> rows, int64_t count,
+                  RowReduceKind kind,
+                  function_ref<SmallVector<Value>(ValueRange, Value)> at,
+                  function_ref<void(ValueRange, Value)> write,
+                  ArrayRef<Value> reads, ArrayRef<Value> writes,
+                  Value partials);
+  /// `v` combined with the values of the other lanes of its `groupSize`
+  /// lanes by a butterfly of gpu.shuffle xor over `width` lanes; lanes
+  /// past `width` count as the identity. Exact in the group's first lane.
+  Value butterfly(Value v, int64_t groupSize, Value width, RowReduceKind kind);
+  /// The identity of `kind` (0, or -inf for maxima) and its combination.
+  Value reduceIdentity(RowReduceKind kind);
+  Value reduceCombine(RowReduceKind kind, Value acc, Value x);
+  /// Reserves the warps' partial results of a reduction keyed by `key`
+  /// (an op result), when its plan is a whole-block one.
+  void reservePartials(Value key, ArrayRef<int64_t> rows, int64_t count);
 
   Value buf(Value v) { return tiles.lookup(v); }
   /// Whether `mm` can run on tensor cores (m16n8k16, f16 in, f32 out).
@@ -212,6 +242,8 @@ private:
 
   llvm::DenseMap<Value, Slot> slots;      // IR value -> shared-memory slot
   llvm::DenseMap<Value, Slot> aux;        // extra buffers keyed by op result
+  llvm::DenseMap<Value, Slot> partialSlots; // warps' partial row results
+  llvm::DenseMap<Value, Value> partialTiles;
   llvm::DenseMap<Value, Value> tiles;     // IR value -> memref view
   llvm::DenseMap<Value, Value> auxTiles;  // IR value -> extra memref view
   int64_t smemBytes = 0;
@@ -223,9 +255,10 @@ private:
     ArrayRef<int64_t> blk = kernel.getBlock();
     return blk[0] * blk[1] * blk[2];
   }
-  /// Slots in planning order (key, is-aux), so the emitted IR is
+  /// Slots in planning order (key, map it is in), so the emitted IR is
   /// deterministic.
-  SmallVector<std::pair<Value, bool>> order;
+  enum class SlotMap { Tiles, Aux, Partials };
+  SmallVector<std::pair<Value, SlotMap>> order;
 };
 
 } // namespace mirage::lowering

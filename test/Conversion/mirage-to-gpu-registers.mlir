@@ -2,25 +2,26 @@
 // RUN: mirage-opt %s --convert-mirage-to-gpu | FileCheck %s --check-prefix=SMEM
 
 // With register-accumulators, a thread owns elements tid + j * 128 of each
-// accumulator in every iteration, so the for-loop carries them: the 2x32
-// matmul accumulator (64 elements: one per thread, guarded for threads past
-// the end) and the 2x1 rms accumulator, both as f32 loop values; they are
-// stored to shared memory once, after the loop, for the division.
+// element-wise accumulator in every iteration, so the for-loop carries them:
+// the 2x32 matmul accumulator (64 elements: one per thread, guarded for
+// threads past the end) as an f32 loop value, stored to shared memory once,
+// after the loop, for the division. The 2x1 rms accumulator is a row sum,
+// reduced by all threads with warp shuffles: it stays in shared memory, where
+// one thread per row adds the row's total in every iteration.
 
 // CHECK-LABEL: func.func @rmsnorm_matmul
-// CHECK: %[[LOOP:.*]]:2 = scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}} step %c1{{.*}} iter_args(%[[R:.*]] = %{{.*}}, %[[S:.*]] = %{{.*}}) -> (f32, f32) {
+// CHECK: %[[LOOP:.*]] = scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}} step %c1{{.*}} iter_args(%[[R:.*]] = %{{.*}}) -> (f32) {
+// CHECK: gpu.shuffle xor
+// CHECK: memref.store %{{.*}} : memref<2x4xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK: memref.store %{{.*}} : memref<2x1xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[NR:.*]] = scf.if %{{.*}} -> (f32) {
 // CHECK: } else {
 // CHECK-NEXT: scf.yield %[[R]] : f32
-// CHECK: %[[NS:.*]] = scf.if %{{.*}} -> (f32) {
-// CHECK: } else {
-// CHECK-NEXT: scf.yield %[[S]] : f32
 // CHECK: gpu.barrier
-// CHECK-NEXT: scf.yield %[[NR]], %[[NS]] : f32, f32
+// CHECK-NEXT: scf.yield %[[NR]] : f32
 // CHECK: scf.if
-// CHECK: memref.store %[[LOOP]]#0
-// CHECK: scf.if
-// CHECK: memref.store %[[LOOP]]#1
+// CHECK: memref.store %[[LOOP]]
 // CHECK: math.sqrt
 
 // Without, the accumulators are read and written in shared memory in every
