@@ -96,6 +96,12 @@ void KernelEmitter::reduceRows(
   for (int64_t d : rows)
     numRows *= d;
   search::RowReducePlan plan = rowPlan(rows, count);
+  if (plan.wholeBlock && !partials) {
+    // No buffer was planned for the warps' totals (planSharedMemory and
+    // this site disagree): a warp per row is as exact, only slower.
+    plan.wholeBlock = false;
+    plan.groupSize = search::kWarpSize;
+  }
   auto c = [&](int64_t v) { return cIndex(b, loc, v); };
   auto minU = [&](Value x, Value y) {
     return arith::MinUIOp::create(b, loc, x, y).getResult();

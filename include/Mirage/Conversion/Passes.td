@@ -99,7 +99,15 @@ def GpuLaunchToOpenMP : Pass<"mirage-gpu-launch-to-omp", "::mlir::ModuleOp"> {
     every thread of the block to reach each mma the same number of times,
     as the kernels of `convert-mirage-to-gpu` do. `cp.async` copies
     (`nvgpu.device_async_copy`) become synchronous copies, and their groups
-    and waits disappear. Other warp-level ops are rejected.
+    and waits disappear. `gpu.shuffle xor` of an f32 (the butterflies of the
+    row reductions) is emulated with the semantics of its NVVM lowering
+    (`shfl.sync.bfly` clamped to `width`), with any `threads`: each thread
+    writes its value to its slot of a team-wide buffer, the team
+    synchronises, each thread reads the slot of lane `lane ^ offset` of its
+    warp of 32 consecutive threads if that lane is below `width` (else its
+    own value, with `valid` false), and the team synchronises again. Every
+    thread must reach each shuffle the same number of times. Other
+    warp-level ops are rejected.
 
     With `threads = 0` each GPU thread is one OpenMP thread, which is correct
     for every kernel. With `threads = N > 0` the team has N threads and
