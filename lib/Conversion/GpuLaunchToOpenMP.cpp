@@ -342,8 +342,7 @@ LogicalResult GpuLaunchToOpenMPPass::convert(gpu::LaunchOp launch,
   WalkResult unsupported = launch.getBody().walk([](Operation *op) {
     if ((isa<gpu::ShuffleOp>(op) && !isEmulatedShuffle(op)) ||
         isa<gpu::SubgroupReduceOp, gpu::AllReduceOp>(op) ||
-        (op->getDialect() &&
-         op->getDialect()->getNamespace() == "nvgpu" &&
+        (op->getDialect() && op->getDialect()->getNamespace() == "nvgpu" &&
          !isEmulatedMma(op) && !isEmulatedLdMatrix(op) &&
          !isa<nvgpu::DeviceAsyncCopyOp, nvgpu::DeviceAsyncCreateGroupOp,
               nvgpu::DeviceAsyncWaitOp>(op))) {

@@ -14,9 +14,7 @@ MemRefType toMemRef(Type t) {
   return MemRefType::get(tensor.getShape(), tensor.getElementType());
 }
 
-/// Most accumulator elements one thread keeps in registers (more stay in
-/// shared memory).
-constexpr int64_t kMaxRegisterAccumElems = 16;
+using search::kMaxRegisterAccumElems;
 
 Value cIndex(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
@@ -170,7 +168,7 @@ void KernelEmitter::reserve(Value key, ArrayRef<int64_t> shape,
                                  gpu::AddressSpace::Workgroup));
   int64_t bytes = type.getNumElements() * elementByteWidth(elementType);
   into[key] = {smemBytes, type};
-  order.push_back({key, &into == &aux        ? SlotMap::Aux
+  order.push_back({key, &into == &aux            ? SlotMap::Aux
                         : &into == &partialSlots ? SlotMap::Partials
                                                  : SlotMap::Tiles});
   smemBytes += search::sharedSlotBytes(bytes);
@@ -207,14 +205,8 @@ int64_t KernelEmitter::planSharedMemory() {
     }
     if (auto acc = dyn_cast<AccumulatorOpInterface>(op);
         acc && reducesRows(acc)) {
-      auto out = cast<RankedTensorType>(acc->getResult(0).getType());
-      int64_t n = cast<RankedTensorType>(acc.getAccumulated().getType())
-                      .getShape()
-                      .back();
-      int64_t count = acc.getAccumulatorKind() == AccumulatorKind::SumTo
-                          ? n / out.getShape().back()
-                          : n;
-      reservePartials(acc->getResult(0), out.getShape(), count);
+      auto [rows, count] = accumRows(acc);
+      reservePartials(acc->getResult(0), rows, count);
     }
     if (auto acc = dyn_cast<mb::AccumRescaledSumOp>(op))
       reserve(acc.getResult(), acc.getType().getShape(), f32, aux);
@@ -312,7 +304,10 @@ void KernelEmitter::emitAccumInit(AccumulatorOpInterface acc) {
     for (int64_t d : cast<MemRefType>(out.getType()).getShape())
       n *= d;
     int64_t t = blockThreads();
-    regAccs[acc.getOperation()].assign((n + t - 1) / t, cF32(b, loc, init));
+    // Row sums keep this thread's part of each of its rows.
+    int64_t values =
+        reducesRows(acc) ? rowPartsPerThread(acc) : (n + t - 1) / t;
+    regAccs[acc.getOperation()].assign(values, cF32(b, loc, init));
     return;
   }
   Value runningMax = auxTiles.lookup(acc->getResult(0));
@@ -335,6 +330,10 @@ void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
   Value out = buf(acc->getResult(0));
   Value x = buf(acc.getAccumulated());
   auto shape = cast<MemRefType>(out.getType()).getShape();
+  if (inRegisters(acc) && reducesRows(acc)) {
+    accumulateRowParts(acc);
+    return;
+  }
   if (inRegisters(acc)) {
     // Only the operand is read; the running values are this thread's.
     stage({x}, {});
@@ -351,29 +350,13 @@ void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
     // One thread per row adds the row's sum of this iteration to its
     // accumulator element.
     Value partials = partialTiles.lookup(acc->getResult(0));
-    int64_t n = cast<MemRefType>(x.getType()).getShape().back();
-    bool sumTo = acc.getAccumulatorKind() == AccumulatorKind::SumTo;
-    int64_t count = sumTo ? n / shape.back() : n;
     reduceRows(
-        x, shape, count,
-        acc.getAccumulatorKind() == AccumulatorKind::RmsLast
-            ? RowReduceKind::SumSquares
-            : RowReduceKind::Sum,
-        [&](ValueRange idx, Value k) {
-          SmallVector<Value> at(idx);
-          at.back() = sumTo ? arith::AddIOp::create(
-                                  b, loc,
-                                  arith::MulIOp::create(b, loc, idx.back(),
-                                                        cIndex(b, loc, count)),
-                                  k)
-                            : k;
-          return at;
-        },
+        x, shape, accumRows(acc).second, accumReduceKind(acc),
+        accumRowIndex(acc),
         [&](ValueRange idx, Value v) {
           Value old = memref::LoadOp::create(b, loc, out, idx);
-          memref::StoreOp::create(b, loc,
-                                  arith::AddFOp::create(b, loc, old, v), out,
-                                  idx);
+          memref::StoreOp::create(b, loc, arith::AddFOp::create(b, loc, old, v),
+                                  out, idx);
         },
         {out}, {out}, partials);
     return;
@@ -427,11 +410,12 @@ Value KernelEmitter::accumStep(AccumulatorOpInterface acc, Value old,
 }
 
 bool KernelEmitter::inRegisters(AccumulatorOpInterface acc) {
-  // Row sums are cooperative: the thread that finishes a row's sum is not
-  // the one that would own its element, so they stay in shared memory.
-  if (!registerAccumulators ||
-      isa<mb::AccumRescaledSumOp>(acc.getOperation()) || reducesRows(acc))
+  if (!registerAccumulators || isa<mb::AccumRescaledSumOp>(acc.getOperation()))
     return false;
+  // Row sums keep this thread's parts of its rows and reduce them after
+  // the loop.
+  if (reducesRows(acc))
+    return rowPartsPerThread(acc) <= kMaxRegisterAccumElems;
   int64_t n = 1;
   for (int64_t d :
        cast<RankedTensorType>(acc->getResult(0).getType()).getShape())
@@ -469,6 +453,10 @@ void KernelEmitter::forEachOwnedElement(
 }
 
 void KernelEmitter::spillRegisterAccum(AccumulatorOpInterface acc) {
+  if (reducesRows(acc)) {
+    finishRowSums(acc);
+    return;
+  }
   Value out = buf(acc->getResult(0));
   SmallVector<Value> &vals = regAccs[acc.getOperation()];
   stage({}, {out});

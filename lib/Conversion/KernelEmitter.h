@@ -2,7 +2,8 @@
 //
 // KernelEmitter fills the body of one gpu.launch from an mk.graph_kernel:
 // shared-memory tiles, input iterators, the for-loop, accumulators, tile
-// ops (MMA matmuls in KernelEmitterMma.cpp) and output savers; plus the
+// ops (MMA matmuls in KernelEmitterMma.cpp, row reductions in
+// KernelEmitterReduce.cpp) and output savers; plus the
 // scalar helpers it shares with the pass (MirageToGPU.cpp). Private to
 // lib/Conversion.
 //
@@ -32,6 +33,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 
 namespace mirage::lowering {
@@ -188,6 +190,11 @@ private:
   /// Whether accumulator `acc` reduces rows of its operand (sum_last,
   /// mean_last, rms_last, sum_to).
   static bool reducesRows(AccumulatorOpInterface acc);
+  /// The elements of a row: the index in the reduced buffer of element `k`
+  /// of the row at `row` (an index into the tile of results).
+  using RowIndexFn = std::function<SmallVector<Value>(ValueRange, Value)>;
+  /// Writes a row's result; called in one thread per row.
+  using RowWriteFn = function_ref<void(ValueRange, Value)>;
   /// Reduces, for every element `row` of a tile of shape `rows`, the
   /// `count` values `in[at(row, k)]`, k < count, cooperatively with the
   /// block's threads (CodePlan.h, planRowReduction): strided partial
@@ -198,11 +205,58 @@ private:
   /// barriers follow from them). Every thread of the block must reach it
   /// (the shuffles are warp-collective).
   void reduceRows(Value in, ArrayRef<int64_t> rows, int64_t count,
-                  RowReduceKind kind,
-                  function_ref<SmallVector<Value>(ValueRange, Value)> at,
-                  function_ref<void(ValueRange, Value)> write,
+                  RowReduceKind kind, RowIndexFn at, RowWriteFn write,
                   ArrayRef<Value> reads, ArrayRef<Value> writes,
                   Value partials);
+  /// A thread's place in a row reduction: which elements of which rows it
+  /// reduces and which lanes it shuffles with.
+  struct RowLanes {
+    search::RowReducePlan plan;
+    SmallVector<int64_t> rows;
+    int64_t numRows = 1, count = 0;
+    Value in;
+    RowReduceKind kind = RowReduceKind::Sum;
+    RowIndexFn at;
+    /// Threads that reduce (at most the block's), whether this one does,
+    /// its lane and warp, the shuffles' width (i32: the warp's lanes).
+    Value threads, active, lane, warp, width;
+    /// This thread's elements of a row: first, first + step, ...
+    Value first, step;
+    /// Whether this thread writes a row's (segment plans) or its warp's
+    /// (whole-block plans) result.
+    Value leader;
+    /// Segment plans: this thread's segment and the number of segments.
+    Value seg, segments;
+  };
+  RowLanes rowLanes(search::RowReducePlan plan, ArrayRef<int64_t> rows,
+                    int64_t count, Value in, RowReduceKind kind, RowIndexFn at);
+  /// Segment plans: the row of this thread's segment in round `round`
+  /// (clamped to a row that exists) and whether it exists.
+  std::pair<SmallVector<Value>, Value> roundRow(const RowLanes &l, Value round,
+                                                Value segments);
+  /// This thread's part of `row` (the identity if `valid` is false).
+  Value rowPart(const RowLanes &l, ValueRange row, Value valid);
+  /// The butterfly over this thread's `part` of `row`; the leader writes
+  /// the row's result (segment plans) or its warp's total to
+  /// partials[rowLinear][warp] (whole-block plans).
+  void finishRowPart(const RowLanes &l, ValueRange row, Value rowLinear,
+                     Value valid, Value part, RowWriteFn write, Value partials);
+  /// Whole-block plans: after a barrier, a thread per row adds the warps'
+  /// totals in warp order and writes the row's result.
+  void combineWarpTotals(const RowLanes &l, Value partials, RowWriteFn write,
+                         ArrayRef<Value> reads, ArrayRef<Value> writes);
+  /// The rows (the result's shape) and elements per row of a row-sum
+  /// accumulator, its kind and its element index.
+  std::pair<SmallVector<int64_t>, int64_t>
+  accumRows(AccumulatorOpInterface acc);
+  RowReduceKind accumReduceKind(AccumulatorOpInterface acc);
+  RowIndexFn accumRowIndex(AccumulatorOpInterface acc);
+  /// Row-sum accumulators in registers: a thread keeps its strided part of
+  /// each row it reduces (one per round, or per row in whole-block plans)
+  /// across the loop, and the rows are reduced once, after it.
+  int64_t rowPartsPerThread(AccumulatorOpInterface acc);
+  void accumulateRowParts(AccumulatorOpInterface acc);
+  void finishRowSums(AccumulatorOpInterface acc);
   /// `v` combined with the values of the other lanes of its `groupSize`
   /// lanes by a butterfly of gpu.shuffle xor over `width` lanes; lanes
   /// past `width` count as the identity. Exact in the group's first lane.

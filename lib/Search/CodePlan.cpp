@@ -81,3 +81,12 @@ RowReducePlan mirage::search::planRowReduction(int64_t rows, int64_t count,
   plan.shuffleSteps = log2(width);
   return plan;
 }
+
+int64_t mirage::search::rowPartsPerThread(const RowReducePlan &plan,
+                                          int64_t rows, int64_t threads) {
+  if (plan.wholeBlock)
+    return rows;
+  int64_t segments =
+      (std::max<int64_t>(threads, 1) + plan.groupSize - 1) / plan.groupSize;
+  return (rows + segments - 1) / segments;
+}

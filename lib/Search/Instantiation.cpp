@@ -162,8 +162,7 @@ private:
       } else if (op.kind == Kind::AccRescaledSum) {
         smem += slot(elements[op.result], 4);
       } else if ((op.kind == Kind::ReduceSum || op.kind == Kind::ReduceMax ||
-                  op.kind == Kind::AccSumLast ||
-                  op.kind == Kind::AccMeanLast ||
+                  op.kind == Kind::AccSumLast || op.kind == Kind::AccMeanLast ||
                   op.kind == Kind::AccRmsLast) &&
                  !op.args.empty() && elements[op.result] > 0) {
         smem += partials(elements[op.result],

@@ -75,6 +75,14 @@ double butterflyOps(double rows, double count, int64_t threads) {
   return std::ceil(rows / segments) * t * steps * 3.0;
 }
 
+/// The parts of rows one thread of a row-sum accumulator keeps
+/// (CodePlan.h, rowPartsPerThread).
+int64_t rowSumPartsPerThread(double rows, double count, int64_t threads) {
+  auto r = static_cast<int64_t>(rows);
+  auto c = static_cast<int64_t>(std::max(1.0, std::round(count)));
+  return rowPartsPerThread(planRowReduction(r, c, threads), r, threads);
+}
+
 /// Adds the arithmetic of `op`, run `times` times, to `w`; `perBlock` is
 /// how often the once-per-block finalisation of an accumulator runs.
 void addOpWork(KernelWork &w, const CostOp &op, double times, double perBlock,
@@ -99,17 +107,17 @@ void addOpWork(KernelWork &w, const CostOp &op, double times, double perBlock,
     return;
   }
   case CostOp::Class::Reduce:
-    w.cudaOps += times * (n + butterflyOps(numel(op.result), perRow(),
-                                           threads));
+    w.cudaOps +=
+        times * (n + butterflyOps(numel(op.result), perRow(), threads));
     return;
   case CostOp::Class::RmsNorm: {
     // Per element: the square-and-add (one FMA), the scale, the weight;
     // per row one rsqrt.
     double rows = n / static_cast<double>(op.args[0].back());
-    w.cudaOps += times * n * (op.args.size() > 1 ? 3.0 : 2.0) +
-                 times * butterflyOps(rows,
-                                      static_cast<double>(op.args[0].back()),
-                                      threads);
+    w.cudaOps +=
+        times * n * (op.args.size() > 1 ? 3.0 : 2.0) +
+        times *
+            butterflyOps(rows, static_cast<double>(op.args[0].back()), threads);
     w.sfuOps += times * rows;
     return;
   }
@@ -118,8 +126,16 @@ void addOpWork(KernelWork &w, const CostOp &op, double times, double perBlock,
     if (op.accumulator == AccumulatorKind::RmsLast ||
         op.accumulator == AccumulatorKind::MeanLast ||
         op.accumulator == AccumulatorKind::SumLast ||
-        op.accumulator == AccumulatorKind::SumTo)
-      w.cudaOps += times * butterflyOps(resultElems, perRow(), threads);
+        op.accumulator == AccumulatorKind::SumTo) {
+      // A thread keeps its parts of its rows in registers when they are
+      // few (as the GPU pipelines lower it), so the rows are reduced once
+      // per block; otherwise in every iteration.
+      bool inRegisters =
+          threads > 0 && rowSumPartsPerThread(resultElems, perRow(), threads) <=
+                             kMaxRegisterAccumElems;
+      w.cudaOps += (inRegisters ? perBlock : times) *
+                   butterflyOps(resultElems, perRow(), threads);
+    }
     switch (op.accumulator) {
     case AccumulatorKind::RmsLast:
       // One FMA per element and iteration; the sqrt once per block.

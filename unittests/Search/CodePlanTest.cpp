@@ -4,7 +4,7 @@
 // memory of the step across warps, for the shapes the lowering meets: few
 // long rows (whole block), many short rows (segments of a warp), rows
 // shorter than a warp, more rows than threads, and thread counts that are
-// not a multiple of 32.
+// not a multiple of 32; and how many row parts a thread keeps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +55,17 @@ TEST(CodePlanTest, MoreRowsThanThreadsTakeARowEach) {
   EXPECT_EQ(p.groupSize, 1);
   EXPECT_EQ(p.shuffleSteps, 0);
   EXPECT_FALSE(p.wholeBlock);
+}
+
+TEST(CodePlanTest, RowPartsPerThread) {
+  // Whole block: a part of every row. Segments: one row per round.
+  EXPECT_EQ(rowPartsPerThread(planRowReduction(2, 128, 128), 2, 128), 2);
+  EXPECT_EQ(rowPartsPerThread(planRowReduction(16, 64, 128), 16, 128), 1);
+  // 96 rows, 32 threads, a row a thread: 3 rounds.
+  EXPECT_EQ(rowPartsPerThread(planRowReduction(96, 3, 32), 96, 32), 3);
+  // More parts than kMaxRegisterAccumElems stay in shared memory.
+  EXPECT_GT(rowPartsPerThread(planRowReduction(1024, 2, 32), 1024, 32),
+            kMaxRegisterAccumElems);
 }
 
 } // namespace

@@ -26,6 +26,11 @@ def ConvertMirageToGPU : Pass<"convert-mirage-to-gpu", "::mlir::ModuleOp"> {
       initialised before the loop, updated in it and finalised after it
       (mean, rms);
     - `mt.thread_graph` bodies are evaluated per element in registers;
+    - row reductions (`rms_norm`, `reduce_sum`, `reduce_max`, the row sums
+      of `sum_last`, `mean_last`, `rms_last`, `sum_to`) are cooperative:
+      strided partial sums per thread, a `gpu.shuffle xor` butterfly over a
+      segment of a warp per row, or for fewer rows than warps over every
+      warp with one shared-memory step across them;
     - `gpu.barrier` is placed only between stages with a read-after-write or
       write-after-read dependence through shared memory, and at the end of
       every loop iteration.
@@ -73,8 +78,9 @@ def ConvertMirageToGPU : Pass<"convert-mirage-to-gpu", "::mlir::ModuleOp"> {
     Option<"registerAccumulators", "register-accumulators", "bool",
            /*default=*/"false",
            "Keep for-loop accumulators in registers (loop-carried values) "
-           "when each thread owns at most 16 of their elements; needs the "
-           "code to run with the block's full thread count">,
+           "when each thread owns at most 16 of their elements (row sums: "
+           "its parts of at most 16 rows, reduced after the loop); needs "
+           "the code to run with the block's full thread count">,
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Graph-defined kernels lowered">,

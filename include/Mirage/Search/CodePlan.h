@@ -94,6 +94,20 @@ struct RowReducePlan {
 
 RowReducePlan planRowReduction(int64_t rows, int64_t count, int64_t threads);
 
+/// The rows one thread of a block of `threads` takes part in under `plan`
+/// (its strided parts of them): every row for whole-block plans, else one
+/// per round.
+int64_t rowPartsPerThread(const RowReducePlan &plan, int64_t rows,
+                          int64_t threads);
+
+/// Most accumulator values one thread keeps in registers with
+/// `register-accumulators` (the GPU pipelines): elements of an element-wise
+/// accumulator, or its parts of the rows of a row-sum accumulator
+/// (sum_last, mean_last, rms_last, sum_to), which are then reduced once,
+/// after the loop, instead of in every iteration. More stay in shared
+/// memory.
+constexpr int64_t kMaxRegisterAccumElems = 16;
+
 } // namespace mirage::search
 
 #endif // MIRAGE_SEARCH_CODEPLAN_H
