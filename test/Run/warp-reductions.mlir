@@ -3,6 +3,8 @@
 // RUN: mirage-run %s --func=softmax_48 --omp-threads=0 | FileCheck %s --check-prefix=SOFTMAX
 // RUN: mirage-run %s --func=rms_100 | FileCheck %s --check-prefix=RMS
 // RUN: mirage-run %s --func=rms_100 --omp-threads=0 | FileCheck %s --check-prefix=RMS
+// RUN: mirage-run %s --func=rms_100 --omp-threads=128 | FileCheck %s --check-prefix=RMS
+// RUN: mirage-run %s --func=softmax_48 --omp-threads=3 | FileCheck %s --check-prefix=SOFTMAX
 // RUN: mirage-run %s --func=short_rows | FileCheck %s --check-prefix=SHORT
 // RUN: mirage-run %s --func=short_rows --omp-threads=0 | FileCheck %s --check-prefix=SHORT
 // RUN: mirage-run %s --func=one_short_row --omp-threads=0 | FileCheck %s --check-prefix=ONE
@@ -21,8 +23,10 @@
 // the row, and for few long rows one shared-memory step combines the warps.
 // On the CPU path the shuffles are emulated lane by lane, so these kernels
 // run the GPU's algorithm, with one OpenMP thread per GPU thread
-// (--omp-threads=0: real warps, partial ones included) and with teams of 2
-// (the default: a "warp" of 2 lanes), and match the interpreter:
+// (--omp-threads=0: real warps, partial ones included), with teams of 2
+// (the default: a "warp" of 2 lanes), of 3, and of 128 for a block of 100
+// (the threads past the block only join the shuffles), and match the
+// interpreter:
 // - softmax_48: blocks of 48 threads (a full warp and one of 16), 12 rows
 //   of 100 per block: 4 lanes per row, rows 8..11 on the partial warp;
 //   reduce_max, exp, reduce_sum, div;
