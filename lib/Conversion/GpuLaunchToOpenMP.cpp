@@ -194,6 +194,55 @@ void emulateMma(nvgpu::MmaSyncOp mma, Value tid, Value scratch) {
   mma.erase();
 }
 
+/// gpu.shuffle xor of an f32 value, as the warp reductions use it: the one
+/// shuffle emulated on the CPU.
+bool isEmulatedShuffle(Operation *op) {
+  auto shuffle = dyn_cast<gpu::ShuffleOp>(op);
+  return shuffle && shuffle.getMode() == gpu::ShuffleMode::XOR &&
+         shuffle.getValue().getType().isF32();
+}
+
+/// Replaces one warp-collective gpu.shuffle xor by its CPU emulation, with
+/// the semantics of its NVVM lowering (shfl.sync.bfly with the clamp
+/// width - 1): lane l receives the value of lane l ^ offset of its warp of
+/// 32 consecutive threads if that lane is below `width`, else its own value
+/// and valid = false. Every thread publishes its value in `scratch[tid]`,
+/// the team synchronises, each thread reads its partner's slot, and a
+/// second barrier keeps the next shuffle from overwriting a slot still
+/// being read. A partner past the team (undefined on the GPU) reads the
+/// thread's own value.
+void emulateShuffle(gpu::ShuffleOp shuffle, Value tid, Value teamThreads,
+                    Value scratch) {
+  OpBuilder b(shuffle);
+  Location loc = shuffle.getLoc();
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  auto toIndex = [&](Value v) {
+    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v)
+        .getResult();
+  };
+  Value lane = arith::RemUIOp::create(b, loc, tid, c(32));
+  Value warpBase = arith::SubIOp::create(b, loc, tid, lane);
+  memref::StoreOp::create(b, loc, shuffle.getValue(), scratch, ValueRange{tid});
+  omp::BarrierOp::create(b, loc);
+  Value partner =
+      arith::XOrIOp::create(b, loc, lane, toIndex(shuffle.getOffset()));
+  Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                      partner, toIndex(shuffle.getWidth()));
+  Value src = arith::AddIOp::create(b, loc, warpBase, partner);
+  Value readable = arith::AndIOp::create(
+      b, loc, valid,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, src,
+                            teamThreads));
+  Value at = arith::SelectOp::create(b, loc, readable, src, tid);
+  Value got = memref::LoadOp::create(b, loc, scratch, ValueRange{at});
+  omp::BarrierOp::create(b, loc);
+  Value result =
+      arith::SelectOp::create(b, loc, valid, got, shuffle.getValue());
+  shuffle.getShuffleResult().replaceAllUsesWith(result);
+  shuffle.getValid().replaceAllUsesWith(valid);
+  shuffle.erase();
+}
+
 /// cp.async on the CPU: the copy happens at once, so groups and waits have
 /// nothing left to do.
 void emulateAsyncCopies(Operation *root) {
@@ -291,9 +340,9 @@ LogicalResult GpuLaunchToOpenMPPass::convert(gpu::LaunchOp launch,
         "is not supported by mirage-gpu-launch-to-omp: async tokens, "
         "clusters and multi-block bodies have no CPU emulation");
   WalkResult unsupported = launch.getBody().walk([](Operation *op) {
-    if (isa<gpu::ShuffleOp, gpu::SubgroupReduceOp, gpu::AllReduceOp>(op) ||
-        (op->getDialect() &&
-         op->getDialect()->getNamespace() == "nvgpu" &&
+    if ((isa<gpu::ShuffleOp>(op) && !isEmulatedShuffle(op)) ||
+        isa<gpu::SubgroupReduceOp, gpu::AllReduceOp>(op) ||
+        (op->getDialect() && op->getDialect()->getNamespace() == "nvgpu" &&
          !isEmulatedMma(op) && !isEmulatedLdMatrix(op) &&
          !isa<nvgpu::DeviceAsyncCopyOp, nvgpu::DeviceAsyncCreateGroupOp,
               nvgpu::DeviceAsyncWaitOp>(op))) {
@@ -353,7 +402,14 @@ LogicalResult GpuLaunchToOpenMPPass::convert(gpu::LaunchOp launch,
     teamSize = arith::ConstantIndexOp::create(b, loc, threads);
   else
     teamSize = blockThreads;
-  Value mmaScratch, ldScratch;
+  SmallVector<gpu::ShuffleOp> shuffles;
+  launch.getBody().walk([&](gpu::ShuffleOp op) { shuffles.push_back(op); });
+  Value mmaScratch, ldScratch, shuffleScratch;
+  // One value per thread of the team for the shuffles.
+  if (!shuffles.empty())
+    shuffleScratch = memref::AllocaOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, b.getF32Type()),
+        ValueRange{teamSize});
   if (!mmas.empty())
     mmaScratch = memref::AllocaOp::create(
         b, loc, MemRefType::get({ShapedType::kDynamic, 12}, b.getF32Type()),
@@ -477,6 +533,8 @@ LogicalResult GpuLaunchToOpenMPPass::convert(gpu::LaunchOp launch,
     emulateLdMatrix(ld, t, ldScratch);
   for (nvgpu::MmaSyncOp mma : mmas)
     emulateMma(mma, t, mmaScratch);
+  for (gpu::ShuffleOp shuffle : shuffles)
+    emulateShuffle(shuffle, t, actual, shuffleScratch);
   emulateAsyncCopies(par);
   launch.erase();
   return status;

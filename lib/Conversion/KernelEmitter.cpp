@@ -14,9 +14,7 @@ MemRefType toMemRef(Type t) {
   return MemRefType::get(tensor.getShape(), tensor.getElementType());
 }
 
-/// Most accumulator elements one thread keeps in registers (more stay in
-/// shared memory).
-constexpr int64_t kMaxRegisterAccumElems = 16;
+using search::kMaxRegisterAccumElems;
 
 Value cIndex(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
@@ -170,7 +168,9 @@ void KernelEmitter::reserve(Value key, ArrayRef<int64_t> shape,
                                  gpu::AddressSpace::Workgroup));
   int64_t bytes = type.getNumElements() * elementByteWidth(elementType);
   into[key] = {smemBytes, type};
-  order.push_back({key, &into == &aux});
+  order.push_back({key, &into == &aux            ? SlotMap::Aux
+                        : &into == &partialSlots ? SlotMap::Partials
+                                                 : SlotMap::Tiles});
   smemBytes += search::sharedSlotBytes(bytes);
 }
 
@@ -189,8 +189,24 @@ int64_t KernelEmitter::planSharedMemory() {
     }
     if (auto rms = dyn_cast<mb::RmsNormOp>(op)) {
       SmallVector<int64_t> shape(rms.getType().getShape());
+      int64_t n = shape.back();
       shape.back() = 1;
       reserve(rms.getResult(), shape, f32, aux);
+      reservePartials(rms.getResult(), shape, n);
+    }
+    if (isa<mb::ReduceSumOp, mb::ReduceMaxOp>(op)) {
+      int64_t dim = isa<mb::ReduceMaxOp>(op)
+                        ? cast<mb::ReduceMaxOp>(op).getDim()
+                        : cast<mb::ReduceSumOp>(op).getDim();
+      reservePartials(
+          op->getResult(0),
+          cast<RankedTensorType>(op->getResult(0).getType()).getShape(),
+          cast<RankedTensorType>(op->getOperand(0).getType()).getDimSize(dim));
+    }
+    if (auto acc = dyn_cast<AccumulatorOpInterface>(op);
+        acc && reducesRows(acc)) {
+      auto [rows, count] = accumRows(acc);
+      reservePartials(acc->getResult(0), rows, count);
     }
     if (auto acc = dyn_cast<mb::AccumRescaledSumOp>(op))
       reserve(acc.getResult(), acc.getType().getShape(), f32, aux);
@@ -277,24 +293,6 @@ void KernelEmitter::storeF32(Value buffer, ValueRange idx, Value v) {
   memref::StoreOp::create(b, loc, v, buffer, idx);
 }
 
-Value KernelEmitter::rowReduce(Value buffer, ValueRange idx, int64_t begin,
-                               int64_t count, bool squares) {
-  auto loop = scf::ForOp::create(b, loc, cIndex(b, loc, begin),
-                                 cIndex(b, loc, begin + count),
-                                 cIndex(b, loc, 1),
-                                 ValueRange{cF32(b, loc, 0.0)});
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  SmallVector<Value> at(idx);
-  at.back() = loop.getInductionVar();
-  Value x = loadF32(buffer, at);
-  if (squares)
-    x = arith::MulFOp::create(b, loc, x, x);
-  Value s = arith::AddFOp::create(b, loc, loop.getRegionIterArgs()[0], x);
-  scf::YieldOp::create(b, loc, s);
-  return loop.getResult(0);
-}
-
 void KernelEmitter::emitAccumInit(AccumulatorOpInterface acc) {
   Value out = buf(acc->getResult(0));
   SmallVector<Value> writes{out};
@@ -306,7 +304,10 @@ void KernelEmitter::emitAccumInit(AccumulatorOpInterface acc) {
     for (int64_t d : cast<MemRefType>(out.getType()).getShape())
       n *= d;
     int64_t t = blockThreads();
-    regAccs[acc.getOperation()].assign((n + t - 1) / t, cF32(b, loc, init));
+    // Row sums keep this thread's part of each of its rows.
+    int64_t values =
+        reducesRows(acc) ? rowPartsPerThread(acc) : (n + t - 1) / t;
+    regAccs[acc.getOperation()].assign(values, cF32(b, loc, init));
     return;
   }
   Value runningMax = auxTiles.lookup(acc->getResult(0));
@@ -329,6 +330,10 @@ void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
   Value out = buf(acc->getResult(0));
   Value x = buf(acc.getAccumulated());
   auto shape = cast<MemRefType>(out.getType()).getShape();
+  if (inRegisters(acc) && reducesRows(acc)) {
+    accumulateRowParts(acc);
+    return;
+  }
   if (inRegisters(acc)) {
     // Only the operand is read; the running values are this thread's.
     stage({x}, {});
@@ -339,6 +344,21 @@ void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
         [&](int64_t j, ValueRange idx) { return accumStep(acc, vals[j], idx); },
         [&](int64_t j) { return vals[j]; }, next);
     vals = next;
+    return;
+  }
+  if (reducesRows(acc)) {
+    // One thread per row adds the row's sum of this iteration to its
+    // accumulator element.
+    Value partials = partialTiles.lookup(acc->getResult(0));
+    reduceRows(
+        x, shape, accumRows(acc).second, accumReduceKind(acc),
+        accumRowIndex(acc),
+        [&](ValueRange idx, Value v) {
+          Value old = memref::LoadOp::create(b, loc, out, idx);
+          memref::StoreOp::create(b, loc, arith::AddFOp::create(b, loc, old, v),
+                                  out, idx);
+        },
+        {out}, {out}, partials);
     return;
   }
   Value runningMax = auxTiles.lookup(acc->getResult(0));
@@ -353,7 +373,9 @@ void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
   stage(reads, writes);
   forEachElement(shape, [&](ValueRange idx) {
     Value old = memref::LoadOp::create(b, loc, out, idx);
-    Value next = accumStep(acc, old, idx);
+    Value next;
+    if (!m)
+      next = accumStep(acc, old, idx);
     if (auto rs = dyn_cast<mb::AccumRescaledSumOp>(acc.getOperation())) {
       // M' = max(M, m); acc' = acc exp(M - M') + x exp(m - M')
       Value mi = loadF32(m, broadcastIndex(m, idx));
@@ -374,59 +396,26 @@ void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
 
 Value KernelEmitter::accumStep(AccumulatorOpInterface acc, Value old,
                                ValueRange idx) {
-  Value x = buf(acc.getAccumulated());
-  int64_t n = cast<MemRefType>(x.getType()).getShape().back();
-  int64_t outLast = cast<MemRefType>(buf(acc->getResult(0)).getType())
-                        .getShape()
-                        .back();
-  Value next;
+  Value x = loadF32(buf(acc.getAccumulated()), idx);
   switch (acc.getAccumulatorKind()) {
-    case AccumulatorKind::Sum:
-      next = arith::AddFOp::create(b, loc, old, loadF32(x, idx));
-      break;
-    case AccumulatorKind::Max:
-      next = arith::MaximumFOp::create(b, loc, old, loadF32(x, idx));
-      break;
-    case AccumulatorKind::SumLast:
-    case AccumulatorKind::MeanLast:
-      next = arith::AddFOp::create(b, loc, old,
-                                   rowReduce(x, idx, 0, n, /*squares=*/false));
-      break;
-    case AccumulatorKind::RmsLast:
-      next = arith::AddFOp::create(b, loc, old,
-                                   rowReduce(x, idx, 0, n, /*squares=*/true));
-      break;
-    case AccumulatorKind::SumTo: {
-      int64_t chunk = n / outLast;
-      Value begin = arith::MulIOp::create(b, loc, idx.back(),
-                                          cIndex(b, loc, chunk));
-      auto loop = scf::ForOp::create(
-          b, loc, begin,
-          arith::AddIOp::create(b, loc, begin, cIndex(b, loc, chunk)),
-          cIndex(b, loc, 1), ValueRange{old});
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(loop.getBody());
-      SmallVector<Value> at(idx);
-      at.back() = loop.getInductionVar();
-      scf::YieldOp::create(
-          b, loc,
-          ValueRange{arith::AddFOp::create(b, loc, loop.getRegionIterArgs()[0],
-                                           loadF32(x, at))});
-      b.setInsertionPointAfter(loop);
-      next = loop.getResult(0);
-      break;
-    }
-    case AccumulatorKind::RescaledSum:
-      // Needs the running maximum too: emitAccumUpdate handles it.
-      next = old;
-      break;
+  case AccumulatorKind::Sum:
+    return arith::AddFOp::create(b, loc, old, x);
+  case AccumulatorKind::Max:
+    return arith::MaximumFOp::create(b, loc, old, x);
+  default:
+    // Row sums go through reduceRows; rescaled_sum needs the running
+    // maximum too (emitAccumUpdate).
+    llvm_unreachable("not an element-wise accumulator");
   }
-  return next;
 }
 
 bool KernelEmitter::inRegisters(AccumulatorOpInterface acc) {
   if (!registerAccumulators || isa<mb::AccumRescaledSumOp>(acc.getOperation()))
     return false;
+  // Row sums keep this thread's parts of its rows and reduce them after
+  // the loop.
+  if (reducesRows(acc))
+    return rowPartsPerThread(acc) <= kMaxRegisterAccumElems;
   int64_t n = 1;
   for (int64_t d :
        cast<RankedTensorType>(acc->getResult(0).getType()).getShape())
@@ -464,6 +453,10 @@ void KernelEmitter::forEachOwnedElement(
 }
 
 void KernelEmitter::spillRegisterAccum(AccumulatorOpInterface acc) {
+  if (reducesRows(acc)) {
+    finishRowSums(acc);
+    return;
+  }
   Value out = buf(acc->getResult(0));
   SmallVector<Value> &vals = regAccs[acc.getOperation()];
   stage({}, {out});
@@ -586,53 +579,46 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
     int64_t dim = isMax ? cast<mb::ReduceMaxOp>(op).getDim()
                         : cast<mb::ReduceSumOp>(op).getDim();
     Value in = buf(op->getOperand(0)), out = buf(op->getResult(0));
-    stage({in}, {out});
-    int64_t n = cast<MemRefType>(in.getType()).getDimSize(dim);
-    forEachElement(cast<MemRefType>(out.getType()).getShape(),
-                   [&](ValueRange idx) {
-                     Value init = cF32(
-                         b, loc,
-                         isMax ? -std::numeric_limits<double>::infinity() : 0.0);
-                     auto loop = scf::ForOp::create(
-                         b, loc, cIndex(b, loc, 0), cIndex(b, loc, n),
-                         cIndex(b, loc, 1), ValueRange{init});
-                     {
-                       OpBuilder::InsertionGuard guard(b);
-                       b.setInsertionPointToStart(loop.getBody());
-                       SmallVector<Value> at(idx);
-                       at[dim] = loop.getInductionVar();
-                       Value x = loadF32(in, at);
-                       Value acc = loop.getRegionIterArgs()[0];
-                       Value r = isMax ? Value(arith::MaximumFOp::create(
-                                             b, loc, acc, x))
-                                       : Value(arith::AddFOp::create(b, loc,
-                                                                     acc, x));
-                       scf::YieldOp::create(b, loc, r);
-                     }
-                     storeF32(out, idx, loop.getResult(0));
-                   });
+    Value partials = partialTiles.lookup(op->getResult(0));
+    reduceRows(
+        in, cast<MemRefType>(out.getType()).getShape(),
+        cast<MemRefType>(in.getType()).getDimSize(dim),
+        isMax ? RowReduceKind::Max : RowReduceKind::Sum,
+        [&](ValueRange idx, Value k) {
+          SmallVector<Value> at(idx);
+          at[dim] = k;
+          return at;
+        },
+        [&](ValueRange idx, Value v) { storeF32(out, idx, v); }, {}, {out},
+        partials);
     return success();
   }
   if (auto rms = dyn_cast<mb::RmsNormOp>(op)) {
     Value in = buf(rms.getInput()), out = buf(rms.getResult());
     Value stat = auxTiles.lookup(rms.getResult());
+    Value partials = partialTiles.lookup(rms.getResult());
     Value weight = rms.getWeight() ? buf(rms.getWeight()) : Value();
     int64_t n = rms.getType().getShape().back();
     double eps = rms.getEps().convertToDouble();
-    stage({in}, {stat});
-    forEachElement(cast<MemRefType>(stat.getType()).getShape(),
-                   [&](ValueRange idx) {
-                     Value ss = rowReduce(in, idx, 0, n, /*squares=*/true);
-                     Value mean = arith::DivFOp::create(
-                         b, loc, ss, cF32(b, loc, static_cast<double>(n)));
-                     memref::StoreOp::create(
-                         b, loc,
-                         math::SqrtOp::create(
-                             b, loc,
-                             arith::AddFOp::create(b, loc, mean,
-                                                   cF32(b, loc, eps))),
-                         stat, idx);
-                   });
+    reduceRows(
+        in, cast<MemRefType>(stat.getType()).getShape(), n,
+        RowReduceKind::SumSquares,
+        [&](ValueRange idx, Value k) {
+          SmallVector<Value> at(idx);
+          at.back() = k;
+          return at;
+        },
+        [&](ValueRange idx, Value ss) {
+          Value mean = arith::DivFOp::create(
+              b, loc, ss, cF32(b, loc, static_cast<double>(n)));
+          memref::StoreOp::create(
+              b, loc,
+              math::SqrtOp::create(
+                  b, loc,
+                  arith::AddFOp::create(b, loc, mean, cF32(b, loc, eps))),
+              stat, idx);
+        },
+        {}, {stat}, partials);
     SmallVector<Value> reads{in, stat};
     if (weight)
       reads.push_back(weight);
@@ -729,9 +715,11 @@ LogicalResult KernelEmitter::emit(gpu::LaunchOp launch) {
                                   cIndex(b, loc, s.offset), ValueRange{})
         .getResult();
   };
-  for (auto [v, isAux] : order) {
-    if (isAux)
+  for (auto [v, map] : order) {
+    if (map == SlotMap::Aux)
       auxTiles[v] = view(aux.lookup(v));
+    else if (map == SlotMap::Partials)
+      partialTiles[v] = view(partialSlots.lookup(v));
     else
       tiles[v] = view(slots.lookup(v));
   }

@@ -2,7 +2,8 @@
 //
 // KernelEmitter fills the body of one gpu.launch from an mk.graph_kernel:
 // shared-memory tiles, input iterators, the for-loop, accumulators, tile
-// ops (MMA matmuls in KernelEmitterMma.cpp) and output savers; plus the
+// ops (MMA matmuls in KernelEmitterMma.cpp, row reductions in
+// KernelEmitterReduce.cpp) and output savers; plus the
 // scalar helpers it shares with the pass (MirageToGPU.cpp). Private to
 // lib/Conversion.
 //
@@ -32,6 +33,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 
 namespace mirage::lowering {
@@ -180,9 +182,91 @@ private:
   void spillRegisterAccum(AccumulatorOpInterface acc);
   /// Stores the tile of `op` with vector stores (KernelEmitterCopies.cpp).
   void emitOutputSaver(mb::OutputSaverOp op);
-  /// Sum (or sum of squares) of `buf` over its last dim at row `idx`.
-  Value rowReduce(Value buf, ValueRange idx, int64_t begin, int64_t count,
-                  bool squares);
+  // Row reductions (KernelEmitterReduce.cpp).
+  enum class RowReduceKind { Sum, SumSquares, Max };
+  /// The plan of a reduction of the rows of a tile of shape `rows` (one row
+  /// per element) of `count` elements each with this block's threads.
+  search::RowReducePlan rowPlan(ArrayRef<int64_t> rows, int64_t count);
+  /// Whether accumulator `acc` reduces rows of its operand (sum_last,
+  /// mean_last, rms_last, sum_to).
+  static bool reducesRows(AccumulatorOpInterface acc);
+  /// The elements of a row: the index in the reduced buffer of element `k`
+  /// of the row at `row` (an index into the tile of results).
+  using RowIndexFn = std::function<SmallVector<Value>(ValueRange, Value)>;
+  /// Writes a row's result; called in one thread per row.
+  using RowWriteFn = function_ref<void(ValueRange, Value)>;
+  /// Reduces, for every element `row` of a tile of shape `rows`, the
+  /// `count` values `in[at(row, k)]`, k < count, cooperatively with the
+  /// block's threads (CodePlan.h, planRowReduction): strided partial
+  /// results, a gpu.shuffle xor butterfly, and for whole-block plans one
+  /// step through `partials` (an [rows, warps] f32 buffer) after a
+  /// barrier. Calls `write(row, value)` in exactly one thread per row;
+  /// `write` reads `reads` and writes `writes` (the stages and their
+  /// barriers follow from them). Every thread of the block must reach it
+  /// (the shuffles are warp-collective).
+  void reduceRows(Value in, ArrayRef<int64_t> rows, int64_t count,
+                  RowReduceKind kind, RowIndexFn at, RowWriteFn write,
+                  ArrayRef<Value> reads, ArrayRef<Value> writes,
+                  Value partials);
+  /// A thread's place in a row reduction: which elements of which rows it
+  /// reduces and which lanes it shuffles with.
+  struct RowLanes {
+    search::RowReducePlan plan;
+    SmallVector<int64_t> rows;
+    int64_t numRows = 1, count = 0;
+    Value in;
+    RowReduceKind kind = RowReduceKind::Sum;
+    RowIndexFn at;
+    /// Threads that reduce (at most the block's), whether this one does,
+    /// its lane and warp, the shuffles' width (i32: the warp's lanes).
+    Value threads, active, lane, warp, width;
+    /// This thread's elements of a row: first, first + step, ...
+    Value first, step;
+    /// Whether this thread writes a row's (segment plans) or its warp's
+    /// (whole-block plans) result.
+    Value leader;
+    /// Segment plans: this thread's segment and the number of segments.
+    Value seg, segments;
+  };
+  RowLanes rowLanes(search::RowReducePlan plan, ArrayRef<int64_t> rows,
+                    int64_t count, Value in, RowReduceKind kind, RowIndexFn at);
+  /// Segment plans: the row of this thread's segment in round `round`
+  /// (clamped to a row that exists) and whether it exists.
+  std::pair<SmallVector<Value>, Value> roundRow(const RowLanes &l, Value round,
+                                                Value segments);
+  /// This thread's part of `row` (the identity if `valid` is false).
+  Value rowPart(const RowLanes &l, ValueRange row, Value valid);
+  /// The butterfly over this thread's `part` of `row`; the leader writes
+  /// the row's result (segment plans) or its warp's total to
+  /// partials[rowLinear][warp] (whole-block plans).
+  void finishRowPart(const RowLanes &l, ValueRange row, Value rowLinear,
+                     Value valid, Value part, RowWriteFn write, Value partials);
+  /// Whole-block plans: after a barrier, a thread per row adds the warps'
+  /// totals in warp order and writes the row's result.
+  void combineWarpTotals(const RowLanes &l, Value partials, RowWriteFn write,
+                         ArrayRef<Value> reads, ArrayRef<Value> writes);
+  /// The rows (the result's shape) and elements per row of a row-sum
+  /// accumulator, its kind and its element index.
+  std::pair<SmallVector<int64_t>, int64_t>
+  accumRows(AccumulatorOpInterface acc);
+  RowReduceKind accumReduceKind(AccumulatorOpInterface acc);
+  RowIndexFn accumRowIndex(AccumulatorOpInterface acc);
+  /// Row-sum accumulators in registers: a thread keeps its strided part of
+  /// each row it reduces (one per round, or per row in whole-block plans)
+  /// across the loop, and the rows are reduced once, after it.
+  int64_t rowPartsPerThread(AccumulatorOpInterface acc);
+  void accumulateRowParts(AccumulatorOpInterface acc);
+  void finishRowSums(AccumulatorOpInterface acc);
+  /// `v` combined with the values of the other lanes of its `groupSize`
+  /// lanes by a butterfly of gpu.shuffle xor over `width` lanes; lanes
+  /// past `width` count as the identity. Exact in the group's first lane.
+  Value butterfly(Value v, int64_t groupSize, Value width, RowReduceKind kind);
+  /// The identity of `kind` (0, or -inf for maxima) and its combination.
+  Value reduceIdentity(RowReduceKind kind);
+  Value reduceCombine(RowReduceKind kind, Value acc, Value x);
+  /// Reserves the warps' partial results of a reduction keyed by `key`
+  /// (an op result), when its plan is a whole-block one.
+  void reservePartials(Value key, ArrayRef<int64_t> rows, int64_t count);
 
   Value buf(Value v) { return tiles.lookup(v); }
   /// Whether `mm` can run on tensor cores (m16n8k16, f16 in, f32 out).
@@ -212,6 +296,8 @@ private:
 
   llvm::DenseMap<Value, Slot> slots;      // IR value -> shared-memory slot
   llvm::DenseMap<Value, Slot> aux;        // extra buffers keyed by op result
+  llvm::DenseMap<Value, Slot> partialSlots; // warps' partial row results
+  llvm::DenseMap<Value, Value> partialTiles;
   llvm::DenseMap<Value, Value> tiles;     // IR value -> memref view
   llvm::DenseMap<Value, Value> auxTiles;  // IR value -> extra memref view
   int64_t smemBytes = 0;
@@ -223,9 +309,10 @@ private:
     ArrayRef<int64_t> blk = kernel.getBlock();
     return blk[0] * blk[1] * blk[2];
   }
-  /// Slots in planning order (key, is-aux), so the emitted IR is
+  /// Slots in planning order (key, map it is in), so the emitted IR is
   /// deterministic.
-  SmallVector<std::pair<Value, bool>> order;
+  enum class SlotMap { Tiles, Aux, Partials };
+  SmallVector<std::pair<Value, SlotMap>> order;
 };
 
 } // namespace mirage::lowering

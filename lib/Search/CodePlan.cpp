@@ -51,3 +51,42 @@ int64_t mirage::search::choosePipelineStages(
       return stages;
   return 0;
 }
+
+RowReducePlan mirage::search::planRowReduction(int64_t rows, int64_t count,
+                                               int64_t threads) {
+  RowReducePlan plan;
+  rows = std::max<int64_t>(rows, 1);
+  threads = std::max<int64_t>(threads, 1);
+  auto log2 = [](int64_t v) {
+    int64_t l = 0;
+    while ((int64_t{1} << (l + 1)) <= v)
+      ++l;
+    return l;
+  };
+  if (count > kWarpSize && rows * kWarpSize < threads) {
+    // Fewer rows than warps: every warp takes a part of every row.
+    plan.wholeBlock = true;
+    plan.groupSize = kWarpSize;
+    plan.shuffleSteps = log2(kWarpSize);
+    plan.partialBytes = rows * ((threads + kWarpSize - 1) / kWarpSize) * 4;
+    return plan;
+  }
+  // The widest segment such that all rows fit in one round, no wider than
+  // the row (rounded up to a power of two) or a warp.
+  int64_t perRow = std::max<int64_t>(threads / rows, 1);
+  int64_t width = 1;
+  while (width * 2 <= std::min(perRow, kWarpSize) && width < count)
+    width *= 2;
+  plan.groupSize = width;
+  plan.shuffleSteps = log2(width);
+  return plan;
+}
+
+int64_t mirage::search::rowPartsPerThread(const RowReducePlan &plan,
+                                          int64_t rows, int64_t threads) {
+  if (plan.wholeBlock)
+    return rows;
+  int64_t segments =
+      (std::max<int64_t>(threads, 1) + plan.groupSize - 1) / plan.groupSize;
+  return (rows + segments - 1) / segments;
+}

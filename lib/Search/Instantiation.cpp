@@ -126,8 +126,9 @@ private:
     // As the lowering lays shared memory out (KernelEmitter.cpp
     // planSharedMemory): a slot per value, 16-byte aligned, accumulators in
     // f32, plus an f32 row statistic per rms_norm and an f32 running
-    // maximum per accum_rescaled_sum; otherwise a search result may not
-    // lower. (Thread graphs, formed after the search, only save slots.)
+    // maximum per accum_rescaled_sum, plus the warps' partial sums of
+    // whole-block row reductions; otherwise a search result may not lower.
+    // (Thread graphs, formed after the search, only save slots.)
     auto slot = [](int64_t elements, int64_t width) {
       return static_cast<double>(sharedSlotBytes(elements * width));
     };
@@ -144,18 +145,32 @@ private:
           std::max(largestTile, static_cast<double>(elements.back()));
       smem += slot(elements.back(), accumulated[i] ? 4 : target.elementBytes);
     }
-    for (const SOp &op : k.ops) {
-      if (op.kind == Kind::RmsNorm && !shapes[op.result].empty())
-        smem += slot(elements[op.result] / shapes[op.result].back(), 4);
-      else if (op.kind == Kind::AccRescaledSum)
-        smem += slot(elements[op.result], 4);
-    }
-    if (smem > static_cast<double>(options.smemLimit))
-      return false;
     int64_t threads = 32;
     while (threads < options.maxBlockThreads &&
            static_cast<double>(threads) < largestTile)
       threads *= 2;
+    // Row reductions of few long rows keep an f32 per row and warp
+    // (CodePlan.h, planRowReduction).
+    auto partials = [&](int64_t rows, int64_t count) {
+      RowReducePlan plan = planRowReduction(rows, count, threads);
+      return plan.wholeBlock ? slot(plan.partialBytes, 1) : 0.0;
+    };
+    for (const SOp &op : k.ops) {
+      if (op.kind == Kind::RmsNorm && !shapes[op.result].empty()) {
+        int64_t rows = elements[op.result] / shapes[op.result].back();
+        smem += slot(rows, 4) + partials(rows, shapes[op.result].back());
+      } else if (op.kind == Kind::AccRescaledSum) {
+        smem += slot(elements[op.result], 4);
+      } else if ((op.kind == Kind::ReduceSum || op.kind == Kind::ReduceMax ||
+                  op.kind == Kind::AccSumLast || op.kind == Kind::AccMeanLast ||
+                  op.kind == Kind::AccRmsLast) &&
+                 !op.args.empty() && elements[op.result] > 0) {
+        smem += partials(elements[op.result],
+                         elements[op.args[0]] / elements[op.result]);
+      }
+    }
+    if (smem > static_cast<double>(options.smemLimit))
+      return false;
     k.threads = threads;
     KernelDesc d;
     d.blocks = blocks;

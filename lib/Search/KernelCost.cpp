@@ -57,6 +57,36 @@ double matmulFlops(ArrayRef<int64_t> result, int64_t k, bool unpadded) {
   return 2.0 * batch * m * n * kk;
 }
 
+/// The thread-instructions of the butterflies of one row reduction of
+/// `rows` rows of `count` elements by a block of `threads` threads, as the
+/// lowering plans it (CodePlan.h, planRowReduction): every thread runs
+/// every round, three instructions per shuffle step (the shuffle, the
+/// select of the identity for a missing lane, the combination), plus one
+/// per row and warp for the shared-memory step of whole-block plans. 0 for
+/// a library kernel (`threads` 0).
+double butterflyOps(double rows, double count, int64_t threads) {
+  if (threads <= 0 || rows < 1)
+    return 0;
+  RowReducePlan plan = planRowReduction(
+      static_cast<int64_t>(rows),
+      static_cast<int64_t>(std::max(1.0, std::round(count))), threads);
+  double t = static_cast<double>(threads);
+  double steps = static_cast<double>(plan.shuffleSteps);
+  double warps = std::ceil(t / static_cast<double>(kWarpSize));
+  if (plan.wholeBlock)
+    return rows * t * steps * 3.0 + rows * warps;
+  double segments = std::ceil(t / static_cast<double>(plan.groupSize));
+  return std::ceil(rows / segments) * t * steps * 3.0;
+}
+
+/// The parts of rows one thread of a row-sum accumulator keeps
+/// (CodePlan.h, rowPartsPerThread).
+int64_t rowSumPartsPerThread(double rows, double count, int64_t threads) {
+  auto r = static_cast<int64_t>(rows);
+  auto c = static_cast<int64_t>(std::max(1.0, std::round(count)));
+  return rowPartsPerThread(planRowReduction(r, c, threads), r, threads);
+}
+
 /// Adds the arithmetic of `op`, run `times` times, to `w`; `perBlock` is
 /// how often the once-per-block finalisation of an accumulator runs.
 void addOpWork(KernelWork &w, const CostOp &op, double times, double perBlock,
@@ -64,6 +94,11 @@ void addOpWork(KernelWork &w, const CostOp &op, double times, double perBlock,
   double n = numel(op.result);
   for (const auto &a : op.args)
     n = std::max(n, numel(a));
+  int64_t threads = w.fullyParallel ? 0 : w.threads;
+  // The elements of a reduction's rows per result element.
+  auto perRow = [&] {
+    return op.args.empty() ? 1.0 : numel(op.args[0]) / numel(op.result);
+  };
   switch (op.cls) {
   case CostOp::Class::Matmul:
     w.tensorFlops +=
@@ -76,18 +111,35 @@ void addOpWork(KernelWork &w, const CostOp &op, double times, double perBlock,
     return;
   }
   case CostOp::Class::Reduce:
-    w.cudaOps += times * n;
+    w.cudaOps +=
+        times * (n + butterflyOps(numel(op.result), perRow(), threads));
     return;
   case CostOp::Class::RmsNorm: {
     // Per element: the square-and-add (one FMA), the scale, the weight;
     // per row one rsqrt.
     double rows = n / static_cast<double>(op.args[0].back());
-    w.cudaOps += times * n * (op.args.size() > 1 ? 3.0 : 2.0);
+    w.cudaOps +=
+        times * n * (op.args.size() > 1 ? 3.0 : 2.0) +
+        times *
+            butterflyOps(rows, static_cast<double>(op.args[0].back()), threads);
     w.sfuOps += times * rows;
     return;
   }
   case CostOp::Class::Accumulate: {
     double resultElems = numel(op.result);
+    if (op.accumulator == AccumulatorKind::RmsLast ||
+        op.accumulator == AccumulatorKind::MeanLast ||
+        op.accumulator == AccumulatorKind::SumLast ||
+        op.accumulator == AccumulatorKind::SumTo) {
+      // A thread keeps its parts of its rows in registers when they are
+      // few (as the GPU pipelines lower it), so the rows are reduced once
+      // per block; otherwise in every iteration.
+      bool inRegisters =
+          threads > 0 && rowSumPartsPerThread(resultElems, perRow(), threads) <=
+                             kMaxRegisterAccumElems;
+      w.cudaOps += (inRegisters ? perBlock : times) *
+                   butterflyOps(resultElems, perRow(), threads);
+    }
     switch (op.accumulator) {
     case AccumulatorKind::RmsLast:
       // One FMA per element and iteration; the sqrt once per block.

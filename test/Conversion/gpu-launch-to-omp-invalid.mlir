@@ -14,7 +14,8 @@ func.func @async_launch() {
 
 // -----
 
-// Warp-level shuffles have no CPU emulation.
+// Of the warp-level shuffles only xor of an f32 (the row reductions'
+// butterflies) has a CPU emulation.
 func.func @shuffle(%v: f32) {
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
@@ -23,7 +24,7 @@ func.func @shuffle(%v: f32) {
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
     // expected-error @+1 {{'gpu.shuffle' op has no CPU emulation in mirage-gpu-launch-to-omp}}
-    %r, %ok = gpu.shuffle xor %v, %o, %w : f32
+    %r, %ok = gpu.shuffle down %v, %o, %w : f32
     gpu.terminator
   }
   return

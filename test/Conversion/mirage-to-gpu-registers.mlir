@@ -2,25 +2,41 @@
 // RUN: mirage-opt %s --convert-mirage-to-gpu | FileCheck %s --check-prefix=SMEM
 
 // With register-accumulators, a thread owns elements tid + j * 128 of each
-// accumulator in every iteration, so the for-loop carries them: the 2x32
-// matmul accumulator (64 elements: one per thread, guarded for threads past
-// the end) and the 2x1 rms accumulator, both as f32 loop values; they are
-// stored to shared memory once, after the loop, for the division.
+// element-wise accumulator in every iteration, so the for-loop carries them:
+// the 2x32 matmul accumulator (64 elements: one per thread, guarded for
+// threads past the end) as an f32 loop value, stored to shared memory once,
+// after the loop, for the division. The 2x1 rms accumulator is a row sum of
+// squares (2 rows of 1024, 128 threads: a whole-block plan): each thread
+// carries its strided part of each row (2 values) through the loop, with no
+// shuffle inside it; after the loop a butterfly per warp and row, the
+// warps' totals through shared memory, and one thread per row writes the
+// sum.
 
 // CHECK-LABEL: func.func @rmsnorm_matmul
-// CHECK: %[[LOOP:.*]]:2 = scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}} step %c1{{.*}} iter_args(%[[R:.*]] = %{{.*}}, %[[S:.*]] = %{{.*}}) -> (f32, f32) {
+// CHECK: %[[LOOP:.*]]:3 = scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}} step %c1{{.*}} iter_args(%[[P0:.*]] = %{{.*}}, %[[P1:.*]] = %{{.*}}, %[[R:.*]] = %{{.*}}) -> (f32, f32, f32) {
+// CHECK-NOT: gpu.shuffle
+// The matmul, then the parts of the rows.
+// CHECK: memref.store %{{.*}} : memref<2x32xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: gpu.shuffle
+// CHECK: %[[Q0:.*]] = scf.for
+// CHECK: arith.mulf
+// CHECK: %[[S0:.*]] = arith.addf %[[P0]], %[[Q0]] : f32
+// CHECK: %[[Q1:.*]] = scf.for
+// CHECK: %[[S1:.*]] = arith.addf %[[P1]], %[[Q1]] : f32
 // CHECK: %[[NR:.*]] = scf.if %{{.*}} -> (f32) {
 // CHECK: } else {
 // CHECK-NEXT: scf.yield %[[R]] : f32
-// CHECK: %[[NS:.*]] = scf.if %{{.*}} -> (f32) {
-// CHECK: } else {
-// CHECK-NEXT: scf.yield %[[S]] : f32
 // CHECK: gpu.barrier
-// CHECK-NEXT: scf.yield %[[NR]], %[[NS]] : f32, f32
+// CHECK-NEXT: scf.yield %[[S0]], %[[S1]], %[[NR]] : f32, f32, f32
+// CHECK: gpu.shuffle xor %[[LOOP]]#0, %c16_i32
+// CHECK-COUNT-4: gpu.shuffle xor
+// CHECK: memref.store %{{.*}} : memref<2x4xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.shuffle xor %[[LOOP]]#1, %c16_i32
+// CHECK: memref.store %{{.*}} : memref<2x4xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK: memref.store %{{.*}} : memref<2x1xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.if
-// CHECK: memref.store %[[LOOP]]#0
-// CHECK: scf.if
-// CHECK: memref.store %[[LOOP]]#1
+// CHECK: memref.store %[[LOOP]]#2
 // CHECK: math.sqrt
 
 // Without, the accumulators are read and written in shared memory in every

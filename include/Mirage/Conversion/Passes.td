@@ -26,6 +26,11 @@ def ConvertMirageToGPU : Pass<"convert-mirage-to-gpu", "::mlir::ModuleOp"> {
       initialised before the loop, updated in it and finalised after it
       (mean, rms);
     - `mt.thread_graph` bodies are evaluated per element in registers;
+    - row reductions (`rms_norm`, `reduce_sum`, `reduce_max`, the row sums
+      of `sum_last`, `mean_last`, `rms_last`, `sum_to`) are cooperative:
+      strided partial sums per thread, a `gpu.shuffle xor` butterfly over a
+      segment of a warp per row, or for fewer rows than warps over every
+      warp with one shared-memory step across them;
     - `gpu.barrier` is placed only between stages with a read-after-write or
       write-after-read dependence through shared memory, and at the end of
       every loop iteration.
@@ -73,8 +78,9 @@ def ConvertMirageToGPU : Pass<"convert-mirage-to-gpu", "::mlir::ModuleOp"> {
     Option<"registerAccumulators", "register-accumulators", "bool",
            /*default=*/"false",
            "Keep for-loop accumulators in registers (loop-carried values) "
-           "when each thread owns at most 16 of their elements; needs the "
-           "code to run with the block's full thread count">,
+           "when each thread owns at most 16 of their elements (row sums: "
+           "its parts of at most 16 rows, reduced after the loop); needs "
+           "the code to run with the block's full thread count">,
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Graph-defined kernels lowered">,
@@ -99,7 +105,15 @@ def GpuLaunchToOpenMP : Pass<"mirage-gpu-launch-to-omp", "::mlir::ModuleOp"> {
     every thread of the block to reach each mma the same number of times,
     as the kernels of `convert-mirage-to-gpu` do. `cp.async` copies
     (`nvgpu.device_async_copy`) become synchronous copies, and their groups
-    and waits disappear. Other warp-level ops are rejected.
+    and waits disappear. `gpu.shuffle xor` of an f32 (the butterflies of the
+    row reductions) is emulated with the semantics of its NVVM lowering
+    (`shfl.sync.bfly` clamped to `width`), with any `threads`: each thread
+    writes its value to its slot of a team-wide buffer, the team
+    synchronises, each thread reads the slot of lane `lane ^ offset` of its
+    warp of 32 consecutive threads if that lane is below `width` (else its
+    own value, with `valid` false), and the team synchronises again. Every
+    thread must reach each shuffle the same number of times. Other
+    warp-level ops are rejected.
 
     With `threads = 0` each GPU thread is one OpenMP thread, which is correct
     for every kernel. With `threads = N > 0` the team has N threads and

@@ -68,6 +68,46 @@ constexpr int64_t kMaxPipelineStages = 4;
 int64_t choosePipelineStages(int64_t forloop, int64_t limit,
                              llvm::function_ref<int64_t(int64_t)> smemFor);
 
+/// Lanes of a warp: the widest butterfly of warp shuffles.
+constexpr int64_t kWarpSize = 32;
+
+/// How a block of `threads` threads reduces `rows` rows of `count`
+/// elements each (rms_norm's sum of squares, reduce_sum / reduce_max, the
+/// row sums of sum_last / mean_last / rms_last / sum_to accumulators).
+/// Every thread reduces a strided part of a row in registers, then a
+/// butterfly of `gpu.shuffle xor` (`shfl.sync.bfly`) combines the lanes
+/// that share the row:
+/// - a segment of `groupSize` lanes (a power of two, at most a warp) per
+///   row, rows in rounds of ceil(threads / groupSize): no shared memory;
+/// - or, when there are too few rows to give each a warp and a row is
+///   longer than a warp (`wholeBlock`), every thread on every row, one
+///   butterfly per warp and row, then one shared-memory step across the
+///   warps (`partialBytes`: an f32 per row and warp).
+struct RowReducePlan {
+  int64_t groupSize = 1;
+  bool wholeBlock = false;
+  /// Shuffle rounds per row: log2 of the lanes of a butterfly.
+  int64_t shuffleSteps = 0;
+  /// Shared memory of the warps' partial results (whole-block plans).
+  int64_t partialBytes = 0;
+};
+
+RowReducePlan planRowReduction(int64_t rows, int64_t count, int64_t threads);
+
+/// The rows one thread of a block of `threads` takes part in under `plan`
+/// (its strided parts of them): every row for whole-block plans, else one
+/// per round.
+int64_t rowPartsPerThread(const RowReducePlan &plan, int64_t rows,
+                          int64_t threads);
+
+/// Most accumulator values one thread keeps in registers with
+/// `register-accumulators` (the GPU pipelines): elements of an element-wise
+/// accumulator, or its parts of the rows of a row-sum accumulator
+/// (sum_last, mean_last, rms_last, sum_to), which are then reduced once,
+/// after the loop, instead of in every iteration. More stay in shared
+/// memory.
+constexpr int64_t kMaxRegisterAccumElems = 16;
+
 } // namespace mirage::search
 
 #endif // MIRAGE_SEARCH_CODEPLAN_H
