@@ -272,6 +272,13 @@ mk::GraphKernelOp WrapKernelsPass::build(Operation *op, const OpTiling &t,
       else
         tileOp->getResult(0).setType(inferred[0]);
     }
+    // The tile is stored in the kernel result's element type (a convert's
+    // target type, a bf16 matmul's f32 result).
+    if (ok) {
+      auto tileType = cast<RankedTensorType>(tileOp->getResult(0).getType());
+      tileOp->getResult(0).setType(
+          tileType.clone(outType.getElementType()));
+    }
   }
   if (!ok) {
     kernel.erase();
