@@ -219,6 +219,8 @@ LogicalResult verifyRmsNorm(Operation *op, Type input, Type weight,
 }
 
 bool isExactWidening(Type from, Type to) {
+  from = getElementTypeOrSelf(from);
+  to = getElementTypeOrSelf(to);
   return from == to || (to.isF32() && (from.isF16() || from.isBF16()));
 }
 
