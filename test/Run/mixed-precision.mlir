@@ -11,8 +11,10 @@
 // and stores every tensor in its own storage type and computes in f32; it
 // is compared with the f64 interpreter in the input form and as the search
 // returns it. The search's programs have one element type: a conversion
-// and the bf16 -> f32 matmul stay on their own (kernels of one op), the
-// f32 ops between them are searched and fused.
+// and the bf16 -> f32 matmul stay on their own, the f32 ops between them are
+// searched and fused; the lowering then moves both conversions into the
+// fused kernel (mirage-wrap-kernels), which reads the bf16 gain and writes
+// bf16: two kernels.
 // CHECK: output 0 (bf16, 512 elements)
 // CHECK: @mixed on cpu
 // CHECK-NEXT: PASS
@@ -27,8 +29,8 @@
 // CPU: output 0 (bf16, 512 elements)
 // CPU: @mixed on cpu
 // CPU-NEXT: PASS
-// The wrapped conversion loads bf16 and stores f32 (and back); the matmul
-// reads bf16 and writes f32.
+// GPU-COUNT-2: gpu.launch blocks
+// GPU-NOT: gpu.launch blocks
 // GPU-DAG: arith.extf {{.*}} : bf16 to f32
 // GPU-DAG: arith.truncf {{.*}} : f32 to bf16
 func.func @mixed(%x: tensor<16x64xbf16>, %w: tensor<64x32xbf16>, %g: tensor<1x32xbf16>) -> tensor<16x32xbf16> {
