@@ -256,18 +256,30 @@ struct WrapKernelsPass : public mirage::impl::WrapKernelsBase<WrapKernelsPass> {
           << static_cast<int64_t>(maxTile);
       return signalPassFailure();
     }
+    // The other ops first, so that a conversion between two of them moves
+    // into one of their kernels; the conversions left are wrapped last.
+    if (failed(wrapAll(/*conversions=*/false)))
+      return signalPassFailure();
     absorbConversions(getOperation());
+    if (failed(wrapAll(/*conversions=*/true)))
+      return signalPassFailure();
+  }
+
+  /// Wraps every mk op other than graph-defined kernels and reshapes: the
+  /// conversions, or every other op.
+  LogicalResult wrapAll(bool conversions) {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
       // A reshape is a view of its buffer, not a kernel.
       if (isa<mk::MKDialect>(op->getDialect()) &&
-          !isa<mk::GraphKernelOp, mk::ReshapeOp>(op))
+          !isa<mk::GraphKernelOp, mk::ReshapeOp>(op) &&
+          isa<mk::ConvertOp>(op) == conversions)
         ops.push_back(op);
     });
     for (Operation *op : ops) {
       FailureOr<OpTiling> t = describe(op);
       if (failed(t))
-        return signalPassFailure();
+        return mlir::failure();
       mk::GraphKernelOp kernel;
       failure = "it does not fit the shared-memory limit";
       gridTooLarge = false;
@@ -278,12 +290,13 @@ struct WrapKernelsPass : public mirage::impl::WrapKernelsBase<WrapKernelsPass> {
       if (!kernel) {
         op->emitOpError("cannot be wrapped into a graph-defined kernel: ")
             << failure;
-        return signalPassFailure();
+        return mlir::failure();
       }
       op->getResult(0).replaceAllUsesWith(kernel.getResult(0));
       op->erase();
       ++numWrapped;
     }
+    return success();
   }
 };
 

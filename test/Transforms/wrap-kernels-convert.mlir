@@ -4,9 +4,10 @@
 // leaves conversions between its subprograms, which have one element type)
 // moves into that kernel as an mb.convert after the input iterator or
 // before the output saver, so the kernel reads or writes the other storage
-// type and the thread graphs fuse the conversion. A conversion with a user
-// that is not a graph-defined kernel, or between two plain mk ops, is
-// wrapped on its own.
+// type and the thread graphs fuse the conversion. The other mk ops are
+// wrapped first, so a conversion between two of them moves into the
+// producer's kernel. A conversion with a user that is not a graph-defined
+// kernel is wrapped on its own.
 
 // CHECK-LABEL: func.func @absorbed
 // CHECK-NOT: mk.convert
@@ -46,4 +47,20 @@ func.func @also_returned(%x: tensor<4x8xbf16>) -> (tensor<4x8xf32>, tensor<4x8xf
   %xf = mk.convert %x : tensor<4x8xbf16> -> tensor<4x8xf32>
   %e = mk.exp %xf : tensor<4x8xf32>
   return %xf, %e : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// Between two plain mk ops: the exp's kernel writes f32.
+// CHECK-LABEL: func.func @between_plain_ops
+// CHECK-NOT: mk.convert
+// CHECK: %[[E:.*]] = mk.graph_kernel(%arg0)
+// CHECK: mb.exp
+// CHECK: mb.convert %{{.*}} : tensor<4x8xbf16> -> tensor<4x8xf32>
+// CHECK: } : (tensor<4x8xbf16>) -> tensor<4x8xf32>
+// CHECK: mk.graph_kernel(%[[E]])
+// CHECK: mb.mul_scalar
+func.func @between_plain_ops(%x: tensor<4x8xbf16>) -> tensor<4x8xf32> {
+  %e = mk.exp %x : tensor<4x8xbf16>
+  %c = mk.convert %e : tensor<4x8xbf16> -> tensor<4x8xf32>
+  %m = mk.mul_scalar %c, 2.0 : tensor<4x8xf32>
+  return %m : tensor<4x8xf32>
 }
