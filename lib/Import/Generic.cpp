@@ -772,22 +772,15 @@ Reason importReductionGeneric(linalg::GenericOp op, unsigned k, OpBuilder &b) {
       size = std::max(size, cast<ShapedType>(input.getType()).getDimSize(d));
     shape.push_back(size);
   }
-  // The output map keeps the reduced dim as a literal 0, or drops it and a
-  // tensor.expand_shape puts it back (what torch-mlir emits).
+  // The output map keeps the reduced dim as a literal 0, or drops it (what
+  // torch-mlir and IREE emit); the mk reduction keeps it with size 1 and
+  // replaceDroppedDimResult gives the users the dropped form.
   AffineMap outMap = maps[op.getNumDpsInputs() + k];
-  tensor::ExpandShapeOp expand;
-  if (outMap.getNumResults() == rank - 1) {
-    SmallVector<int64_t> kept(shape);
-    kept[reduced] = 1;
-    expand = expandToKeptDim(op->getResult(k), kept);
-    if (!expand)
-      return "the reduced dim is dropped and not re-inserted by a "
-             "tensor.expand_shape (mk reductions keep it)";
-  } else if (outMap.getNumResults() != rank) {
+  bool dropped = outMap.getNumResults() == rank - 1;
+  if (!dropped && outMap.getNumResults() != rank)
     return "the output map of the reduction is not the identity";
-  }
   for (unsigned d = 0, r = 0; d < rank; ++d) {
-    if (d == reduced && expand)
+    if (d == reduced && dropped)
       continue;
     AffineExpr e = outMap.getResult(r++);
     if (d == reduced) {
@@ -798,8 +791,12 @@ Reason importReductionGeneric(linalg::GenericOp op, unsigned k, OpBuilder &b) {
       return "the output map of the reduction is not the identity";
     }
   }
-  if (expand)
-    resultType = expand.getResultType();
+  if (dropped) {
+    SmallVector<int64_t> kept(shape);
+    kept[reduced] = 1;
+    resultType = RankedTensorType::get(
+        kept, cast<ShapedType>(resultType).getElementType());
+  }
   if (Reason r = checkTypes({}, resultType); !r.empty())
     return r;
 
@@ -852,8 +849,8 @@ Reason importReductionGeneric(linalg::GenericOp op, unsigned k, OpBuilder &b) {
     result = mk::ReduceSumOp::create(b, op.getLoc(), *value, dim).getResult();
   else
     result = mk::ReduceMaxOp::create(b, op.getLoc(), *value, dim).getResult();
-  if (expand)
-    replaceOp(expand, result);
+  if (dropped)
+    replaceDroppedDimResult(b, op->getResult(k), result, reduced);
   else
     op->getResult(k).replaceAllUsesWith(result);
   op->erase();

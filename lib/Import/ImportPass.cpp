@@ -37,6 +37,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/FoldUtils.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
@@ -132,6 +133,31 @@ Reason importOpImpl(Operation *op, OpBuilder &b) {
 /// The remark on an op left outside, at its location only: attaching the op
 /// would print it (and number its whole function) once per remark, which is
 /// quadratic in the size of a program with many such ops.
+/// Folds the tosa and arith ops of `func`'s body whose operands are all
+/// constants (tosa.reciprocal of a splat: 1/sqrt(d), 1/n of a mean), so
+/// that their users read a constant that is a scalar to the import.
+void foldConstantOps(func::FuncOp func) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : func.getBody().front())
+    if (isa_and_nonnull<tosa::TosaDialect, arith::ArithDialect>(
+            op.getDialect()) &&
+        op.getNumOperands() > 0 && op.getNumRegions() == 0 &&
+        llvm::all_of(op.getOperands(),
+                     [](Value v) { return matchPattern(v, m_Constant()); }))
+      ops.push_back(&op);
+  OperationFolder folder(func.getContext());
+  llvm::SetVector<Operation *> operands;
+  for (Operation *op : ops) {
+    for (Value v : op->getOperands())
+      operands.insert(v.getDefiningOp());
+    (void)folder.tryToFold(op);
+  }
+  // The constants that only the folded ops read.
+  for (Operation *c : operands)
+    if (isOpTriviallyDead(c))
+      c->erase();
+}
+
 void remarkLeftOutside(Operation *op, StringRef why) {
   emitRemark(op->getLoc()) << "mirage-import: left outside: " << why;
 }
@@ -184,6 +210,7 @@ struct MirageImportPass
       if (!hasInputOps)
         continue;
       demoteF64(func, f64AsF32);
+      foldConstantOps(func);
       importTiles(func, b);
       importTosaGeluErf(func, b);
       SmallVector<Operation *> candidates;

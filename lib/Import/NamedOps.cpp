@@ -207,14 +207,34 @@ Reason importSoftmax(linalg::SoftmaxOp op, OpBuilder &b) {
   return {};
 }
 
-tensor::ExpandShapeOp expandToKeptDim(Value reduced,
-                                      ArrayRef<int64_t> keptShape) {
-  if (!reduced.hasOneUse())
-    return {};
-  auto expand = dyn_cast<tensor::ExpandShapeOp>(*reduced.getUsers().begin());
-  if (!expand || expand.getResultType().getShape() != keptShape)
-    return {};
-  return expand;
+void replaceDroppedDimResult(OpBuilder &b, Value reduced, Value kept,
+                             int64_t dim) {
+  auto keptType = cast<RankedTensorType>(kept.getType());
+  for (Operation *user : llvm::make_early_inc_range(reduced.getUsers()))
+    if (auto e = dyn_cast<tensor::ExpandShapeOp>(user);
+        e && e.getResultType() == keptType)
+      replaceOp(e, kept);
+  if (reduced.use_empty())
+    return;
+  // The dropped dim joins the group of the dim before it (the first group
+  // when it is dim 0); a rank-1 input collapses to rank 0 with no groups.
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < keptType.getRank(); ++d)
+    if (d != dim)
+      groups.push_back({d});
+  if (!groups.empty()) {
+    ReassociationIndices &group = groups[std::max<int64_t>(dim - 1, 0)];
+    if (dim == 0)
+      group.insert(group.begin(), 0);
+    else
+      group.push_back(dim);
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfterValue(kept);
+  auto collapse = tensor::CollapseShapeOp::create(
+      b, kept.getLoc(), cast<RankedTensorType>(reduced.getType()), kept,
+      groups);
+  reduced.replaceAllUsesWith(collapse.getResult());
 }
 
 Reason importLinalgReduce(linalg::ReduceOp op, OpBuilder &b) {
@@ -245,18 +265,12 @@ Reason importLinalgReduce(linalg::ReduceOp op, OpBuilder &b) {
   if (isMax && !isMaxIdentityInit(init))
     return "the max starts from an init other than -inf or the lowest value";
   int64_t dim = op.getDimensions()[0];
-  SmallVector<int64_t> kept(cast<ShapedType>(input.getType()).getShape());
-  kept[dim] = 1;
-  tensor::ExpandShapeOp expand = expandToKeptDim(op->getResult(0), kept);
-  if (!expand)
-    return "the reduced dim is dropped and not re-inserted by a "
-           "tensor.expand_shape (mk reductions keep it)";
   b.setInsertionPoint(op);
   IntegerAttr d = b.getI64IntegerAttr(dim);
   Value r = isSum
                 ? mk::ReduceSumOp::create(b, op.getLoc(), input, d).getResult()
                 : mk::ReduceMaxOp::create(b, op.getLoc(), input, d).getResult();
-  replaceOp(expand, r);
+  replaceDroppedDimResult(b, op->getResult(0), r, dim);
   op->erase();
   return {};
 }

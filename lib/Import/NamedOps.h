@@ -76,12 +76,13 @@ mlir::Value broadcastCopySource(mlir::linalg::LinalgOp op);
 /// instead, through the composed map.
 mlir::Value rankRaisingCopySource(mlir::linalg::LinalgOp op);
 
-/// For a reduction result that dropped a dim: the tensor.expand_shape that is
-/// its only user and gives back `keptShape` (the input shape with the
-/// reduced dim 1), or null. Inserting size-1 dims does not move data, so the
-/// shape alone decides.
-mlir::tensor::ExpandShapeOp expandToKeptDim(mlir::Value reduced,
-                                            llvm::ArrayRef<int64_t> keptShape);
+/// Gives the users of `reduced`, a reduction result without its reduced dim
+/// `dim`, the mk reduction result `kept` that keeps it with size 1: a
+/// tensor.expand_shape back to the kept shape reads `kept` itself, the other
+/// users a tensor.collapse_shape of it (which importReshapes turns into an
+/// mk.reshape between mk ops). Inserting size-1 dims moves no data.
+void replaceDroppedDimResult(mlir::OpBuilder &b, mlir::Value reduced,
+                             mlir::Value kept, int64_t dim);
 
 } // namespace mirage::import
 

@@ -18,7 +18,9 @@
 // DIFF: PASS @not_a_splat
 // DIFF: PASS @splat_forms
 // DIFF: PASS @reshape_same_type
-// DIFF: 11 passed, 0 failed, 0 not checked
+// DIFF: PASS @reciprocal_of_splat
+// DIFF: PASS @scale_from_arith
+// DIFF: 13 passed, 0 failed, 0 not checked
 
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
@@ -186,4 +188,38 @@ func.func @reshape_same_type(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   %r = tosa.reshape %x, %shape : (tensor<2x8xf32>, !tosa.shape<2>) -> tensor<2x8xf32>
   %e = tosa.exp %r : (tensor<2x8xf32>) -> tensor<2x8xf32>
   return %e : tensor<2x8xf32>
+}
+
+// Ops that read only constants fold before the import (IREE's LayerNorm:
+// the mean as a sum times tosa.reciprocal of a full-shape splat of n): the
+// product is a scalar multiplication by 1/n rounded to f32 as the export
+// computes it, and no constant is left behind.
+// CHECK-LABEL: func.func @reciprocal_of_splat(
+// CHECK-NOT: tosa.
+// CHECK: %[[S:.*]] = mk.reduce_sum %arg0 dim = 1
+// CHECK-NEXT: mk.mul_scalar %[[S]], 0.0026041667442768812
+// CHECK-NOT: tosa.
+func.func @reciprocal_of_splat(%x: tensor<16x384xf32>) -> tensor<16x1xf32> {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %n = "tosa.const"() <{values = dense<384.0> : tensor<16x1xf32>}> : () -> tensor<16x1xf32>
+  %sum = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<16x384xf32>) -> tensor<16x1xf32>
+  %r = tosa.reciprocal %n : (tensor<16x1xf32>) -> tensor<16x1xf32>
+  %mean = tosa.mul %sum, %r, %shift : (tensor<16x1xf32>, tensor<16x1xf32>, tensor<1xi8>) -> tensor<16x1xf32>
+  return %mean : tensor<16x1xf32>
+}
+
+// Scalar arith on constants (a scale computed at the top level, filled
+// into a tensor) folds as well.
+// CHECK-LABEL: func.func @scale_from_arith(
+// CHECK-NOT: arith.
+// CHECK: mk.mul_scalar %arg0, 1.250000e-01
+// CHECK-NOT: arith.
+func.func @scale_from_arith(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %one = arith.constant 1.0 : f32
+  %eight = arith.constant 8.0 : f32
+  %s = arith.divf %one, %eight : f32
+  %e = tensor.empty() : tensor<8x4xf32>
+  %f = linalg.fill ins(%s : f32) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %y = linalg.mul ins(%x, %f : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %y : tensor<8x4xf32>
 }

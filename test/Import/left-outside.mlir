@@ -97,46 +97,6 @@ func.func @erf(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
-// A reduction whose result drops the reduced dim (and is used so) needs a
-// reshape mk lacks.
-// CHECK-LABEL: func.func @dropped
-// CHECK: linalg.generic
-func.func @dropped(%a: tensor<4x8xf32>) -> tensor<4xf32> {
-  %cst = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<4xf32>
-  // expected-remark @below {{left outside: a fill whose users were not all imported}}
-  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
-  // expected-remark @below {{left outside: the reduced dim is dropped and not re-inserted by a tensor.expand_shape}}
-  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<4x8xf32>) outs(%f : tensor<4xf32>) {
-  ^bb0(%in: f32, %out: f32):
-    %s = arith.addf %in, %out : f32
-    linalg.yield %s : f32
-  } -> tensor<4xf32>
-  return %0 : tensor<4xf32>
-}
-
-// -----
-
-// A reduction that drops the reduced dim and is used as it is: mk
-// reductions keep the dim, so it stays outside.
-// CHECK-LABEL: func.func @dropped_dim
-// CHECK: linalg.reduce
-func.func @dropped_dim(%x: tensor<4x8xf32>) -> tensor<4xf32> {
-  %cst = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<4xf32>
-  // expected-remark @below {{left outside: a fill whose users were not all imported}}
-  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
-  // expected-remark @below {{left outside: the reduced dim is dropped and not re-inserted by a tensor.expand_shape (mk reductions keep it)}}
-  %r = linalg.reduce ins(%x : tensor<4x8xf32>) outs(%f : tensor<4xf32>) dimensions = [1]
-    (%in: f32, %acc: f32) {
-      %0 = arith.addf %in, %acc : f32
-      linalg.yield %0 : f32
-    }
-  return %r : tensor<4xf32>
-}
-
-// -----
-
 // A copy that broadcasts to a higher rank, read by no mk op.
 // CHECK-LABEL: func.func @broadcast_copy
 // CHECK: linalg.generic

@@ -13,6 +13,8 @@
 // RUN: not mirage-run --runs=-1 %s 2>&1 | FileCheck %s --check-prefix=RUNS
 // RUN: not mirage-run --import-check --import-check-fault=x %s 2>&1 | FileCheck %s --check-prefix=FAULT
 // RUN: not mirage-run --import-check-fault=mk %s 2>&1 | FileCheck %s --check-prefix=FAULTALONE
+// RUN: not mirage-run --import-check --import-check-precision=f16 %s 2>&1 | FileCheck %s --check-prefix=PREC
+// RUN: not mirage-run --import-check-precision=f32 %s 2>&1 | FileCheck %s --check-prefix=PRECALONE
 // RUN: mirage-run --omp-threads=1 --tol-scale=2 --input-scale=0.5 %s | FileCheck %s --check-prefix=OK
 
 // HELP: USAGE: mirage-run [options] <input file>
@@ -20,6 +22,7 @@
 // HELP-DAG: --device=
 // HELP-DAG: --func=
 // HELP-DAG: --import-check
+// HELP-DAG: --import-check-precision=
 // HELP-DAG: --omp-threads=
 // HELP-DAG: --tol-scale=
 // HELP-NOT: --x86-
@@ -39,6 +42,8 @@
 // RUNS: mirage-run: for the --runs option: '-1' value invalid for uint argument!
 // FAULT: mirage-run: --import-check-fault=x: expected mk or outside
 // FAULTALONE: mirage-run: --import-check-fault needs --import-check
+// PREC: mirage-run: --import-check-precision=f16: expected f64 or f32
+// PRECALONE: mirage-run: --import-check-precision needs --import-check
 // OK: PASS
 
 func.func @f(%a: tensor<4x8xf16>, %b: tensor<4x8xf16>) -> tensor<4x8xf16> {

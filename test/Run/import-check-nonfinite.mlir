@@ -1,24 +1,35 @@
 // The comparison of the differential check where values are not finite: a
 // NaN on both sides (rsqrt of a negative input), or an infinity of the same
-// sign, agrees; where upstream's f32 run overflows and the f64 interpreter
-// does not (exp(x) * (1 / exp(x)) at |x| > 88), the import is evaluated
-// again in f32 arithmetic: when it overflows there too, the element is a
-// NOTE, not a mismatch. An element that f32 rounding alone moves out of
-// tolerance ((x + 1e4) - 1e4 loses x's low bits in f32; the f64 interpreter
-// keeps them) is a NOTE when the import evaluated in f32 moves as far; a
-// fault added to the import's result is still a mismatch there.
+// sign, agrees. By default the reference runs in f64 like the interpreter,
+// so f32 overflow and rounding do not enter (OVERFLOW64, ILL64); a fault is
+// a mismatch there too. With --import-check-precision=f32 the reference
+// runs in f32: where it overflows and the f64 interpreter does not
+// (exp(x) * (1 / exp(x)) at |x| > 88), the import is evaluated again in f32
+// arithmetic: when it overflows there too, the element is a NOTE, not a
+// mismatch. An element that f32 rounding alone moves out of tolerance
+// ((x + 1e4) - 1e4 loses x's low bits in f32; the f64 interpreter keeps
+// them) is a NOTE when the import evaluated in f32 moves as far; a fault
+// added to the import's result is still a mismatch there.
 // RUN: mirage-run --import-check %s --func=nan_both | FileCheck %s --check-prefix=NAN
 // RUN: mirage-run --import-check %s --func=nan_outside | FileCheck %s --check-prefix=NANOUT
-// RUN: mirage-run --import-check %s --func=overflow --input-scale=200 | FileCheck %s --check-prefix=OVERFLOW
-// RUN: mirage-run --import-check %s --func=cancellation | FileCheck %s --check-prefix=ILL
+// RUN: mirage-run --import-check %s --func=overflow --input-scale=200 | FileCheck %s --check-prefix=OVERFLOW64
+// RUN: mirage-run --import-check %s --func=cancellation | FileCheck %s --check-prefix=ILL64
+// RUN: not mirage-run --import-check %s --func=cancellation --import-check-fault=mk | FileCheck %s --check-prefix=ILLFAULT
+// RUN: mirage-run --import-check --import-check-precision=f32 %s --func=overflow --input-scale=200 | FileCheck %s --check-prefix=OVERFLOW
+// RUN: mirage-run --import-check --import-check-precision=f32 %s --func=cancellation | FileCheck %s --check-prefix=ILL
 // rsqrt of what rounds to zero: inf in f64 everywhere; in f32 the rounding
 // error of (x + 1e4) - 1e4 - x decides between finite, NaN and inf, and the
 // import evaluated in f32 agrees with upstream's kind at every element.
-// RUN: mirage-run --import-check %s --func=rounding_decides | FileCheck %s --check-prefix=ROUND
-// RUN: not mirage-run --import-check %s --func=cancellation --import-check-fault=mk | FileCheck %s --check-prefix=ILLFAULT
+// RUN: mirage-run --import-check --import-check-precision=f32 %s --func=rounding_decides | FileCheck %s --check-prefix=ROUND
+// RUN: not mirage-run --import-check --import-check-precision=f32 %s --func=cancellation --import-check-fault=mk | FileCheck %s --check-prefix=ILLFAULT
 // At scale 1 nothing overflows.
-// RUN: mirage-run --import-check %s --func=overflow | FileCheck %s --check-prefix=NOOVERFLOW
+// RUN: mirage-run --import-check --import-check-precision=f32 %s --func=overflow | FileCheck %s --check-prefix=NOOVERFLOW
 
+// OVERFLOW64: output 0 (f64, 32 elements): max abs err 0.000e+00
+// OVERFLOW64-NOT: NOTE
+// OVERFLOW64: PASS @overflow
+// ILL64-NOT: NOTE
+// ILL64: PASS @cancellation
 // NAN: output 0: 16 of 32 elements are NaN or inf on both sides (agree; first element 0 [0, 0]: {{-?}}nan)
 // NAN: PASS @nan_both
 // NANOUT: output 0: 16 of 32 elements are NaN or inf on both sides (agree;

@@ -57,11 +57,16 @@ verify::FloatTensor readBuffer(const Buffer &b);
 /// reference's largest in the row, on a NOTE line; so does
 /// an element that is not finite in the reference where the output and
 /// `f32Reference` are both finite, or both the same non-finite value (f32
-/// rounding decides: there is no real value to compare with).
+/// rounding decides: there is no real value to compare with). Outputs
+/// computed in f64 pass `roundingScale` = the ratio of f64's to f32's
+/// rounding unit: the f32 reference's error, times it, estimates theirs
+/// (an f64 output that is not finite where the reference is finite is then
+/// a mismatch: f64 does not overflow where the reference does not).
 bool compareOutputs(llvm::ArrayRef<Buffer> outBufs,
                     llvm::ArrayRef<verify::FloatTensor> reference,
                     double tolScale, double &maxAbs, double &maxRel,
-                    llvm::ArrayRef<verify::FloatTensor> f32Reference = {});
+                    llvm::ArrayRef<verify::FloatTensor> f32Reference = {},
+                    double roundingScale = 1.0);
 
 /// How much further than the reference evaluated in f32 an output computed
 /// in f32 elsewhere (another order of operations) may be from the f64

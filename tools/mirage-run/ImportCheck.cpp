@@ -60,22 +60,25 @@ LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
   return pm.run(module);
 }
 
-/// The original function, widened to f32, run by upstream MLIR on `inputs`
-/// (f32 buffers): one f32 buffer per result.
+/// The original function, run by upstream MLIR on `inputs` (buffers of
+/// `computeIn`) in `computeIn` (f32: f16/bf16 widened; f64: every float):
+/// one buffer of `computeIn` per result.
 FailureOr<std::vector<Buffer>> runUpstream(ModuleOp original, StringRef name,
                                            ArrayRef<Buffer> inputs,
+                                           FloatType computeIn,
                                            double &runMs) {
   OwningOpRef<ModuleOp> module = original.clone();
   auto func = module->lookupSymbol<func::FuncOp>(name);
   keepOnly(*module, func);
-  if (failed(widenToF32(*module))) {
-    fail("@" + name + ": widening the original to f32 failed");
+  if (failed(widenFloats(*module, computeIn))) {
+    fail("@" + name + ": widening the original to " + typeName(computeIn) +
+         " failed");
     return failure();
   }
   std::vector<Buffer> outputs;
   for (Type t : func.getResultTypes())
-    outputs.push_back(zeroBuffer(cast<RankedTensorType>(t).getShape(),
-                                 Float32Type::get(t.getContext())));
+    outputs.push_back(
+        zeroBuffer(cast<RankedTensorType>(t).getShape(), computeIn));
   std::string why;
   std::unique_ptr<UpstreamProgram> program =
       UpstreamProgram::create(*module, why);
@@ -123,6 +126,10 @@ Outcome checkOne(ModuleOp original, func::FuncOp func,
                         " is not supported (f16, bf16, f32)");
   }
 
+  MLIRContext *ctx = func.getContext();
+  FloatType computeIn = options.upstreamInF64
+                            ? FloatType(Float64Type::get(ctx))
+                            : FloatType(Float32Type::get(ctx));
   // Seeded inputs rounded to the argument types.
   std::vector<verify::FloatTensor> inputs =
       verify::randomFloatInputs(func, options.seed);
@@ -132,14 +139,13 @@ Outcome checkOne(ModuleOp original, func::FuncOp func,
     for (double &v : inputs[i].data)
       v = verify::roundToElementType(static_cast<float>(v * options.inputScale),
                                      elem);
-    inputBufs.push_back(
-        makeBuffer(inputs[i], Float32Type::get(t.getContext())));
+    inputBufs.push_back(makeBuffer(inputs[i], computeIn));
   }
 
   // The reference: the original, run by upstream MLIR.
   double upstreamMs = 0;
   FailureOr<std::vector<Buffer>> upstream =
-      runUpstream(original, name, inputBufs, upstreamMs);
+      runUpstream(original, name, inputBufs, computeIn, upstreamMs);
   if (failed(upstream))
     return Outcome::Fail;
 
@@ -156,12 +162,15 @@ Outcome checkOne(ModuleOp original, func::FuncOp func,
     if (failed(runPipeline(*imported, "mirage-import")))
       return checkFailed("@" + name + ": mirage-import failed");
   }
-  if (failed(widenToF32(*imported)))
+  // mk holds f16/bf16/f32: the import is widened to f32 (the interpreter
+  // computes in f64 anyway); the ops left outside compute as the reference.
+  if (failed(widenFloats(*imported, Float32Type::get(ctx))))
     return checkFailed("@" + name + ": widening the import to f32 failed");
   std::string why;
   bool lowering = false;
   std::unique_ptr<ImportedProgram> program = ImportedProgram::create(
-      std::move(imported), importedFunc, why, lowering);
+      std::move(imported), importedFunc, why, lowering,
+      computeIn.isF64() ? computeIn : FloatType());
   if (!program)
     return lowering ? checkFailed("@" + name + ": " + why)
                     : notChecked("@" + name + ": " + why);
@@ -179,8 +188,10 @@ Outcome checkOne(ModuleOp original, func::FuncOp func,
     return checkFailed("@" + name + ": evaluating the import in f32: " + why);
 
   double maxAbs, maxRel;
+  // In f64, rounding errors are the f32 ones times 2^-53 / 2^-24.
   bool ok = compareOutputs(*upstream, *reference, options.tolScale, maxAbs,
-                           maxRel, *inF32);
+                           maxRel, *inF32,
+                           computeIn.isF64() ? 0x1p-29 : 1.0);
   llvm::outs() << "@" << name << ": upstream lowering vs import ("
                << program->numMkOps << " mk ops, " << program->numCalls
                << " outlined calls";

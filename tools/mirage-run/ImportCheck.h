@@ -23,6 +23,9 @@ struct ImportCheckOptions {
   uint64_t seed = 1;
   double inputScale = 1.0;
   double tolScale = 1.0;
+  /// The reference (and the ops the import leaves outside) run upstream in
+  /// f64, like the interpreter; otherwise in f32 (f16/bf16 widened).
+  bool upstreamInF64 = true;
   /// A fault injected into the import's evaluation, to test the check:
   /// "mk" or "outside" (see ImportedProgram::evaluate), or empty.
   std::string fault;

@@ -113,11 +113,12 @@ ImportedProgram::~ImportedProgram() = default;
 
 std::unique_ptr<ImportedProgram>
 ImportedProgram::create(OwningOpRef<ModuleOp> module, func::FuncOp func,
-                        std::string &why, bool &lowering) {
+                        std::string &why, bool &lowering, FloatType outsideIn) {
   lowering = false;
   MLIRContext *ctx = module->getContext();
   std::unique_ptr<ImportedProgram> p(new ImportedProgram());
   p->func = func;
+  p->outsideIn = outsideIn;
   if (!func.getBody().hasOneBlock()) {
     why = "the imported function has " +
           std::to_string(func.getBody().getBlocks().size()) +
@@ -301,6 +302,11 @@ ImportedProgram::create(OwningOpRef<ModuleOp> module, func::FuncOp func,
     p->steps.push_back(std::move(step));
   }
   if (p->numSegments) {
+    if (outsideIn && failed(widenFloats(*segments, outsideIn))) {
+      why = "widening the ops left outside to " + typeName(outsideIn) +
+            " failed";
+      return nullptr;
+    }
     p->upstream = UpstreamProgram::create(*segments, why);
     if (!p->upstream) {
       why = "the ops the import leaves outside do not lower upstream: " + why;
@@ -346,6 +352,11 @@ ImportedProgram::evaluate(ArrayRef<verify::FloatTensor> inputs, bool f32,
       h->real = readBuffer(*h->buffer);
     return &*h->real;
   };
+  // The element type of an upstream step's buffer for a value of `elem`.
+  auto bufferType = [&](Type elem) -> Type {
+    return outsideIn && isa<FloatType>(elem) ? widenType(elem, outsideIn)
+                                             : elem;
+  };
   for (Step &step : steps) {
     if (!step.upstream) {
       std::vector<verify::FloatTensor> ins;
@@ -385,14 +396,14 @@ ImportedProgram::evaluate(ArrayRef<verify::FloatTensor> inputs, bool f32,
           why = describe(v) + " reaches the ops left outside from mk code";
           return std::nullopt;
         }
-        h->buffer = makeBuffer(*h->real, rt.getElementType());
+        h->buffer = makeBuffer(*h->real, bufferType(rt.getElementType()));
         h->buffer->shape.assign(rt.getShape().begin(), rt.getShape().end());
       }
       ins.push_back(*h->buffer);
     }
     for (Value r : step.results) {
       auto rt = cast<RankedTensorType>(r.getType());
-      outs.push_back(zeroBuffer(rt.getShape(), rt.getElementType()));
+      outs.push_back(zeroBuffer(rt.getShape(), bufferType(rt.getElementType())));
     }
     SmallVector<const Buffer *> inPtrs;
     for (Buffer &b : ins)

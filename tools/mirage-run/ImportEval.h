@@ -34,10 +34,13 @@ public:
   /// with the reason in `why` when the function cannot be evaluated this
   /// way (control flow, an mk call inside an op left outside, a value
   /// between the steps that is not a static tensor); `lowering` is then
-  /// set when the reason is that the ops left outside do not lower.
+  /// set when the reason is that the ops left outside do not lower. With
+  /// `outsideIn`, the ops left outside compute in that float type (f64: the
+  /// precision of the interpreter), their operands and results converted.
   static std::unique_ptr<ImportedProgram>
   create(mlir::OwningOpRef<mlir::ModuleOp> module, mlir::func::FuncOp func,
-         std::string &why, bool &lowering);
+         std::string &why, bool &lowering,
+         mlir::FloatType outsideIn = nullptr);
   ~ImportedProgram();
 
   /// Evaluates the program on `inputs` (one per argument of the function):
@@ -64,6 +67,8 @@ private:
   std::unique_ptr<UpstreamProgram> upstream;
   mlir::func::FuncOp func;
   std::vector<Step> steps;
+  /// The float type of the buffers of the upstream steps (null: their own).
+  mlir::FloatType outsideIn;
 };
 
 } // namespace mirage::run

@@ -62,25 +62,34 @@ LogicalResult decomposeAggregatedOps(ModuleOp module) {
   return success();
 }
 
-/// `a` with its f16/bf16 values and types made f32 (constants, zero points,
-/// clamp bounds, function types).
-Attribute widenAttr(Attribute a) {
+/// `a` with its float values and types narrower than `to` made `to`
+/// (constants, zero points, clamp bounds, function types).
+Attribute widenAttr(Attribute a, FloatType to) {
   if (auto f = dyn_cast<FloatAttr>(a);
-      f && widenType(f.getType()) != f.getType())
-    return FloatAttr::get(widenType(f.getType()), f.getValueAsDouble());
+      f && widenType(f.getType(), to) != f.getType())
+    return FloatAttr::get(to, f.getValueAsDouble());
   if (auto d = dyn_cast<DenseFPElementsAttr>(a);
-      d && widenType(d.getType()) != d.getType()) {
-    SmallVector<float> values;
-    for (const APFloat &v : d.getValues<APFloat>())
-      values.push_back(v.convertToFloat());
-    return DenseElementsAttr::get(cast<ShapedType>(widenType(d.getType())),
-                                  ArrayRef<float>(values));
+      d && widenType(d.getType(), to) != d.getType()) {
+    auto type = cast<ShapedType>(widenType(d.getType(), to));
+    SmallVector<double> values;
+    for (const APFloat &v : d.getValues<APFloat>()) {
+      APFloat wide = v;
+      bool lost;
+      wide.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+      values.push_back(wide.convertToDouble());
+    }
+    if (to.isF64())
+      return DenseElementsAttr::get(type, ArrayRef<double>(values));
+    SmallVector<float> narrow(values.begin(), values.end());
+    return DenseElementsAttr::get(type, ArrayRef<float>(narrow));
   }
   if (auto t = dyn_cast<TypeAttr>(a))
-    return TypeAttr::get(widenType(t.getValue()));
+    return TypeAttr::get(widenType(t.getValue(), to));
   if (auto arr = dyn_cast<ArrayAttr>(a))
     return ArrayAttr::get(a.getContext(),
-                          llvm::map_to_vector(arr.getValue(), widenAttr));
+                          llvm::map_to_vector(arr.getValue(), [&](Attribute e) {
+                            return widenAttr(e, to);
+                          }));
   return a;
 }
 
@@ -99,30 +108,32 @@ void mirage::run::keepOnly(ModuleOp module, func::FuncOp root) {
       f.erase();
 }
 
-Type mirage::run::widenType(Type t) {
-  Type f32 = Float32Type::get(t.getContext());
-  if (isa<Float16Type, BFloat16Type>(t))
-    return f32;
+Type mirage::run::widenType(Type t, FloatType to) {
+  if (auto f = dyn_cast<FloatType>(t))
+    return f.getWidth() < to.getWidth() ? to : t;
   if (auto shaped = dyn_cast<ShapedType>(t))
-    if (isa<Float16Type, BFloat16Type>(shaped.getElementType()))
-      return shaped.clone(f32);
-  if (auto fn = dyn_cast<FunctionType>(t))
+    if (auto f = dyn_cast<FloatType>(shaped.getElementType());
+        f && f.getWidth() < to.getWidth())
+      return shaped.clone(to);
+  if (auto fn = dyn_cast<FunctionType>(t)) {
+    auto widen = [&](Type e) { return widenType(e, to); };
     return FunctionType::get(t.getContext(),
-                             llvm::map_to_vector(fn.getInputs(), widenType),
-                             llvm::map_to_vector(fn.getResults(), widenType));
+                             llvm::map_to_vector(fn.getInputs(), widen),
+                             llvm::map_to_vector(fn.getResults(), widen));
+  }
   return t;
 }
 
-LogicalResult mirage::run::widenToF32(ModuleOp module) {
+LogicalResult mirage::run::widenFloats(ModuleOp module, FloatType to) {
   module.walk([&](Operation *op) {
     for (Value r : op->getResults())
-      r.setType(widenType(r.getType()));
+      r.setType(widenType(r.getType(), to));
     for (Region &region : op->getRegions())
       for (Block &block : region)
         for (BlockArgument arg : block.getArguments())
-          arg.setType(widenType(arg.getType()));
+          arg.setType(widenType(arg.getType(), to));
     for (NamedAttribute attr : op->getAttrs())
-      op->setAttr(attr.getName(), widenAttr(attr.getValue()));
+      op->setAttr(attr.getName(), widenAttr(attr.getValue(), to));
   });
   SmallVector<Operation *> casts;
   module.walk([&](Operation *op) {

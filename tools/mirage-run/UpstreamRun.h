@@ -31,23 +31,24 @@ namespace mirage::run {
 /// Erases every function of `module` but `root` and those it calls.
 void keepOnly(mlir::ModuleOp module, mlir::func::FuncOp root);
 
-/// `t` with f16/bf16 (as a scalar, a shaped element type or in a function
-/// type) made f32.
-mlir::Type widenType(mlir::Type t);
+/// `t` with every float type narrower than `to` (as a scalar, a shaped
+/// element type or in a function type) made `to`.
+mlir::Type widenType(mlir::Type t, mlir::FloatType to);
 
-/// Makes every f16/bf16 value, constant and type of `module` f32: the check
-/// compares real-valued functions, not linalg's f16 accumulation (a
-/// 4096-long f16 dot product is off by several per cent, where mk.matmul
-/// accumulates in f32). Extensions and truncations that become no-ops go.
-mlir::LogicalResult widenToF32(mlir::ModuleOp module);
+/// Makes every float value, constant and type of `module` narrower than `to`
+/// (f32 or f64) `to`: the check compares real-valued functions, not
+/// linalg's f16 accumulation (a 4096-long f16 dot product is off by several
+/// per cent, where mk.matmul accumulates in f32). Extensions and truncations
+/// that become no-ops go.
+mlir::LogicalResult widenFloats(mlir::ModuleOp module, mlir::FloatType to);
 
 /// A module of linalg/tosa/tensor/arith functions on static tensors, lowered
 /// by upstream's CPU path and JIT-compiled. Each function takes its inputs
 /// and then one destination per result (buffer-results-to-out-params).
 class UpstreamProgram {
 public:
-  /// Lowers `module` in place (it must be f32 already where it is float) and
-  /// JIT-compiles it; the reason in `why` on failure.
+  /// Lowers `module` in place and JIT-compiles it; the reason in `why` on
+  /// failure.
   static std::unique_ptr<UpstreamProgram> create(mlir::ModuleOp module,
                                                  std::string &why);
   ~UpstreamProgram();

@@ -117,6 +117,15 @@ static cl::opt<bool> importCheck(
              "interpreter of its import"),
     cl::cat(runCategory), cl::init(false));
 
+static cl::opt<std::string> importCheckPrecision(
+    "import-check-precision",
+    cl::desc("--import-check: the precision of the upstream run, 'f64' "
+             "(default: the reference and the ops left outside in f64, as "
+             "the interpreter; rounding and overflow of f32 do not enter) "
+             "or 'f32' (the function's own arithmetic widened to f32; "
+             "f32 overflow and ill-conditioned elements are NOTE lines)"),
+    cl::cat(runCategory), cl::init("f64"));
+
 static cl::opt<std::string> importCheckFault(
     "import-check-fault",
     cl::desc("--import-check: inject a fault into the import's evaluation "
@@ -270,6 +279,11 @@ std::optional<std::string> badCommandLine() {
            ": expected mk or outside";
   if (!importCheckFault.empty() && !importCheck)
     return "--import-check-fault needs --import-check";
+  if (importCheckPrecision != "f64" && importCheckPrecision != "f32")
+    return "--import-check-precision=" + importCheckPrecision +
+           ": expected f64 or f32";
+  if (importCheckPrecision.getNumOccurrences() && !importCheck)
+    return "--import-check-precision needs --import-check";
   return std::nullopt;
 }
 
@@ -354,7 +368,7 @@ int main(int argc, char **argv) {
     return checkImport(
         *module, funcName,
         {seed.getValue(), inputScale.getValue(), tolScale.getValue(),
-         importCheckFault.getValue()});
+         importCheckPrecision == "f64", importCheckFault.getValue()});
 
   // Pick the function.
   func::FuncOp func;
