@@ -152,6 +152,10 @@ Value emitScalar(OpBuilder &b, Location loc, ElementwiseKind kind,
     return math::PowFOp::create(b, loc, x[0], x[1]);
   case ElementwiseKind::Max:
     return arith::MaximumFOp::create(b, loc, x[0], x[1]);
+  case ElementwiseKind::Convert:
+    // f32 compute: the store rounds to the result's storage type (in a
+    // thread graph, emitConvertInRegisters rounds).
+    return x[0];
   }
   llvm_unreachable("unknown element-wise kind");
 }
@@ -533,9 +537,18 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
                        SmallVector<Value> xs;
                        for (Value v : inner.getOperands())
                          xs.push_back(scalar.lookup(v));
-                       scalar[inner.getResult(0)] =
-                           emitScalar(b, loc, e.getElementwiseKind(),
-                                      e.getScalarParams(), xs);
+                       Value v = emitScalar(b, loc, e.getElementwiseKind(),
+                                            e.getScalarParams(), xs);
+                       // A conversion in registers rounds to its type (the
+                       // value stays f32 for the ops after it).
+                       Type to = inner.getResult(0).getType();
+                       if (e.getElementwiseKind() == ElementwiseKind::Convert &&
+                           !to.isF32())
+                         v = arith::ExtFOp::create(
+                             b, loc, b.getF32Type(),
+                             arith::TruncFOp::create(b, loc, to, v)
+                                 .getResult());
+                       scalar[inner.getResult(0)] = v;
                      }
                      for (auto [v, out] : llvm::zip_equal(
                               body.getTerminator()->getOperands(), outs))

@@ -26,7 +26,10 @@ bool hasContractionBody(linalg::GenericOp op) {
     return false;
   Block &body = op.getRegion().front();
   auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add || body.getOperations().size() != 3)
+  // out + a * b, each of a and b possibly widened by an arith.extf to the
+  // accumulator's type (a bf16 matmul accumulating in f32).
+  if (!add || body.getOperations().size() < 3 ||
+      body.getOperations().size() > 5)
     return false;
   Value out = body.getArgument(2), product;
   if (add.getLhs() == out)
@@ -37,8 +40,16 @@ bool hasContractionBody(linalg::GenericOp op) {
   if (!mul)
     return false;
   Value a = body.getArgument(0), b = body.getArgument(1);
-  return (mul.getLhs() == a && mul.getRhs() == b) ||
-         (mul.getLhs() == b && mul.getRhs() == a);
+  auto unwiden = [&](Value v) {
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+      if (ext->getBlock() == &body && ext.getType() == out.getType())
+        return ext.getIn();
+    return v;
+  };
+  Value l = unwiden(mul.getLhs()), r = unwiden(mul.getRhs());
+  if (mul.getType() != out.getType())
+    return false;
+  return (l == a && r == b) || (l == b && r == a);
 }
 
 namespace {
@@ -90,8 +101,23 @@ Reason importContraction(linalg::LinalgOp op, OpBuilder &b) {
   Type resultType = op->getResult(0).getType();
   if (Reason r = checkTypes(ins, resultType); !r.empty())
     return r;
-  if (Reason r = checkSameElementType(ins, resultType); !r.empty())
-    return r;
+  // Mixed precision: operands of a narrower type than the result are
+  // widened to it before the multiply (linalg's semantics). Operands of one
+  // type with an f32 result are one mk.matmul that writes its f32
+  // accumulator ([C0.15]); operands of two types are converted to f32 first.
+  // A result narrower than the operands rounds the operands first: outside.
+  Type resultElt = cast<ShapedType>(resultType).getElementType();
+  Type eltA = cast<ShapedType>(ins[0].getType()).getElementType();
+  Type eltB = cast<ShapedType>(ins[1].getType()).getElementType();
+  bool convertA = false, convertB = false;
+  if (eltA != resultElt || eltB != resultElt) {
+    if (!resultElt.isF32() || !isExactWidening(eltA, resultElt) ||
+        !isExactWidening(eltB, resultElt))
+      return "mixed element types: the operands are rounded to a narrower "
+             "result type before the multiply (mk has no such matmul)";
+    convertA = eltA != eltB && eltA != resultElt;
+    convertB = eltA != eltB && eltB != resultElt;
+  }
   FailureOr<SmallVector<SmallVector<unsigned>>> dims = operandDims(op);
   if (failed(dims))
     return "an indexing map of the contraction is not a projected "
@@ -180,10 +206,19 @@ Reason importContraction(linalg::LinalgOp op, OpBuilder &b) {
 
   Location loc = op.getLoc();
   b.setInsertionPoint(op);
-  Value lhs = arrange(b, loc, ins[0], a, concat(batch, m, k), shapeOf(m, k));
-  Value rhs =
-      arrange(b, loc, ins[1], bDims, concat(batch, k, n), shapeOf(k, n));
-  Value v = mk::MatmulOp::create(b, loc, lhs, rhs).getResult();
+  auto widen = [&](Value x) -> Value {
+    auto t = cast<RankedTensorType>(x.getType());
+    return mk::ConvertOp::create(b, loc, t.clone(resultElt), x).getResult();
+  };
+  Value lhs = arrange(b, loc, convertA ? widen(ins[0]) : ins[0], a,
+                      concat(batch, m, k), shapeOf(m, k));
+  Value rhs = arrange(b, loc, convertB ? widen(ins[1]) : ins[1], bDims,
+                      concat(batch, k, n), shapeOf(k, n));
+  // (batch, M, N) in the result's element type.
+  SmallVector<int64_t> mmShape(shapeOf(m, n));
+  Value v = mk::MatmulOp::create(
+                b, loc, RankedTensorType::get(mmShape, resultElt), lhs, rhs)
+                .getResult();
   // Back to (batch, M, N) with every dim apart, then C's order.
   SmallVector<unsigned> order = concat(batch, m, n);
   SmallVector<int64_t> full;

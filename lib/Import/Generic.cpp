@@ -524,9 +524,10 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
     return "the result is not a ranked tensor";
   // Casts at the edges of the body (bf16/f16 storage, f32 compute): an
   // input read only through arith.extf/truncf to the compute type, and a
-  // yielded extf/truncf. mk ops have one element type on both sides, so the
-  // casts stay outside as tensor casts (before the mk ops for an input, after
-  // them for the result) and the body between them is imported.
+  // yielded extf/truncf. The body between them is imported in the compute
+  // type and each cast becomes an mk.convert (right after the input's
+  // definition, and after the result), which the kernels fuse; a type mk
+  // does not hold (f64) keeps a tensor cast, outside the mk ops.
   Block &body = op.getRegion().front();
   Value yielded = body.getTerminator()->getOperand(k);
   Operation *outCast = yielded.getDefiningOp();
@@ -552,9 +553,8 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
     castInput.push_back(cast);
     anyCast |= cast;
   }
-  // A body that only casts is a cast: it stays as it is.
-  if (outCast && isa<BlockArgument>(outCast->getOperand(0)))
-    return "mixed element types (a cast) have no mk counterpart";
+  // A body that only casts (linalg.copy to another type) is one mk.convert
+  // of its input; that input is then read in its own type.
   if (anyCast && !isMkTensor(resultType))
     return "result type is not a static f16/bf16/f32 tensor of rank 1-4 "
            "without encoding";
@@ -654,7 +654,10 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
     else
       b.setInsertionPointAfterValue(input);
     Operation *c =
-        isa<arith::ExtFOp>(*arg.getUsers().begin())
+        isMkTensor(type) && isMkTensor(castType)
+            ? mk::ConvertOp::create(b, op.getLoc(), castType, input)
+                  .getOperation()
+        : isa<arith::ExtFOp>(*arg.getUsers().begin())
             ? arith::ExtFOp::create(b, op.getLoc(), castType, input)
                   .getOperation()
             : arith::TruncFOp::create(b, op.getLoc(), castType, input)
@@ -723,8 +726,12 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
   }
   Value value = *result;
   if (outCast) {
-    // The result's cast stays outside, after the mk ops.
-    value = isa<arith::ExtFOp>(outCast)
+    // The result's cast: an mk.convert, or a tensor cast outside the mk ops
+    // for a type mk does not hold.
+    value = isMkTensor(value.getType()) && isMkTensor(finalType)
+                ? mk::ConvertOp::create(b, op.getLoc(), finalType, value)
+                      .getResult()
+            : isa<arith::ExtFOp>(outCast)
                 ? arith::ExtFOp::create(b, op.getLoc(), finalType, value)
                       .getResult()
                 : arith::TruncFOp::create(b, op.getLoc(), finalType, value)

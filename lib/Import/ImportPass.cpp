@@ -22,6 +22,7 @@
 #include "Contraction.h"
 #include "Generic.h"
 #include "NamedOps.h"
+#include "Precision.h"
 #include "TosaOps.h"
 #include "UnitDims.h"
 #include "Views.h"
@@ -156,6 +157,12 @@ struct MirageImportPass
       llvm::cl::desc("Outline each run of imported mk ops into a private "
                      "function of mk ops called in its place"),
       llvm::cl::init(true)};
+  Option<bool> f64AsF32{
+      *this, "f64-as-f32",
+      llvm::cl::desc("Compute the f64 arithmetic of an export (torch-mlir's "
+                     "LayerNorm statistics) in f32, the kernels' compute "
+                     "precision, with a remark per op; off: it stays outside"),
+      llvm::cl::init(true)};
 
   void runOnOperation() override {
     OpBuilder b(&getContext());
@@ -176,6 +183,7 @@ struct MirageImportPass
               .wasInterrupted();
       if (!hasInputOps)
         continue;
+      demoteF64(func, f64AsF32);
       importTiles(func, b);
       importTosaGeluErf(func, b);
       SmallVector<Operation *> candidates;

@@ -144,6 +144,14 @@ std::optional<Reason> importCopyGeneric(linalg::GenericOp op, OpBuilder &b) {
     return r;
   AffineMap in = op.getIndexingMapsArray()[0],
             out = op.getIndexingMapsArray()[1];
+  // A copy that reads its size-1 dims as a literal 0 into the same type is
+  // its input (torch-mlir's casts of a batch-1 tensor, once the f64 demotion
+  // has made them copies).
+  if (out.isIdentity() && input.getType() == op->getResult(0).getType() &&
+      isBroadcastMap(in, cast<ShapedType>(input.getType()))) {
+    replaceOp(op, input);
+    return Reason();
+  }
   if (!in.isPermutation() || !out.isPermutation()) {
     // A copy that only adds size-1 dims (torch-mlir's broadcast of a weight
     // to batch 1) is a reshape: tensor.expand_shape, outside the mk ops.

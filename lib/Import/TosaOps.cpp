@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
 
@@ -254,7 +255,31 @@ Reason importTosaOp(Operation *op, OpBuilder &b) {
     if (!matchPattern(mm.getAZp(), m_AnyZeroFloat()) ||
         !matchPattern(mm.getBZp(), m_AnyZeroFloat()))
       return "tosa.matmul with non-zero (or non-float) zero points";
+    // bf16/f16 operands with an f32 accumulator type: one mk.matmul that
+    // writes its f32 accumulator ([C0.15]).
+    Type eltA = getElementTypeOrSelf(mm.getA().getType());
+    if (eltA == getElementTypeOrSelf(mm.getB().getType()) &&
+        getElementTypeOrSelf(mm.getType()).isF32() &&
+        isExactWidening(eltA, getElementTypeOrSelf(mm.getType())) &&
+        checkTypes({mm.getA(), mm.getB()}, mm->getResultTypes()).empty()) {
+      b.setInsertionPoint(op);
+      replaceOp(op, mk::MatmulOp::create(b, op->getLoc(), mm.getType(),
+                                         mm.getA(), mm.getB())
+                        .getResult());
+      return {};
+    }
     return importSimple<mk::MatmulOp>(op, {mm.getA(), mm.getB()}, b);
+  }
+  if (auto cast = dyn_cast<tosa::CastOp>(op)) {
+    // Between float types: a change of storage type.
+    if (Reason r = checkTypes(cast.getInput(), cast->getResultTypes());
+        !r.empty())
+      return "tosa.cast: " + r;
+    b.setInsertionPoint(op);
+    replaceOp(op, mk::ConvertOp::create(b, op->getLoc(), cast.getType(),
+                                        cast.getInput())
+                      .getResult());
+    return {};
   }
   if (auto mul = dyn_cast<tosa::MulOp>(op)) {
     if (!matchPattern(mul.getShift(), m_Zero()))

@@ -8,6 +8,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -41,7 +42,16 @@ LogicalResult verifyShapeRules(Operation *op) {
           op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
           op->getRegions(), inferred)))
     return failure();
-  if (TypeRange(inferred) != op->getResultTypes()) {
+  if (!infer.isCompatibleReturnTypes(inferred, op->getResultTypes())) {
+    // Same shape, another element type: a matmul's result precision.
+    if (op->getName().stripDialect() == "matmul" && inferred.size() == 1 &&
+        op->getNumResults() == 1 &&
+        cast<ShapedType>(inferred[0]).getShape() ==
+            cast<ShapedType>(op->getResult(0).getType()).getShape())
+      return op->emitOpError("[C0.15] result element type ")
+             << getElementTypeOrSelf(op->getResult(0).getType())
+             << " must be the operands' ("
+             << getElementTypeOrSelf(inferred[0]) << ") or f32";
     InFlightDiagnostic diag = op->emitOpError("[C0.14] result type");
     if (op->getNumResults() != 1)
       diag << "s";
@@ -205,6 +215,36 @@ LogicalResult verifyRmsNorm(Operation *op, Type input, Type weight,
     return op->emitOpError("[C0.11] weight must be a rank-1 tensor of ")
            << in.getShape().back() << " elements of " << in.getElementType()
            << ", got " << w;
+  return success();
+}
+
+bool isExactWidening(Type from, Type to) {
+  from = getElementTypeOrSelf(from);
+  to = getElementTypeOrSelf(to);
+  return from == to || (to.isF32() && (from.isF16() || from.isBF16()));
+}
+
+bool isCompatibleMatmulResult(TypeRange inferred, TypeRange actual) {
+  if (inferred.size() != 1 || actual.size() != 1)
+    return inferred == actual;
+  if (inferred[0] == actual[0])
+    return true;
+  auto i = dyn_cast<RankedTensorType>(inferred[0]);
+  auto a = dyn_cast<RankedTensorType>(actual[0]);
+  return i && a && i.getShape() == a.getShape() &&
+         a.getElementType().isF32();
+}
+
+LogicalResult verifyConvert(Operation *op, Type input, Type result) {
+  auto in = dyn_cast<ShapedType>(input);
+  auto out = dyn_cast<ShapedType>(result);
+  if (in && out && in.getShape() != out.getShape())
+    return op->emitOpError("[C0.16] result shape ")
+           << shapeStr(out.getShape()) << " differs from the operand's "
+           << shapeStr(in.getShape());
+  if (!in != !out)
+    return op->emitOpError("[C0.16] operand and result must both be tensors "
+                           "or both scalars");
   return success();
 }
 

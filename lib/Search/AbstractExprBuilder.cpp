@@ -188,6 +188,9 @@ struct AbstractExprBuilder::Impl {
       return tb.tanh(args[0]);
     case ElementwiseKind::GeluErf:
       return tb.unary(AOp::GeluErf, args[0]);
+    case ElementwiseKind::Convert:
+      // A change of storage type is the identity on values.
+      return args[0];
     case ElementwiseKind::Add:
       return tb.add(args[0], args[1]);
     case ElementwiseKind::Sub:

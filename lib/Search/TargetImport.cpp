@@ -72,6 +72,11 @@ static std::optional<Kind> kindOf(Operation *op, Params &p) {
       return Kind::Pow;
     case ElementwiseKind::Max:
       return Kind::Max;
+    case ElementwiseKind::Convert:
+      // A change of storage type: the search's programs have one element
+      // type, so a conversion stays on its own between the subprograms
+      // (docs/search.md, "Mixed precision").
+      return std::nullopt;
     }
     return std::nullopt;
   }

@@ -8,6 +8,7 @@
 
 #include "Evaluator.h"
 
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
@@ -137,6 +138,11 @@ Evaluator<Dom>::unary(ElementwiseKind kind, ArrayRef<double> params, const T &x,
   case ElementwiseKind::Neg:
     map([&](E v) { return dom.neg(v); });
     break;
+  case ElementwiseKind::Convert:
+    // The identity on values (exact in f64 and in the field); in the
+    // kernels' precision evalElementwise rounds to the result's type.
+    out = in;
+    break;
   case ElementwiseKind::MulScalar: {
     double value = params.empty() ? 1.0 : params[0];
     E c = dom.constant(value);
@@ -229,6 +235,15 @@ LogicalResult Evaluator<Dom>::evalElementwise(Operation &op,
     return fail(&op, EvalErrorKind::Unsupported,
                 "element-wise kind '" + stringifyElementwiseKind(kind) +
                     "' has no evaluation rule");
+  // In the kernels' precision a conversion rounds to its result's storage
+  // type even inside a thread graph, as the generated code does.
+  if constexpr (Dom::kRoundsStorage)
+    if (kind == ElementwiseKind::Convert) {
+      Type elem = getElementTypeOrSelf(op.getResult(0).getType());
+      if (elem.isF16() || elem.isBF16())
+        for (E &x : r->data)
+          x = roundToElementType(x, elem);
+    }
   set(op.getResult(0), std::move(r), dr);
   return success();
 }

@@ -2,25 +2,18 @@
 // RUN: mirage-run --import-check %s | FileCheck %s --check-prefix=DIFF
 
 // Casts at the edges of a generic's body (bf16/f16 storage with f32
-// compute, issue 30 item 2's copies that change the element type): mk ops
-// have one element type on both sides and no cast op, so the casts stay
-// outside as tensor casts, before the mk ops for the inputs and after them
-// for the result, and the body between them is imported. A cast of an
-// argument or of a result then no longer cuts the mk function; a cast
-// between two mk ops still does (mixed precision inside a run is item 3).
-// The check runs the casts left outside upstream and the mk code in the
-// interpreter.
+// compute): the body between them is imported in f32 and each cast is an
+// mk.convert, so the function imports whole (mixed precision inside a run:
+// mixed-precision.mlir).
 // DIFF: PASS @ext_exp
 // DIFF: PASS @bf16_storage
 // DIFF: 2 passed, 0 failed, 0 not checked
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func.func @ext_exp(
-// CHECK-NEXT: %[[C:.*]] = arith.extf %arg0 : tensor<4x8xbf16> to tensor<4x8xf32>
-// CHECK-NEXT: %[[R:.*]] = call @ext_exp_mk0(%[[C]])
+// CHECK-NEXT: %[[C:.*]] = mk.convert %arg0 : tensor<4x8xbf16> -> tensor<4x8xf32>
+// CHECK-NEXT: %[[R:.*]] = mk.exp %[[C]] : tensor<4x8xf32>
 // CHECK-NEXT: return %[[R]]
-// CHECK: func.func private @ext_exp_mk0(
-// CHECK-NEXT: mk.exp %arg0 : tensor<4x8xf32>
 func.func @ext_exp(%x: tensor<4x8xbf16>) -> tensor<4x8xf32> {
   %e = tensor.empty() : tensor<4x8xf32>
   %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
@@ -33,14 +26,12 @@ func.func @ext_exp(%x: tensor<4x8xbf16>) -> tensor<4x8xf32> {
   return %r : tensor<4x8xf32>
 }
 // CHECK-LABEL: func.func @bf16_storage(
-// CHECK-DAG: %[[B:.*]] = arith.extf %arg1 : tensor<8xbf16> to tensor<8xf32>
-// CHECK-DAG: %[[X:.*]] = arith.extf %arg0 : tensor<4x8xbf16> to tensor<4x8xf32>
-// CHECK: %[[R:.*]] = call @bf16_storage_mk0(%[[B]], %[[X]])
-// CHECK-NEXT: %[[T:.*]] = arith.truncf %[[R]] : tensor<4x8xf32> to tensor<4x8xbf16>
+// CHECK-DAG: %[[B:.*]] = mk.convert %arg1 : tensor<8xbf16> -> tensor<8xf32>
+// CHECK-DAG: %[[X:.*]] = mk.convert %arg0 : tensor<4x8xbf16> -> tensor<4x8xf32>
+// CHECK: mk.add %[[X]], {{.*}} -> tensor<4x8xf32>
+// CHECK-NEXT: %[[H:.*]] = mk.tanh {{.*}} : tensor<4x8xf32>
+// CHECK-NEXT: %[[T:.*]] = mk.convert %[[H]] : tensor<4x8xf32> -> tensor<4x8xbf16>
 // CHECK-NEXT: return %[[T]]
-// CHECK: func.func private @bf16_storage_mk0(
-// CHECK: mk.add {{.*}} -> tensor<4x8xf32>
-// CHECK-NEXT: mk.tanh {{.*}} : tensor<4x8xf32>
 func.func @bf16_storage(%x: tensor<4x8xbf16>, %bias: tensor<8xbf16>) -> tensor<4x8xbf16> {
   %e = tensor.empty() : tensor<4x8xbf16>
   %r = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d1)>, #id], iterator_types = ["parallel", "parallel"]}

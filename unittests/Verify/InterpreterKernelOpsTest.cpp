@@ -43,6 +43,51 @@ TEST_F(InterpreterTest, MatmulAndElementwise) {
   EXPECT_EQ(expected, runField(f, test));
 }
 
+// Mixed precision: mk.convert is the identity in f64 and in the field; in
+// the kernels' precision it rounds to its result's storage type, and a bf16
+// matmul that writes its f32 accumulator is not rounded to bf16.
+TEST_F(InterpreterTest, ConvertAndMixedMatmulPrecision) {
+  func::FuncOp f = parse(R"(
+    func.func @f(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
+      %b = mk.convert %x : tensor<1x2xf32> -> tensor<1x2xbf16>
+      %w = mk.convert %b : tensor<1x2xbf16> -> tensor<1x2xf32>
+      return %w : tensor<1x2xf32>
+    })",
+                         "f");
+  ASSERT_TRUE(f);
+  FloatTensor x({1, 2});
+  x.data = {1.0 + std::ldexp(1.0, -10), 3.0};
+  EvalError err;
+  auto exact = evaluateFloat(f, {x}, err);
+  ASSERT_TRUE(exact.has_value()) << err.message;
+  EXPECT_EQ((*exact)[0].data[0], 1.0 + std::ldexp(1.0, -10));
+  auto kernel = evaluateKernelPrecision(f, {x}, err);
+  ASSERT_TRUE(kernel.has_value()) << err.message;
+  // bf16 keeps 8 significant bits: 1 + 2^-10 rounds to 1.
+  EXPECT_EQ((*kernel)[0].data[0], 1.0);
+  EXPECT_EQ((*kernel)[0].data[1], 3.0);
+  FieldTest test(1);
+  EXPECT_EQ((std::vector<FieldValue>{fieldFromInt(1), fieldFromInt(2)}),
+            runField(f, test));
+
+  func::FuncOp g = parse(R"(
+    func.func @g(%a: tensor<1x1xbf16>, %b: tensor<1x1xbf16>) -> (tensor<1x1xf32>, tensor<1x1xbf16>) {
+      %m = mk.matmul %a, %b : tensor<1x1xbf16>, tensor<1x1xbf16> -> tensor<1x1xf32>
+      %n = mk.matmul %a, %b : tensor<1x1xbf16>, tensor<1x1xbf16> -> tensor<1x1xbf16>
+      return %m, %n : tensor<1x1xf32>, tensor<1x1xbf16>
+    })",
+                         "g");
+  ASSERT_TRUE(g);
+  // (1 + 2^-7)^2 = 1 + 2^-6 + 2^-14: exact in f32, 1 + 2^-6 in bf16.
+  FloatTensor a({1, 1});
+  a.data = {1.0 + std::ldexp(1.0, -7)};
+  auto mixed = evaluateKernelPrecision(g, {a, a}, err);
+  ASSERT_TRUE(mixed.has_value()) << err.message;
+  EXPECT_EQ((*mixed)[0].data[0], 1.0 + std::ldexp(1.0, -6) +
+                                     std::ldexp(1.0, -14));
+  EXPECT_EQ((*mixed)[1].data[0], 1.0 + std::ldexp(1.0, -6));
+}
+
 // max, relu, clamp and reduce_max propagate a NaN from either operand, as
 // arith.maximumf/minimumf in the generated code and linalg/tosa upstream
 // (found by bench/import/mutate: a NaN from sqrt of a negative value was

@@ -26,6 +26,9 @@ def Mirage_ElementwiseKind : I32EnumAttr<"ElementwiseKind",
       I32EnumAttrCase<"Reciprocal", 12, "reciprocal">,
       I32EnumAttrCase<"Tanh", 13, "tanh">,
       I32EnumAttrCase<"GeluErf", 14, "gelu_erf">,
+      // The identity on values: a conversion to another storage type
+      // (the result's element type); compute is f32 on every side.
+      I32EnumAttrCase<"Convert", 15, "convert">,
       I32EnumAttrCase<"Add", 20, "add">,
       I32EnumAttrCase<"Sub", 21, "sub">,
       I32EnumAttrCase<"Mul", 22, "mul">,

@@ -83,6 +83,15 @@ LogicalResult inferTransposeType(std::optional<mlir::Location> loc,
                                  llvm::StringRef opName, mlir::Type input,
                                  llvm::ArrayRef<int64_t> perm,
                                  llvm::SmallVectorImpl<mlir::Type> &results);
+/// [C0.15] A matmul's result: the inferred type (the operands' element
+/// type), or the same shape in f32 (the f32 accumulator written as it is).
+bool isCompatibleMatmulResult(mlir::TypeRange inferred, mlir::TypeRange actual);
+/// True when converting `from` to `to` (element types, or tensors of them)
+/// is exact: equal, or f16/bf16 to f32.
+bool isExactWidening(mlir::Type from, mlir::Type to);
+/// convert ([C0.16]): tensors keep their shape; scalars are f16/bf16/f32.
+LogicalResult verifyConvert(mlir::Operation *op, mlir::Type input,
+                            mlir::Type result);
 /// rms_norm constraints ([C0.10], [C0.11]).
 LogicalResult verifyRmsNorm(mlir::Operation *op, mlir::Type input,
                             mlir::Type weight, double eps);

@@ -164,6 +164,64 @@ multiclass Mirage_UnaryOps<Dialect d, TypeConstraint ty, list<Trait> extra> {
 }
 
 //===----------------------------------------------------------------------===//
+// Element-type conversion (all three levels)
+//===----------------------------------------------------------------------===//
+
+// Storage type and compute type are separate (DESIGN 3.4, "Compute
+// precision"): a tensor is stored as f16, bf16 or f32, and every op computes
+// in f32, rounding its result to its storage type when it writes it. `convert`
+// is the one op whose result has another storage type than its operand; on
+// values it is the identity (exact for a widening, a rounding to nearest even
+// for a narrowing).
+class Mirage_ConvertOp<Dialect d, TypeConstraint ty, list<Trait> extra>
+    : Op<d, "convert", extra # [Pure, Mirage_ElementwiseOpInterface]> {
+  let summary = "element-wise conversion to another storage type";
+  let description = [{
+    The operand's elements in the result's element type: read and widened to
+    the f32 compute type, then rounded (to nearest even) to the result's
+    storage type when written. Widening (bf16 or f16 to f32) is exact. It is
+    what a frontend's `arith.extf`/`arith.truncf`, `linalg.copy` between
+    element types or `tosa.cast` between float types becomes when it does not
+    fold into a neighbouring op; inside a graph-defined kernel it fuses into
+    thread graphs like the other element-wise ops. The interpreters treat it
+    as the identity (f64 and the finite field); the numerics check, like the
+    generated code, rounds its result to the result's storage type.
+    Constraints: [C0.16] the result has the operand's shape (tensors); equal
+    element types are allowed and fold to the operand.
+
+    ```mlir
+    %y = mk.convert %x : tensor<32x4096xbf16> -> tensor<32x4096xf32>
+    ```
+  }];
+  let arguments = (ins ty:$input);
+  let results = (outs ty:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static constexpr ::mirage::ElementwiseKind kElementwiseKind =
+        ::mirage::ElementwiseKind::Convert;
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::mirage::verifyConvert(getOperation(), getInput().getType(),
+                                     getType());
+    }
+    ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor) {
+      // A conversion to the operand's own type is the identity, and so is a
+      // round trip through a wider type (bf16 -> f32 -> bf16).
+      if (getInput().getType() == getType())
+        return getInput();
+      if (auto inner = getInput().getDefiningOp<$cppClass>())
+        if (inner.getInput().getType() == getType() &&
+            ::mirage::isExactWidening(getType(), inner.getType()))
+          return inner.getInput();
+      return {};
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Element-wise binary ops
 //===----------------------------------------------------------------------===//
 
@@ -212,18 +270,25 @@ multiclass Mirage_TensorBinaryOps<Dialect d, list<Trait> extra> {
 //===----------------------------------------------------------------------===//
 
 multiclass Mirage_TensorOps<Dialect d, list<Trait> extra> {
-  def MatmulOp : Op<d, "matmul", extra # [Pure, Mirage_ShapeRules, InferTypeOpAdaptor]> {
+  def MatmulOp : Op<d, "matmul", extra # [Pure, Mirage_ShapeRules,
+                                           InferTypeOpAdaptorWithIsCompatible]> {
     let summary = "batched matrix multiplication";
     let description = [{
       Contracts the last dim of `lhs` with the second-to-last dim of `rhs`;
-      leading dims are batch dims and must be equal. Constraints:
+      leading dims are batch dims and must be equal. The products and their
+      sum are computed in f32 (f32 accumulation) whatever the storage type;
+      the result is rounded to its own storage type when written. Constraints:
       [C0.5] both operands have rank >= 2 and equal rank;
       [C0.6] `lhs[-1] == rhs[-2]`; [C0.7] batch dims are equal;
-      [C0.8] element types are equal.
+      [C0.8] operand element types are equal;
+      [C0.15] the result has the operands' element type, or f32 (a bf16 or
+      f16 matmul whose f32 accumulator is written as it is).
 
       ```mlir
       %y = mk.matmul %x, %w : tensor<2x4096xf16>, tensor<4096x6144xf16>
                                -> tensor<2x6144xf16>
+      %z = mk.matmul %a, %b : tensor<32x4096xbf16>, tensor<4096x512xbf16>
+                               -> tensor<32x512xf32>
       ```
     }];
     let arguments = (ins Mirage_Tensor:$lhs, Mirage_Tensor:$rhs);
@@ -237,6 +302,10 @@ multiclass Mirage_TensorOps<Dialect d, list<Trait> extra> {
           Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
         return ::mirage::inferMatmulType(loc, getOperationName(),
             adaptor.getLhs().getType(), adaptor.getRhs().getType(), types);
+      }
+      bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange inferred,
+                                             ::mlir::TypeRange actual) {
+        return ::mirage::isCompatibleMatmulResult(inferred, actual);
       }
     }];
   }

@@ -278,3 +278,37 @@ func.func @issue12_ops(%x: tensor<8x64xf32>, %r: tensor<8x1xf32>) -> tensor<8x16
   } : (tensor<8x64xf32>, tensor<8x1xf32>) -> tensor<8x16xf32>
   return %y : tensor<8x16xf32>
 }
+
+// Mixed precision: a bf16 tile converted to f32 after loading, a bf16
+// matmul writing its f32 accumulator, a conversion in a thread graph, the
+// result rounded to bf16 before it is saved.
+// CHECK-LABEL: func.func @mixed_precision
+// CHECK: mb.convert %{{.*}} : tensor<8x16xbf16> -> tensor<8x16xf32>
+// CHECK: mb.matmul %{{.*}}, %{{.*}} : tensor<8x16xbf16>, tensor<16x8xbf16> -> tensor<8x8xf32>
+// CHECK: mt.convert %{{.*}} : f32 -> bf16
+// CHECK: mb.convert %{{.*}} : tensor<8x8xf32> -> tensor<8x8xbf16>
+func.func @mixed_precision(%a: tensor<8x64xbf16>, %b: tensor<64x8xbf16>) -> (tensor<8x8xbf16>, tensor<8x16xf32>) {
+  %y:2 = mk.graph_kernel (%a, %b) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%A: tensor<8x64xbf16>, %B: tensor<64x8xbf16>):
+    %acc:2 = mb.for_loop -> (tensor<8x8xf32>, tensor<8x16xf32>) {
+      %at = mb.input_iter %A imap = [-1, -1, -1] fmap = 1 : tensor<8x64xbf16> -> tensor<8x16xbf16>
+      %bt = mb.input_iter %B imap = [-1, -1, -1] fmap = 0 : tensor<64x8xbf16> -> tensor<16x8xbf16>
+      %af = mb.convert %at : tensor<8x16xbf16> -> tensor<8x16xf32>
+      %m = mb.matmul %at, %bt : tensor<8x16xbf16>, tensor<16x8xbf16> -> tensor<8x8xf32>
+      %s = mb.accum_sum %m : tensor<8x8xf32> -> tensor<8x8xf32>
+      %t = mb.accum_sum %af : tensor<8x16xf32> -> tensor<8x16xf32>
+      mb.yield %s, %t : tensor<8x8xf32>, tensor<8x16xf32>
+    }
+    %r = mt.thread_graph (%acc#0) : (tensor<8x8xf32>) -> tensor<8x8xf32> {
+    ^bb0(%x: f32):
+      %c = mt.convert %x : f32 -> bf16
+      %w = mt.convert %c : bf16 -> f32
+      mt.yield %w : f32
+    }
+    %n = mb.convert %r : tensor<8x8xf32> -> tensor<8x8xbf16>
+    %o = mb.output_saver %n omap = [-1, -1, -1] : tensor<8x8xbf16> -> tensor<8x8xbf16>
+    %p = mb.output_saver %acc#1 omap = [-1, -1, -1] : tensor<8x16xf32> -> tensor<8x16xf32>
+    mb.return %o, %p : tensor<8x8xbf16>, tensor<8x16xf32>
+  } : (tensor<8x64xbf16>, tensor<64x8xbf16>) -> (tensor<8x8xbf16>, tensor<8x16xf32>)
+  return %y#0, %y#1 : tensor<8x8xbf16>, tensor<8x16xf32>
+}

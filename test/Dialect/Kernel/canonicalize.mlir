@@ -245,3 +245,19 @@ func.func @reshape_reshape(%x: tensor<2x8xf16>) -> (tensor<4x4xf16>, tensor<2x8x
   %2 = mk.reshape %1 : tensor<4x4xf16> -> tensor<2x8xf16>
   return %1, %2 : tensor<4x4xf16>, tensor<2x8xf16>
 }
+
+// A conversion to the operand's own type, and a round trip through f32
+// (exact), fold to the operand; a round trip through bf16 rounds and stays.
+// CHECK-LABEL: func.func @convert_folds
+// CHECK-SAME: (%[[X:.*]]: tensor<2x8xbf16>, %[[Y:.*]]: tensor<2x8xf32>)
+// CHECK-NEXT: %[[D:.*]] = mk.convert %[[Y]] : tensor<2x8xf32> -> tensor<2x8xbf16>
+// CHECK-NEXT: %[[U:.*]] = mk.convert %[[D]] : tensor<2x8xbf16> -> tensor<2x8xf32>
+// CHECK-NEXT: return %[[X]], %[[X]], %[[U]]
+func.func @convert_folds(%x: tensor<2x8xbf16>, %y: tensor<2x8xf32>) -> (tensor<2x8xbf16>, tensor<2x8xbf16>, tensor<2x8xf32>) {
+  %0 = mk.convert %x : tensor<2x8xbf16> -> tensor<2x8xbf16>
+  %1 = mk.convert %x : tensor<2x8xbf16> -> tensor<2x8xf32>
+  %2 = mk.convert %1 : tensor<2x8xf32> -> tensor<2x8xbf16>
+  %3 = mk.convert %y : tensor<2x8xf32> -> tensor<2x8xbf16>
+  %4 = mk.convert %3 : tensor<2x8xbf16> -> tensor<2x8xf32>
+  return %0, %2, %4 : tensor<2x8xbf16>, tensor<2x8xbf16>, tensor<2x8xf32>
+}

@@ -185,10 +185,46 @@ func.func @C0_8_binary_element_types(%x: tensor<2x8xf16>, %y: tensor<2x8xf32>) -
 
 // -----
 
-func.func @C0_8_matmul_result_element_type(%x: tensor<2x8xf16>, %w: tensor<8x4xf16>) -> tensor<2x4xf32> {
-  // expected-error @+1 {{'mk.matmul' op [C0.14] result type 'tensor<2x4xf32>' should be 'tensor<2x4xf16>'}}
-  %0 = mk.matmul %x, %w : tensor<2x8xf16>, tensor<8x4xf16> -> tensor<2x4xf32>
+func.func @C0_8_matmul_result_element_type(%x: tensor<2x8xf16>, %w: tensor<8x4xf16>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'mk.matmul' op [C0.14] result type 'tensor<2x3xf32>' should be 'tensor<2x4xf16>'}}
+  %0 = mk.matmul %x, %w : tensor<2x8xf16>, tensor<8x4xf16> -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// [C0.15] matmul result precision, [C0.16] convert
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @C0_15_matmul_narrower_result(%x: tensor<2x8xf32>, %w: tensor<8x4xf32>) -> tensor<2x4xbf16> {
+  // expected-error @+1 {{'mk.matmul' op [C0.15] result element type 'bf16' must be the operands' ('f32') or f32}}
+  %0 = mk.matmul %x, %w : tensor<2x8xf32>, tensor<8x4xf32> -> tensor<2x4xbf16>
+  return %0 : tensor<2x4xbf16>
+}
+
+// -----
+
+func.func @C0_15_matmul_other_half_result(%x: tensor<2x8xbf16>, %w: tensor<8x4xbf16>) -> tensor<2x4xf16> {
+  // expected-error @+1 {{'mk.matmul' op [C0.15] result element type 'f16' must be the operands' ('bf16') or f32}}
+  %0 = mk.matmul %x, %w : tensor<2x8xbf16>, tensor<8x4xbf16> -> tensor<2x4xf16>
+  return %0 : tensor<2x4xf16>
+}
+
+// -----
+
+func.func @C0_16_convert_shape(%x: tensor<2x8xbf16>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{'mk.convert' op [C0.16] result shape [2, 4] differs from the operand's [2, 8]}}
+  %0 = mk.convert %x : tensor<2x8xbf16> -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @C0_1_convert_f64(%x: tensor<2x8xf32>) -> tensor<2x8xf64> {
+  // expected-error @+1 {{'mk.convert' op result #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1]}}
+  %0 = mk.convert %x : tensor<2x8xf32> -> tensor<2x8xf64>
+  return %0 : tensor<2x8xf64>
 }
 
 //===----------------------------------------------------------------------===//

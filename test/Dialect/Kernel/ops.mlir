@@ -429,3 +429,16 @@ module attributes {mk.smem_limit = 256 : i64} {
     return %y : tensor<2x32xf16>
   }
 }
+
+// Mixed precision: a conversion of storage type, a bf16 matmul that writes
+// its f32 accumulator.
+// CHECK-LABEL: func.func @mixed_precision
+// CHECK: %[[W:.*]] = mk.convert %{{.*}} : tensor<2x8xbf16> -> tensor<2x8xf32>
+// CHECK: %[[M:.*]] = mk.matmul %{{.*}}, %{{.*}} : tensor<2x8xbf16>, tensor<8x4xbf16> -> tensor<2x4xf32>
+// CHECK: mk.convert %{{.*}} : tensor<2x4xf32> -> tensor<2x4xf16>
+func.func @mixed_precision(%x: tensor<2x8xbf16>, %w: tensor<8x4xbf16>) -> (tensor<2x8xf32>, tensor<2x4xf16>) {
+  %0 = mk.convert %x : tensor<2x8xbf16> -> tensor<2x8xf32>
+  %1 = mk.matmul %x, %w : tensor<2x8xbf16>, tensor<8x4xbf16> -> tensor<2x4xf32>
+  %2 = mk.convert %1 : tensor<2x4xf32> -> tensor<2x4xf16>
+  return %0, %2 : tensor<2x8xf32>, tensor<2x4xf16>
+}

@@ -16,6 +16,8 @@ defm MB_ : Mirage_UnaryOps<MB_Dialect, Mirage_Tensor, [Mirage_InBlockGraph]>;
 defm MB_ : Mirage_TensorBinaryOps<MB_Dialect, [Mirage_InBlockGraph]>;
 defm MB_ : Mirage_TensorOps<MB_Dialect, [Mirage_InBlockGraph]>;
 def MB_TransposeOp : Mirage_TransposeOp<MB_Dialect, [Mirage_InBlockGraph]>;
+def MB_ConvertOp : Mirage_ConvertOp<MB_Dialect, Mirage_Tensor,
+                                    [Mirage_InBlockGraph]>;
 
 //===----------------------------------------------------------------------===//
 // Loop structure

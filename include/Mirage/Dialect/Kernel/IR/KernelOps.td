@@ -9,6 +9,7 @@ include "Mirage/Interfaces/MirageOpBase.td"
 defm MK_ : Mirage_UnaryOps<MK_Dialect, Mirage_Tensor, []>;
 defm MK_ : Mirage_TensorBinaryOps<MK_Dialect, []>;
 defm MK_ : Mirage_TensorOps<MK_Dialect, []>;
+def MK_ConvertOp : Mirage_ConvertOp<MK_Dialect, Mirage_Tensor, []>;
 
 def MK_TransposeOp : Mirage_TransposeOp<MK_Dialect, []> {
   let hasFolder = 1;

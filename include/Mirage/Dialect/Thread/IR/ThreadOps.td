@@ -18,6 +18,8 @@ def MT_InThreadGraph : NativeOpTrait<"InThreadGraph"> {
 
 // Scalar element-wise ops: mt.exp, mt.mul_scalar, ...
 defm MT_ : Mirage_UnaryOps<MT_Dialect, MT_Scalar, [MT_InThreadGraph]>;
+// mt.convert: the scalar rounded to the result's type (f16, bf16 or f32).
+def MT_ConvertOp : Mirage_ConvertOp<MT_Dialect, MT_Scalar, [MT_InThreadGraph]>;
 
 class MT_BinaryOp<string mnemonic, string kind, string formula>
     : MT_Op<mnemonic, [MT_InThreadGraph, Pure, SameOperandsAndResultType,
