@@ -124,6 +124,23 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
     Value k0 = kLoop.getInductionVar();
     auto fragAType = VectorType::get({4, 2}, f16);
     auto fragBType = VectorType::get({2, 2}, f16);
+    // The A fragment by scalar loads: a0..a7 are A(r, c) at (g, 2t),
+    // (g, 2t+1), (g+8, 2t), (g+8, 2t+1), then 8 columns on, with r from
+    // row0 and c from k0; `src` holds A, or A's transpose (the swapped
+    // roles' W) when `transposed`.
+    auto scalarFragA = [&](Value src, bool transposed) -> Value {
+      Value r = arith::AddIOp::create(b, loc, row0, g);
+      Value c = arith::AddIOp::create(b, loc, k0, t2);
+      SmallVector<Value> a;
+      for (int64_t dc : {0, 8})
+        for (int64_t dr : {0, 8})
+          for (int64_t j : {0, 1}) {
+            Value ri = add(r, dr), ci = add(c, dc + j);
+            a.push_back(memref::LoadOp::create(
+                b, loc, src, transposed ? at(ci, ri) : at(ri, ci)));
+          }
+      return vector::FromElementsOp::create(b, loc, fragAType, a);
+    };
     Value fragA, fragB;
     if (swapped) {
       // A' = W^T: A'(i, kk) = W(k0 + kk, row0 + i). Through ldmatrix.x4
@@ -150,15 +167,7 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
                                           at(kRow, nCol),
                                           /*transpose=*/true, /*numTiles=*/4);
       } else {
-        Value nA = arith::AddIOp::create(b, loc, row0, g);
-        Value kA = arith::AddIOp::create(b, loc, k0, t2);
-        SmallVector<Value> a;
-        for (int64_t dc : {0, 8})
-          for (int64_t dr : {0, 8})
-            for (int64_t j : {0, 1})
-              a.push_back(memref::LoadOp::create(
-                  b, loc, rhs, at(add(kA, dc + j), add(nA, dr))));
-        fragA = vector::FromElementsOp::create(b, loc, fragAType, a);
+        fragA = scalarFragA(rhs, /*transposed=*/true);
       }
       // B' = X^T: B'(kk, j) = X(col0 + j, k0 + kk). A padding column
       // j >= m reads row m - 1: it only feeds D''s column j, which is not
@@ -184,16 +193,7 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
           at(arith::AddIOp::create(b, loc, k0, laneRow), col0),
           /*transpose=*/true, /*numTiles=*/2);
     } else {
-      Value rowA = arith::AddIOp::create(b, loc, row0, g);
-      Value colA = arith::AddIOp::create(b, loc, k0, t2);
-      SmallVector<Value> a;
-      // a0..a7: (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1), then +8 columns.
-      for (int64_t dc : {0, 8})
-        for (int64_t dr : {0, 8})
-          for (int64_t j : {0, 1})
-            a.push_back(memref::LoadOp::create(
-                b, loc, lhs, at(add(rowA, dr), add(colA, dc + j))));
-      fragA = vector::FromElementsOp::create(b, loc, fragAType, a);
+      fragA = scalarFragA(lhs, /*transposed=*/false);
       // b0..b3: (k = 2t, 2t+1, 2t+8, 2t+9; n = g).
       Value colB = arith::AddIOp::create(b, loc, col0, g);
       Value rowB = arith::AddIOp::create(b, loc, k0, t2);
