@@ -763,10 +763,16 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     result.subprograms.push_back(std::move(chosen));
     pieces.push_back(std::move(piece));
   }
-  for (Piece &piece : pieces) {
-    // The boundary now: inputs that an earlier piece produced are its new
-    // values (the same order, since the piece's own ops are unchanged).
+  // Every boundary as the search saw it, before any splice: a program may
+  // return one value for two outputs (two equal statistics computed once),
+  // and a later piece's boundary taken after the splice would then have one
+  // input fewer than its program's arguments.
+  for (Piece &piece : pieces)
     boundary(piece.ops, piece.inputs, piece.outputs);
+  DenseMap<Value, Value> spliced; // an output -> the value that replaced it
+  for (Piece &piece : pieces) {
+    for (Value &v : piece.inputs)
+      v = spliced.lookup_or(v, v);
     const SubprogramResult &r = distinct[piece.id].result;
     if (r.program.empty()) {
       for (Operation *op : piece.ops)
@@ -793,8 +799,11 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     for (Operation &op : bbody.without_terminator())
       b.clone(op, map);
     for (auto [v, r] :
-         llvm::zip(piece.outputs, bbody.getTerminator()->getOperands()))
-      v.replaceAllUsesWith(map.lookupOrDefault(r));
+         llvm::zip(piece.outputs, bbody.getTerminator()->getOperands())) {
+      Value now = map.lookupOrDefault(r);
+      v.replaceAllUsesWith(now);
+      spliced[v] = now;
+    }
     for (Operation *op : llvm::reverse(piece.ops))
       op->erase();
   }
