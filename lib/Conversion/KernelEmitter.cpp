@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
+#include "llvm/ADT/ScopeExit.h"
 
 namespace mirage::lowering {
 
@@ -500,6 +501,10 @@ void KernelEmitter::emitAccumFinal(AccumulatorOpInterface acc) {
 }
 
 LogicalResult KernelEmitter::emitTileOp(Operation *op) {
+  if (auto mask = dyn_cast<mb::BandMaskOp>(op)) {
+    emitBandMask(mask);
+    return success();
+  }
   if (auto ew = dyn_cast<ElementwiseOpInterface>(op)) {
     SmallVector<Value> ins;
     for (Value v : op->getOperands())
@@ -682,7 +687,45 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
   return op->emitOpError("is not supported by convert-mirage-to-gpu");
 }
 
+void KernelEmitter::emitBandMask(mb::BandMaskOp op) {
+  Value in = buf(op.getInput()), out = buf(op.getResult());
+  stage({in}, {out});
+  ArrayRef<int64_t> shape = op.getType().getShape();
+  SmallVector<Value> origin =
+      tileOrigin(shape, op.getImap(), op.getFmap(), loopIv);
+  ArrayRef<int64_t> dims = op.getDims();
+  std::optional<int64_t> lower = op.getLower(), upper = op.getUpper();
+  double fill = op.getFill().convertToDouble();
+  bool additive = op.getAdditive();
+  forEachElement(shape, [&](ValueRange idx) {
+    auto at = [&](int64_t d) {
+      return arith::AddIOp::create(b, loc, origin[d], idx[d]).getResult();
+    };
+    // diff = i[c] - i[r] (i[c] alone for one dim), in the masked tensor.
+    Value diff = at(dims.back());
+    if (dims.size() == 2)
+      diff = arith::SubIOp::create(b, loc, diff, at(dims[0]));
+    Value keep;
+    auto both = [&](Value c) {
+      keep = keep ? arith::AndIOp::create(b, loc, keep, c).getResult() : c;
+    };
+    if (lower)
+      both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, diff,
+                                 cIndex(b, loc, *lower)));
+    if (upper)
+      both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, diff,
+                                 cIndex(b, loc, *upper)));
+    Value x = loadF32(in, idx);
+    Value masked = cF32(b, loc, fill);
+    if (additive)
+      masked = arith::AddFOp::create(b, loc, x, masked);
+    storeF32(out, idx, arith::SelectOp::create(b, loc, keep, x, masked));
+  });
+}
+
 LogicalResult KernelEmitter::emitLoopBody(mb::ForLoopOp loop, Value iv) {
+  loopIv = iv;
+  auto clear = llvm::make_scope_exit([&] { loopIv = Value(); });
   emitPipelineStep(iv);
   for (Operation &op : loop.getBody().front()) {
     if (isa<mb::YieldOp>(op))

@@ -114,6 +114,14 @@ private:
   void emitInputIter(mb::InputIterOp op, Value iv);
   /// Tile origin of an input iterator at iteration `iv` (DESIGN §3.2).
   SmallVector<Value> inputOrigin(mb::InputIterOp op, Value iv);
+  /// Origin of a tile of `tile` placed by `imap`/`fmap` in the current block
+  /// and iteration `iv` (null outside the loop, where fmap is -1).
+  SmallVector<Value> tileOrigin(ArrayRef<int64_t> tile,
+                                ArrayRef<int64_t> imap, int64_t fmap,
+                                Value iv);
+  /// mb.band_mask: each element kept or filled by its index in the masked
+  /// tensor (the tile's origin plus its index in the tile).
+  void emitBandMask(mb::BandMaskOp op);
   /// Whether the tile of `op` is the same in every iteration (no walked dim,
   /// or a loop of one iteration): it is loaded once, before the loop.
   bool isLoopInvariant(mb::InputIterOp op);
@@ -302,6 +310,8 @@ private:
   llvm::DenseMap<Value, Value> auxTiles;  // IR value -> extra memref view
   int64_t smemBytes = 0;
   Value tid, nthreads, blockIds[3];
+  /// The loop's induction variable while its body is emitted, else null.
+  Value loopIv;
   llvm::DenseSet<Value> dirty, readSinceBarrier;
   /// Current per-thread values of the accumulators kept in registers.
   llvm::MapVector<Operation *, SmallVector<Value>> regAccs;

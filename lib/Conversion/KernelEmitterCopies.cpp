@@ -75,9 +75,12 @@ bool KernelEmitter::isLoopInvariant(mb::InputIterOp op) {
 }
 
 SmallVector<Value> KernelEmitter::inputOrigin(mb::InputIterOp op, Value iv) {
-  ArrayRef<int64_t> tile = op.getType().getShape();
-  ArrayRef<int64_t> imap = op.getImap();
-  int64_t fmap = op.getFmap();
+  return tileOrigin(op.getType().getShape(), op.getImap(), op.getFmap(), iv);
+}
+
+SmallVector<Value> KernelEmitter::tileOrigin(ArrayRef<int64_t> tile,
+                                             ArrayRef<int64_t> imap,
+                                             int64_t fmap, Value iv) {
   int64_t f = kernel.getForloop();
   // Tile origin (DESIGN §3.2): block index, then the loop index inside it.
   SmallVector<Value> off(tile.size(), cIndex(b, loc, 0));

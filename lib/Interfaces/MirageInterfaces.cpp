@@ -12,6 +12,7 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include <cmath>
 
 using namespace mlir;
 
@@ -245,6 +246,32 @@ LogicalResult verifyConvert(Operation *op, Type input, Type result) {
   if (!in != !out)
     return op->emitOpError("[C0.16] operand and result must both be tensors "
                            "or both scalars");
+  return success();
+}
+
+LogicalResult verifyBandMask(Operation *op, Type input, ArrayRef<int64_t> dims,
+                             std::optional<int64_t> lower,
+                             std::optional<int64_t> upper, double fill) {
+  int64_t rank = cast<RankedTensorType>(input).getRank();
+  if (dims.empty() || dims.size() > 2)
+    return op->emitOpError("[C0.17] dims must hold one or two dims, got ")
+           << dims.size();
+  for (int64_t d : dims)
+    if (d < 0 || d >= rank)
+      return op->emitOpError("[C0.17] dim ")
+             << d << " is not a dim of a rank-" << rank << " tensor";
+  if (dims.size() == 2 && dims[0] == dims[1])
+    return op->emitOpError("[C0.17] dims must be two different dims, got ")
+           << dims[0] << " twice";
+  if (!lower && !upper)
+    return op->emitOpError("[C0.17] needs a lower or an upper bound (a mask "
+                           "without either keeps every element)");
+  if (lower && upper && *lower > *upper)
+    return op->emitOpError("[C0.17] lower = ")
+           << *lower << " is above upper = " << *upper
+           << " (the band is empty)";
+  if (std::isnan(fill))
+    return op->emitOpError("[C0.17] fill must not be NaN");
   return success();
 }
 

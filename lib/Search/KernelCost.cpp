@@ -114,6 +114,9 @@ void addOpWork(KernelWork &w, const CostOp &op, double times, double perBlock,
     w.cudaOps +=
         times * (n + butterflyOps(numel(op.result), perRow(), threads));
     return;
+  case CostOp::Class::Mask:
+    w.cudaOps += times * n * 5.0;
+    return;
   case CostOp::Class::RmsNorm: {
     // Per element: the square-and-add (one FMA), the scale, the weight;
     // per row one rsqrt.
@@ -200,6 +203,8 @@ FailureOr<CostOp> describeOp(Operation *op, bool inLoop, std::string &error) {
               [](Operation *) { return CostOp::Class::Reduce; })
           .Case<mk::RmsNormOp, mb::RmsNormOp>(
               [](Operation *) { return CostOp::Class::RmsNorm; })
+          .Case<mk::BandMaskOp, mb::BandMaskOp>(
+              [](Operation *) { return CostOp::Class::Mask; })
           .Case<mk::ConcatOp, mb::ConcatOp, mk::TransposeOp, mb::TransposeOp>(
               [](Operation *) { return CostOp::Class::Move; })
           .Default([](Operation *) { return std::nullopt; });

@@ -97,7 +97,9 @@ FailureOr<OpTiling> describe(Operation *op) {
         return t;
       })
       .Default([&](Operation *other) -> FailureOr<OpTiling> {
-        if (!isa<ElementwiseOpInterface>(other))
+        // A band mask tiles as an element-wise op: its block-level form
+        // carries where its tile lies.
+        if (!isa<ElementwiseOpInterface, mk::BandMaskOp>(other))
           return other->emitOpError(
               "cannot be wrapped into a graph-defined kernel");
         for (Value v : other->getOperands())
@@ -386,7 +388,16 @@ mk::GraphKernelOp WrapKernelsPass::build(Operation *op, const OpTiling &t,
         lb, loc, RankedTensorType::get(*tile, ty.getElementType()), arg,
         imap, fmap));
   }
-  if (ok) {
+  if (ok && isa<mk::BandMaskOp>(op)) {
+    // The mask's tile is its input tile: it lies where that tile does.
+    auto m = cast<mk::BandMaskOp>(op);
+    auto it = tiles.front().getDefiningOp<mb::InputIterOp>();
+    Value masked = mb::BandMaskOp::create(
+        lb, loc, tiles.front().getType(), tiles.front(), m.getDimsAttr(),
+        m.getLowerAttr(), m.getUpperAttr(), m.getFillAttr(),
+        m.getAdditiveAttr(), it.getImapAttr(), it.getFmapAttr());
+    tiles.assign({masked});
+  } else if (ok) {
     // The same op at block level: same mnemonic, same properties, result
     // type inferred from the tiles by the mb op's own shape rule.
     OperationState state(loc, ("mb." + op->getName().stripDialect()).str());

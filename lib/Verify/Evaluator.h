@@ -181,6 +181,20 @@ private:
   LogicalResult evalConcat(Operation &op, int64_t dim);
   LogicalResult evalTranspose(Operation &op, ArrayRef<int64_t> perm);
   LogicalResult evalReshape(Operation &op, ArrayRef<int64_t> shape);
+  /// The finite field's stand-in for an infinite band_mask fill (times its
+  /// sign): a value without an exact field image.
+  static constexpr double kInfiniteFillStandIn = 3.0e38 * 1.0471975511965976;
+  /// band_mask (mk: `origin` all zeros; mb: the tile's origin in the masked
+  /// tensor, from its imap/fmap as for an input iterator).
+  LogicalResult evalBandMask(Operation &op, ArrayRef<int64_t> dims,
+                             std::optional<int64_t> lower,
+                             std::optional<int64_t> upper, double fill,
+                             bool additive, ArrayRef<int64_t> origin);
+  /// The origin of a tile of `tileShape` placed by `imap`/`fmap` in the
+  /// current block and iteration (DESIGN §3.2).
+  SmallVector<int64_t, 4> tileOrigin(ArrayRef<int64_t> tileShape,
+                                     ArrayRef<int64_t> imap, int64_t fmap,
+                                     int64_t forloop) const;
   LogicalResult evalThreadGraph(mt::ThreadGraphOp tg);
   LogicalResult evalKernel(GraphKernelOpInterface kernel);
   /// Where each saver's result is returned by the block graph.

@@ -65,16 +65,9 @@ LogicalResult Evaluator<Dom>::evalInputIter(mb::InputIterOp it,
     return fail(it, EvalErrorKind::InvalidInput, "tile rank mismatch");
   ArrayRef<int64_t> imap = it.getImap();
   int64_t fmap = it.getFmap();
-  // Tile origin (DESIGN §3.2): off[imap[g]] = b_g; off[fmap] = off[fmap]*F+i;
-  // off[k] *= tile[k].
-  SmallVector<int64_t, 4> off(x.shape.size(), 0);
-  for (int g = 0; g < 3 && g < static_cast<int>(imap.size()); ++g)
-    if (imap[g] >= 0)
-      off[imap[g]] = blockIdx[g];
-  if (fmap >= 0)
-    off[fmap] = off[fmap] * forloop + iteration;
+  // Tile origin (DESIGN §3.2).
+  SmallVector<int64_t, 4> off = tileOrigin(tileShape, imap, fmap, forloop);
   for (size_t k = 0; k < off.size(); ++k) {
-    off[k] *= tileShape[k];
     if (off[k] + tileShape[k] > x.shape[k])
       return fail(it, EvalErrorKind::InvalidInput,
                   "tile lies outside the input tensor");
@@ -292,6 +285,16 @@ void Evaluator<Dom>::computeGridDeps(Block &body, ArrayRef<int64_t> grid) {
         deps &= kernelGridMask;
         // fmap is stored unsigned: -1 (no loop walk) reads as 2^64 - 1.
         if (static_cast<int64_t>(it.getFmap()) >= 0)
+          deps |= kIterationDep;
+      } else if (auto mask = dyn_cast<mb::BandMaskOp>(op)) {
+        // Its values depend on where its tile lies, as an input tile's do.
+        for (Value v : op.getOperands())
+          deps |= depsOf(v);
+        for (int g = 0; g < 3 && g < static_cast<int>(mask.getImap().size());
+             ++g)
+          if (mask.getImap()[g] >= 0)
+            deps |= (1u << g) & kernelGridMask;
+        if (mask.getFmap() >= 0)
           deps |= kIterationDep;
       } else if (auto loop = dyn_cast<mb::ForLoopOp>(op)) {
         visit(loop.getBody().front());

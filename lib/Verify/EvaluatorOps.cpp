@@ -442,6 +442,73 @@ LogicalResult Evaluator<Dom>::evalTranspose(Operation &op,
   return success();
 }
 
+template <typename Dom>
+SmallVector<int64_t, 4>
+Evaluator<Dom>::tileOrigin(ArrayRef<int64_t> tileShape, ArrayRef<int64_t> imap,
+                           int64_t fmap, int64_t forloop) const {
+  // off[imap[g]] = b_g; off[fmap] = off[fmap] * F + i; off[k] *= tile[k].
+  SmallVector<int64_t, 4> off(tileShape.size(), 0);
+  for (int g = 0; g < 3 && g < static_cast<int>(imap.size()); ++g)
+    if (imap[g] >= 0)
+      off[imap[g]] = blockIdx[g];
+  if (fmap >= 0)
+    off[fmap] = off[fmap] * forloop + iteration;
+  for (size_t k = 0; k < off.size(); ++k)
+    off[k] *= tileShape[k];
+  return off;
+}
+
+template <typename Dom>
+LogicalResult Evaluator<Dom>::evalBandMask(Operation &op,
+                                           ArrayRef<int64_t> dims,
+                                           std::optional<int64_t> lower,
+                                           std::optional<int64_t> upper,
+                                           double fill, bool additive,
+                                           ArrayRef<int64_t> origin) {
+  Val a;
+  if (failed(get(&op, op.getOperand(0), a)))
+    return failure();
+  const T &x = *a.t;
+  size_t rank = x.shape.size();
+  if (dims.empty() || dims.size() > 2 || origin.size() != rank ||
+      llvm::any_of(dims, [&](int64_t d) {
+        return d < 0 || d >= static_cast<int64_t>(rank);
+      }))
+    return fail(&op, EvalErrorKind::InvalidInput,
+                "band_mask dims are not dims of its operand");
+  // An infinite fill has no image in the finite field: there it is a fixed
+  // stand-in value without an exact image (the same in every program
+  // compared, so the masked elements still agree or differ as they should).
+  double stand = std::is_same_v<Dom, FieldDomain> && std::isinf(fill)
+                     ? std::copysign(kInfiniteFillStandIn, fill)
+                     : fill;
+  E f = dom.constant(stand);
+  Degree dr = additive ? addDeg(a.deg, constantDeg(stand))
+                       : maxDeg(a.deg, constantDeg(stand));
+  auto r = std::make_shared<T>(x.shape);
+  Shape4 shape = pad4(x.shape);
+  size_t pad = 4 - rank;
+  int64_t colDim = pad + dims.back();
+  int64_t rowDim = dims.size() == 2 ? int64_t(pad + dims[0]) : -1;
+  Shape4 base = {0, 0, 0, 0};
+  for (size_t k = 0; k < rank; ++k)
+    base[pad + k] = origin[k];
+  int64_t n = 0;
+  std::array<int64_t, 4> i;
+  for (i[0] = 0; i[0] < shape[0]; ++i[0])
+    for (i[1] = 0; i[1] < shape[1]; ++i[1])
+      for (i[2] = 0; i[2] < shape[2]; ++i[2])
+        for (i[3] = 0; i[3] < shape[3]; ++i[3], ++n) {
+          int64_t diff = base[colDim] + i[colDim] -
+                         (rowDim >= 0 ? base[rowDim] + i[rowDim] : 0);
+          bool keep = (!lower || diff >= *lower) && (!upper || diff <= *upper);
+          E v = x.data[n];
+          r->data[n] = keep ? v : additive ? dom.add(v, f) : f;
+        }
+  set(op.getResult(0), std::move(r), dr);
+  return success();
+}
+
 #define MIRAGE_INSTANTIATE_EVALUATOR_OPS(Dom)                                  \
   template std::shared_ptr<Evaluator<Dom>::T> Evaluator<Dom>::binary(          \
       ElementwiseKind, const T &, const T &);                                  \
@@ -460,5 +527,10 @@ LogicalResult Evaluator<Dom>::evalTranspose(Operation &op,
   template LogicalResult Evaluator<Dom>::evalTranspose(Operation &,            \
                                                        ArrayRef<int64_t>);     \
   template LogicalResult Evaluator<Dom>::evalReshape(Operation &,              \
-                                                     ArrayRef<int64_t>);
+                                                     ArrayRef<int64_t>);     \
+  template LogicalResult Evaluator<Dom>::evalBandMask(                         \
+      Operation &, ArrayRef<int64_t>, std::optional<int64_t>,                  \
+      std::optional<int64_t>, double, bool, ArrayRef<int64_t>);                \
+  template SmallVector<int64_t, 4> Evaluator<Dom>::tileOrigin(                 \
+      ArrayRef<int64_t>, ArrayRef<int64_t>, int64_t, int64_t) const;
 MIRAGE_FOR_EACH_DOMAIN(MIRAGE_INSTANTIATE_EVALUATOR_OPS)

@@ -51,6 +51,23 @@ template <typename Dom> LogicalResult Evaluator<Dom>::evalOp(Operation &op) {
       .template Case<mk::ReshapeOp>([&](mk::ReshapeOp r) {
         return evalReshape(op, r.getType().getShape());
       })
+      .template Case<mk::BandMaskOp>([&](mk::BandMaskOp m) {
+        SmallVector<int64_t, 4> origin(m.getType().getRank(), 0);
+        return evalBandMask(op, m.getDims(), m.getLower(), m.getUpper(),
+                            m.getFill().convertToDouble(), m.getAdditive(),
+                            origin);
+      })
+      .template Case<mb::BandMaskOp>([&](mb::BandMaskOp m) {
+        if (!currentKernel)
+          return fail(&op, EvalErrorKind::InvalidInput,
+                      "block-graph op outside a graph-defined kernel");
+        SmallVector<int64_t, 4> origin =
+            tileOrigin(m.getType().getShape(), m.getImap(), m.getFmap(),
+                       currentKernel.getForloopRange());
+        return evalBandMask(op, m.getDims(), m.getLower(), m.getUpper(),
+                            m.getFill().convertToDouble(), m.getAdditive(),
+                            origin);
+      })
       .template Case<mt::ThreadGraphOp>(
           [&](auto tg) { return evalThreadGraph(tg); })
       .template Case<mb::InputIterOp, mb::ForLoopOp, mb::OutputSaverOp>(

@@ -92,6 +92,12 @@ bool isExactWidening(mlir::Type from, mlir::Type to);
 /// convert ([C0.16]): tensors keep their shape; scalars are f16/bf16/f32.
 LogicalResult verifyConvert(mlir::Operation *op, mlir::Type input,
                             mlir::Type result);
+/// band_mask ([C0.17]): one or two distinct dims of `input`, at least one
+/// bound, lower <= upper, a fill that is not NaN.
+LogicalResult verifyBandMask(mlir::Operation *op, mlir::Type input,
+                             llvm::ArrayRef<int64_t> dims,
+                             std::optional<int64_t> lower,
+                             std::optional<int64_t> upper, double fill);
 /// rms_norm constraints ([C0.10], [C0.11]).
 LogicalResult verifyRmsNorm(mlir::Operation *op, mlir::Type input,
                             mlir::Type weight, double eps);

@@ -222,6 +222,55 @@ class Mirage_ConvertOp<Dialect d, TypeConstraint ty, list<Trait> extra>
 }
 
 //===----------------------------------------------------------------------===//
+// Masks from index compares (mk, mb)
+//===----------------------------------------------------------------------===//
+
+// A band of diagonals kept, the rest filled (DESIGN 3.4, "Masks and
+// selects"). `coordArgs`/`coordFormat` add the block level's tile origin.
+class Mirage_BandMaskOp<Dialect d, list<Trait> extra, dag coordArgs,
+                        string coordFormat, string moreDescription>
+    : Op<d, "band_mask", extra # [Pure, SameOperandsAndResultType]> {
+  let summary = "keeps a band of diagonals of two dims, fills the rest";
+  let description = [{
+    A mask computed from element indices, as causal and sliding-window
+    attention masks are: with `dims = [r, c]`, element `x[i]` is kept when
+    `lower <= i[c] - i[r] <= upper` (a missing bound is no bound), with
+    `dims = [c]` when `lower <= i[c] <= upper` (a static length). A masked
+    element becomes `fill` (a select), or `x + fill` with `additive` (an
+    additive mask written as a tensor of 0 and `fill`). A causal mask keeps
+    `upper = 0` (key position at most the query's), a decode step with `p`
+    cached positions `upper = p`, a window of `w` keys also `lower = 1 - w`.
+    `fill` may be -inf: the masked scores then add nothing to a softmax's
+    running max and sum, so the online softmax stays exact. In the finite
+    field an infinite fill, which has no image there, is a fixed stand-in
+    value (docs/verification.md); f64 and the generated code use it as it is.
+    Constraints: [C0.17] `dims` holds one or two distinct dims of the
+    operand; at least one bound; `lower <= upper`; `fill` is not NaN.
+  }] # moreDescription;
+  let arguments = !con((ins Mirage_Tensor:$input, DenseI64ArrayAttr:$dims,
+                            OptionalAttr<I64Attr>:$lower,
+                            OptionalAttr<I64Attr>:$upper, F64Attr:$fill,
+                            UnitAttr:$additive), coordArgs);
+  let results = (outs Mirage_Tensor:$result);
+  let assemblyFormat = "$input `dims` `=` $dims (`lower` `=` $lower^)? "
+                       "(`upper` `=` $upper^)? `fill` `=` $fill "
+                       "(`additive` $additive^)? " # coordFormat #
+                       " attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  code verifyCoordinates = "";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      if (::mlir::failed(::mirage::verifyBandMask(
+              getOperation(), getInput().getType(), getDims(), getLower(),
+              getUpper(), getFill().convertToDouble())))
+        return ::mlir::failure();
+      }] # verifyCoordinates # [{
+      return ::mlir::success();
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Element-wise binary ops
 //===----------------------------------------------------------------------===//
 

@@ -44,6 +44,9 @@ struct CostOp {
     Matmul,
     /// reduce_sum, reduce_max: one CUDA op per input element.
     Reduce,
+    /// band_mask: per element the index difference, two compares, a select
+    /// (and the add of an additive mask).
+    Mask,
     RmsNorm,
     Accumulate,
     /// concat, transpose, reshape: no arithmetic.

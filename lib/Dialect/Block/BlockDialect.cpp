@@ -135,6 +135,23 @@ LogicalResult mb::verifyInForLoop(Operation *op) {
   return success();
 }
 
+LogicalResult mb::verifyTileCoordinates(Operation *op, ArrayRef<int64_t> imap,
+                                        int64_t fmap) {
+  int64_t rank = cast<RankedTensorType>(op->getResult(0).getType()).getRank();
+  std::string why;
+  if (!checkGridMap(imap, rank, why))
+    return op->emitOpError("[B20] imap ") << why;
+  if (fmap != -1 && (fmap < 0 || fmap >= rank))
+    return op->emitOpError("[B20] fmap ")
+           << fmap << " is neither -1 nor a dim of a rank-" << rank
+           << " tensor";
+  if (fmap != -1 && !isa_and_nonnull<ForLoopOp>(op->getParentOp()))
+    return op->emitOpError("[B20] fmap ")
+           << fmap << " names a dim the for-loop walks, but the op is not "
+           << "in the for-loop's body";
+  return success();
+}
+
 static GraphKernelOpInterface getKernel(Operation *op) {
   return op->getParentOfType<GraphKernelOpInterface>();
 }

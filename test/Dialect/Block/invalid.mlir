@@ -1308,3 +1308,79 @@ func.func @K10_post_loop_value_never_saved(%x: tensor<8x64xf16>) -> tensor<8x16x
   } : (tensor<8x64xf16>) -> tensor<8x16xf16>
   return %y : tensor<8x16xf16>
 }
+
+//===----------------------------------------------------------------------===//
+// [B20] the tile coordinates of mb.band_mask
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @B20_band_mask_imap_repeats_a_dim(%s: tensor<64x128xf16>) -> tensor<64x128xf16> {
+  %y = mk.graph_kernel (%s) grid = [4, 1, 1] block = [128, 1, 1] forloop = 1 {
+  ^bb0(%S: tensor<64x128xf16>):
+    %t = mb.for_loop -> (tensor<16x128xf16>) {
+      %x = mb.input_iter %S imap = [0, -1, -1] fmap = -1 : tensor<64x128xf16> -> tensor<16x128xf16>
+      %a = mb.accum_sum %x : tensor<16x128xf16> -> tensor<16x128xf16>
+      mb.yield %a : tensor<16x128xf16>
+    }
+    // expected-error @+1 {{'mb.band_mask' op [B20] imap maps dim 0 twice}}
+    %m = mb.band_mask %t dims = [0, 1] upper = 0 fill = 0.0 imap = [0, 0, -1] fmap = -1 : tensor<16x128xf16>
+    %o = mb.output_saver %m omap = [0, -1, -1] : tensor<16x128xf16> -> tensor<64x128xf16>
+    mb.return %o : tensor<64x128xf16>
+  } : (tensor<64x128xf16>) -> tensor<64x128xf16>
+  return %y : tensor<64x128xf16>
+}
+
+// -----
+
+func.func @B20_band_mask_fmap_out_of_range(%s: tensor<64x128xf16>) -> tensor<64x1xf16> {
+  %y = mk.graph_kernel (%s) grid = [4, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%S: tensor<64x128xf16>):
+    %acc = mb.for_loop -> (tensor<16x1xf16>) {
+      %t = mb.input_iter %S imap = [0, -1, -1] fmap = 1 : tensor<64x128xf16> -> tensor<16x32xf16>
+      // expected-error @+1 {{'mb.band_mask' op [B20] fmap 2 is neither -1 nor a dim of a rank-2 tensor}}
+      %m = mb.band_mask %t dims = [0, 1] upper = 0 fill = 0.0 imap = [0, -1, -1] fmap = 2 : tensor<16x32xf16>
+      %a = mb.accum_sum_last %m : tensor<16x32xf16> -> tensor<16x1xf16>
+      mb.yield %a : tensor<16x1xf16>
+    }
+    %o = mb.output_saver %acc omap = [0, -1, -1] : tensor<16x1xf16> -> tensor<64x1xf16>
+    mb.return %o : tensor<64x1xf16>
+  } : (tensor<64x128xf16>) -> tensor<64x1xf16>
+  return %y : tensor<64x1xf16>
+}
+
+// -----
+
+func.func @B20_band_mask_fmap_after_the_loop(%s: tensor<64x128xf16>) -> tensor<64x128xf16> {
+  %y = mk.graph_kernel (%s) grid = [4, 1, 1] block = [128, 1, 1] forloop = 1 {
+  ^bb0(%S: tensor<64x128xf16>):
+    %t = mb.for_loop -> (tensor<16x128xf16>) {
+      %x = mb.input_iter %S imap = [0, -1, -1] fmap = -1 : tensor<64x128xf16> -> tensor<16x128xf16>
+      %a = mb.accum_sum %x : tensor<16x128xf16> -> tensor<16x128xf16>
+      mb.yield %a : tensor<16x128xf16>
+    }
+    // expected-error @+1 {{'mb.band_mask' op [B20] fmap 1 names a dim the for-loop walks, but the op is not in the for-loop's body}}
+    %m = mb.band_mask %t dims = [0, 1] upper = 0 fill = 0.0 imap = [0, -1, -1] fmap = 1 : tensor<16x128xf16>
+    %o = mb.output_saver %m omap = [0, -1, -1] : tensor<16x128xf16> -> tensor<64x128xf16>
+    mb.return %o : tensor<64x128xf16>
+  } : (tensor<64x128xf16>) -> tensor<64x128xf16>
+  return %y : tensor<64x128xf16>
+}
+
+// -----
+
+func.func @C0_17_band_mask_in_block_graph(%s: tensor<64x128xf16>) -> tensor<64x128xf16> {
+  %y = mk.graph_kernel (%s) grid = [4, 1, 1] block = [128, 1, 1] forloop = 1 {
+  ^bb0(%S: tensor<64x128xf16>):
+    %t = mb.for_loop -> (tensor<16x128xf16>) {
+      %x = mb.input_iter %S imap = [0, -1, -1] fmap = -1 : tensor<64x128xf16> -> tensor<16x128xf16>
+      %a = mb.accum_sum %x : tensor<16x128xf16> -> tensor<16x128xf16>
+      mb.yield %a : tensor<16x128xf16>
+    }
+    // expected-error @+1 {{'mb.band_mask' op [C0.17] needs a lower or an upper bound}}
+    %m = mb.band_mask %t dims = [0, 1] fill = 0.0 imap = [0, -1, -1] fmap = -1 : tensor<16x128xf16>
+    %o = mb.output_saver %m omap = [0, -1, -1] : tensor<16x128xf16> -> tensor<64x128xf16>
+    mb.return %o : tensor<64x128xf16>
+  } : (tensor<64x128xf16>) -> tensor<64x128xf16>
+  return %y : tensor<64x128xf16>
+}

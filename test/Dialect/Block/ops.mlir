@@ -312,3 +312,24 @@ func.func @mixed_precision(%a: tensor<8x64xbf16>, %b: tensor<64x8xbf16>) -> (ten
   } : (tensor<8x64xbf16>, tensor<64x8xbf16>) -> (tensor<8x8xbf16>, tensor<8x16xf32>)
   return %y#0, %y#1 : tensor<8x8xbf16>, tensor<8x16xf32>
 }
+
+// A causal mask on score tiles: the rows follow grid dim x, the columns the
+// for-loop; after the loop, a length mask on the rows' sums.
+// CHECK-LABEL: func.func @band_mask_tiles
+func.func @band_mask_tiles(%s: tensor<64x128xf16>) -> tensor<64x1xf16> {
+  %y = mk.graph_kernel (%s) grid = [4, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%S: tensor<64x128xf16>):
+    %acc = mb.for_loop -> (tensor<16x1xf16>) {
+      %t = mb.input_iter %S imap = [0, -1, -1] fmap = 1 : tensor<64x128xf16> -> tensor<16x32xf16>
+      // CHECK: mb.band_mask %{{.*}} dims = [0, 1] upper = 0 fill = 0xFFF0000000000000 imap = [0, -1, -1] fmap = 1 : tensor<16x32xf16>
+      %m = mb.band_mask %t dims = [0, 1] upper = 0 fill = 0xFFF0000000000000 imap = [0, -1, -1] fmap = 1 : tensor<16x32xf16>
+      %a = mb.accum_sum_last %m : tensor<16x32xf16> -> tensor<16x1xf16>
+      mb.yield %a : tensor<16x1xf16>
+    }
+    // CHECK: mb.band_mask %{{.*}} dims = [0] lower = 2 fill = 0.000000e+00 additive imap = [0, -1, -1] fmap = -1 : tensor<16x1xf16>
+    %l = mb.band_mask %acc dims = [0] lower = 2 fill = 0.0 additive imap = [0, -1, -1] fmap = -1 : tensor<16x1xf16>
+    %o = mb.output_saver %l omap = [0, -1, -1] : tensor<16x1xf16> -> tensor<64x1xf16>
+    mb.return %o : tensor<64x1xf16>
+  } : (tensor<64x128xf16>) -> tensor<64x1xf16>
+  return %y : tensor<64x1xf16>
+}

@@ -221,6 +221,62 @@ func.func @C0_16_convert_shape(%x: tensor<2x8xbf16>) -> tensor<2x4xf32> {
 
 // -----
 
+func.func @C0_17_band_mask_three_dims(%x: tensor<2x8x8xf32>) -> tensor<2x8x8xf32> {
+  // expected-error @+1 {{'mk.band_mask' op [C0.17] dims must hold one or two dims, got 3}}
+  %0 = mk.band_mask %x dims = [0, 1, 2] upper = 0 fill = 0.0 : tensor<2x8x8xf32>
+  return %0 : tensor<2x8x8xf32>
+}
+
+// -----
+
+func.func @C0_17_band_mask_dim_out_of_range(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'mk.band_mask' op [C0.17] dim 2 is not a dim of a rank-2 tensor}}
+  %0 = mk.band_mask %x dims = [0, 2] upper = 0 fill = 0.0 : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @C0_17_band_mask_same_dim_twice(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'mk.band_mask' op [C0.17] dims must be two different dims, got 1 twice}}
+  %0 = mk.band_mask %x dims = [1, 1] upper = 0 fill = 0.0 : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @C0_17_band_mask_no_bound(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'mk.band_mask' op [C0.17] needs a lower or an upper bound}}
+  %0 = mk.band_mask %x dims = [0, 1] fill = 0.0 : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @C0_17_band_mask_empty_band(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'mk.band_mask' op [C0.17] lower = 1 is above upper = 0 (the band is empty)}}
+  %0 = mk.band_mask %x dims = [0, 1] lower = 1 upper = 0 fill = 0.0 : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @C0_17_band_mask_nan_fill(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'mk.band_mask' op [C0.17] fill must not be NaN}}
+  %0 = mk.band_mask %x dims = [0, 1] upper = 0 fill = 0x7FF8000000000000 : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @C0_17_band_mask_result_type(%x: tensor<8x8xf32>) -> tensor<8x8xf16> {
+  // expected-error @+1 {{'mk.band_mask' op requires the same type for all operands and results}}
+  %0 = "mk.band_mask"(%x) <{dims = array<i64: 0, 1>, upper = 0 : i64, fill = 0.0 : f64}> : (tensor<8x8xf32>) -> tensor<8x8xf16>
+  return %0 : tensor<8x8xf16>
+}
+
+// -----
+
 func.func @C0_1_convert_f64(%x: tensor<2x8xf32>) -> tensor<2x8xf64> {
   // expected-error @+1 {{'mk.convert' op result #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1]}}
   %0 = mk.convert %x : tensor<2x8xf32> -> tensor<2x8xf64>

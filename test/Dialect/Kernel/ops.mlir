@@ -442,3 +442,14 @@ func.func @mixed_precision(%x: tensor<2x8xbf16>, %w: tensor<8x4xbf16>) -> (tenso
   %2 = mk.convert %1 : tensor<2x4xf32> -> tensor<2x4xf16>
   return %0, %2 : tensor<2x8xf32>, tensor<2x4xf16>
 }
+
+// CHECK-LABEL: func.func @band_masks
+func.func @band_masks(%x: tensor<2x8x16xf16>) -> tensor<2x8x16xf16> {
+  // CHECK: mk.band_mask %{{.*}} dims = [1, 2] upper = 0 fill = 0xFFF0000000000000 : tensor<2x8x16xf16>
+  %causal = mk.band_mask %x dims = [1, 2] upper = 0 fill = 0xFFF0000000000000 : tensor<2x8x16xf16>
+  // CHECK: mk.band_mask %{{.*}} dims = [1, 2] lower = -3 upper = 8 fill = -1.000000e+09 additive : tensor<2x8x16xf16>
+  %window = mk.band_mask %causal dims = [1, 2] lower = -3 upper = 8 fill = -1.0e9 additive : tensor<2x8x16xf16>
+  // CHECK: mk.band_mask %{{.*}} dims = [2] upper = 11 fill = 0.000000e+00 : tensor<2x8x16xf16>
+  %length = mk.band_mask %window dims = [2] upper = 11 fill = 0.0 : tensor<2x8x16xf16>
+  return %length : tensor<2x8x16xf16>
+}

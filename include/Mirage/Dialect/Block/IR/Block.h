@@ -19,6 +19,12 @@ namespace mirage::mb {
 /// Verifies that `op` is directly in the body of an mb.for_loop ([B19]),
 /// itself inside a graph-defined kernel ([C0.2]).
 mlir::LogicalResult verifyInForLoop(mlir::Operation *op);
+/// [B20] A tile op's place in the index space of its kernel-level tensor:
+/// `imap` as an input iterator's ([B5]), `fmap` -1 or a dim, and -1
+/// outside the for-loop's body.
+mlir::LogicalResult verifyTileCoordinates(mlir::Operation *op,
+                                          llvm::ArrayRef<int64_t> imap,
+                                          int64_t fmap);
 
 /// Marks the ops that only exist in a for-loop body: input iterators,
 /// accumulators and mb.yield.

@@ -18,6 +18,30 @@ defm MB_ : Mirage_TensorOps<MB_Dialect, [Mirage_InBlockGraph]>;
 def MB_TransposeOp : Mirage_TransposeOp<MB_Dialect, [Mirage_InBlockGraph]>;
 def MB_ConvertOp : Mirage_ConvertOp<MB_Dialect, Mirage_Tensor,
                                     [Mirage_InBlockGraph]>;
+def MB_BandMaskOp : Mirage_BandMaskOp<MB_Dialect, [Mirage_InBlockGraph],
+    (ins DenseI64ArrayAttr:$imap, I64Attr:$fmap),
+    "`imap` `=` $imap `fmap` `=` $fmap", [{
+
+    At the block level the mask needs the tile's place in the index space of
+    the kernel-level tensor it masks: `imap` and `fmap` say it as for an
+    `mb.input_iter` (its origin: `off[imap[g]] = b_g`, then `off[fmap] =
+    off[fmap] * forloop + i`, each dim times the tile size), and the indices
+    above are the origin plus the element's index in the tile.
+    [B20] `imap` has 3 entries, each -1 or a dim of the operand, no dim
+    twice; `fmap` is -1 or a dim of the operand, and -1 outside the
+    for-loop's body.
+
+    ```mlir
+    %m = mb.band_mask %s dims = [0, 1] upper = 0 fill = 0xFFF0000000000000
+        imap = [0, -1, -1] fmap = 1 : tensor<64x64xf16>
+    ```
+  }]> {
+  let verifyCoordinates = [{
+      if (::mlir::failed(::mirage::mb::verifyTileCoordinates(
+              getOperation(), getImap(), getFmap())))
+        return ::mlir::failure();
+  }];
+}
 
 //===----------------------------------------------------------------------===//
 // Loop structure

@@ -10,6 +10,14 @@ defm MK_ : Mirage_UnaryOps<MK_Dialect, Mirage_Tensor, []>;
 defm MK_ : Mirage_TensorBinaryOps<MK_Dialect, []>;
 defm MK_ : Mirage_TensorOps<MK_Dialect, []>;
 def MK_ConvertOp : Mirage_ConvertOp<MK_Dialect, Mirage_Tensor, []>;
+def MK_BandMaskOp : Mirage_BandMaskOp<MK_Dialect, [], (ins), "", [{
+
+    ```mlir
+    // Causal attention scores [batch, heads, queries, keys].
+    %m = mk.band_mask %s dims = [2, 3] upper = 0 fill = 0xFFF0000000000000
+        : tensor<1x8x128x128xf16>
+    ```
+  }]>;
 
 def MK_TransposeOp : Mirage_TransposeOp<MK_Dialect, []> {
   let hasFolder = 1;
