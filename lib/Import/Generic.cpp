@@ -11,6 +11,7 @@
 #include "Generic.h"
 #include "Common.h"
 #include "Contraction.h"
+#include "Masks.h"
 #include "NamedOps.h"
 
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
@@ -86,6 +87,35 @@ Value expandAfterDefinition(OpBuilder &b, Value v, RankedTensorType type,
   return e.getResult();
 }
 
+/// An element-wise linalg.generic applying the scalar cast `castName`
+/// (arith.extf, truncf, sitofp, uitofp) to `input`: a conversion of a type
+/// mk does not hold (f64, an integer or boolean mask), which stays outside
+/// the mk ops and which upstream lowers as any generic.
+/// Its init and itself go to `created`.
+Operation *castOutsideMk(OpBuilder &b, Location loc, Value input,
+                         RankedTensorType castType, OperationName castName,
+                         SmallVectorImpl<Operation *> &created) {
+  auto type = cast<RankedTensorType>(input.getType());
+  auto init = tensor::EmptyOp::create(b, loc, castType.getShape(),
+                                      castType.getElementType());
+  created.push_back(init);
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{castType}, ValueRange{input}, ValueRange{init.getResult()},
+      ArrayRef<AffineMap>{id, id}, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        OperationState state(nloc, castName);
+        state.addOperands(args[0]);
+        state.addTypes(castType.getElementType());
+        Value v = nb.create(state)->getResult(0);
+        linalg::YieldOp::create(nb, nloc, v);
+      });
+  created.push_back(generic);
+  return generic;
+}
+
 /// Translates the scalar body of an element-wise generic into mk ops.
 class BodyImporter {
 public:
@@ -100,12 +130,20 @@ public:
   /// Maps block argument `arg` to the scalar `c` (the input is a splat
   /// constant or a fill of one: every element it reads is `c`).
   void bindConstant(Value arg, double c) { constants[arg] = c; }
+  /// Maps block argument `arg` to a mask computed from indices elsewhere
+  /// (an i1 tensor, or one of 0 and a fill), as a band of this body's loop
+  /// dims.
+  void bindMask(Value arg, BandTensor mask) { masks[arg] = std::move(mask); }
 
   FailureOr<Value> import(Value scalar, Reason &why) {
     if (auto it = values.find(scalar); it != values.end())
       return it->second;
     if (constants.count(scalar)) {
       why = "a bare constant yielded by the body";
+      return failure();
+    }
+    if (masks.count(scalar)) {
+      why = "a mask read other than by a select or an add";
       return failure();
     }
     Operation *def = scalar.getDefiningOp();
@@ -265,21 +303,122 @@ private:
   /// not): max(x, c) or min(x, c), as mk.relu or mk.clamp. A NaN compares
   /// false in the ordered predicates, so the select and max differ only
   /// where x is NaN.
+  /// mk.band_mask of `x`'s import: keeps `band`, elsewhere `fill` (or x +
+  /// fill with `additive`).
+  FailureOr<Value> bandMask(Value x, const Band &band, double fill,
+                            bool additive, Reason &why) {
+    FailureOr<Value> v = import(x, why);
+    if (failed(v))
+      return failure();
+    auto attr = [&](std::optional<int64_t> bound) {
+      return bound ? b.getI64IntegerAttr(*bound) : IntegerAttr();
+    };
+    return mk::BandMaskOp::create(b, loc, typeOf(*v), *v,
+                                  b.getDenseI64ArrayAttr(band.dims),
+                                  attr(band.lower), attr(band.upper),
+                                  b.getF64FloatAttr(fill),
+                                  additive ? b.getUnitAttr() : UnitAttr())
+        .getResult();
+  }
+
+  /// The band where the i1 `cond` holds (negated: fails): a mask bound to a
+  /// block argument or a compare of indices in the body.
+  FailureOr<Band> bandOf(Value cond, bool negate, Reason &why) {
+    if (auto it = masks.find(cond); it != masks.end()) {
+      if (it->second.inside) {
+        why = "a select on a float mask";
+        return failure();
+      }
+      if (!negate)
+        return it->second.band;
+      FailureOr<Band> c = complementOf(it->second.band);
+      if (failed(c))
+        why = "a select that keeps the outside of a two-sided mask";
+      return c;
+    }
+    std::string reason;
+    FailureOr<Band> band = bandOfCondition(cond, negate, reason);
+    if (failed(band))
+      why = reason;
+    return band;
+  }
+
+  /// select(mask, x, c) or select(mask, c, x) of a mask of loop indices: a
+  /// band mask of x filled with c.
+  FailureOr<Value> importMaskSelect(arith::SelectOp select, Reason &why) {
+    Value t = select.getTrueValue(), f = select.getFalseValue();
+    std::optional<double> tc = constantOf(t), fc = constantOf(f);
+    if (tc.has_value() == fc.has_value()) {
+      why = "a select by a mask of loop indices that does not choose between "
+            "a value and a constant";
+      return failure();
+    }
+    double fill = fc ? *fc : *tc;
+    if (std::isnan(fill)) {
+      why = "a mask filled with NaN";
+      return failure();
+    }
+    FailureOr<Band> band = bandOf(select.getCondition(), /*negate=*/tc.has_value(), why);
+    if (failed(band))
+      return failure();
+    return bandMask(fc ? t : f, *band, fill, /*additive=*/false, why);
+  }
+
+  /// An additive mask operand of an add: a float mask tensor of 0 and a
+  /// fill bound to a block argument, or select(cond, 0, fill) (either way
+  /// round) in the body. The band kept (where 0 is added) and the fill.
+  std::optional<std::pair<Band, double>> additiveMask(Value v) {
+    Band cond;
+    std::optional<double> inside, outside;
+    if (auto it = masks.find(v); it != masks.end()) {
+      cond = it->second.band;
+      inside = it->second.inside;
+      outside = it->second.outside;
+    } else {
+      auto select = v.getDefiningOp<arith::SelectOp>();
+      if (!select || select->getBlock() != body ||
+          !select.getCondition().getType().isInteger(1))
+        return std::nullopt;
+      Reason ignored;
+      FailureOr<Band> band = bandOf(select.getCondition(), false, ignored);
+      if (failed(band))
+        return std::nullopt;
+      cond = *band;
+      inside = constantOf(select.getTrueValue());
+      outside = constantOf(select.getFalseValue());
+    }
+    if (!inside || !outside || std::isnan(*inside) || std::isnan(*outside))
+      return std::nullopt;
+    if (*inside == 0.0)
+      return std::pair(cond, *outside);
+    FailureOr<Band> rest = complementOf(cond);
+    if (*outside != 0.0 || failed(rest))
+      return std::nullopt;
+    return std::pair(*rest, *inside);
+  }
+
   FailureOr<Value> importSelect(arith::SelectOp select, Reason &why) {
     auto fail = [&](StringRef msg) -> FailureOr<Value> {
       if (why.empty())
         why = msg.str();
       return failure();
     };
+    Value condition = select.getCondition();
+    if (masks.count(condition) ||
+        isa_and_nonnull<arith::CmpIOp, arith::AndIOp>(
+            condition.getDefiningOp()))
+      return importMaskSelect(select, why);
     auto cmp = select.getCondition().getDefiningOp<arith::CmpFOp>();
     if (!cmp || cmp->getBlock() != body)
-      return fail("an arith.select whose condition is not an arith.cmpf in "
-                  "the body (masks are not imported yet)");
+      return fail("an arith.select whose condition is neither a compare of "
+                  "loop indices nor an arith.cmpf in the body (a mask read "
+                  "from a tensor: mk has no data-dependent select)");
     Value lhs = cmp.getLhs(), rhs = cmp.getRhs();
     std::optional<double> lc = constantOf(lhs), rc = constantOf(rhs);
     if (lc.has_value() == rc.has_value())
       return fail("an arith.select of a compare that is not of a value "
-                  "against a constant (masks are not imported yet)");
+                  "against a constant (a mask of tensor values: mk has no "
+                  "data-dependent select)");
     Value x = rc ? lhs : rhs;
     double c = rc ? *rc : *lc;
     // The compare as `x > c` (greater) or `x < c` (!greater).
@@ -350,6 +489,12 @@ private:
     // max/min against another constant is a clamp with one infinite bound.
     bool isMax = isa<arith::MaximumFOp, arith::MaxNumFOp>(def);
     bool isMin = isa<arith::MinimumFOp, arith::MinNumFOp>(def);
+    // x + mask: an additive mask of loop indices (0 kept, fill added).
+    if (isa<arith::AddFOp>(def))
+      for (unsigned i = 0; i < 2; ++i)
+        if (auto mask = additiveMask(def->getOperand(i)))
+          return bandMask(def->getOperand(1 - i), mask->first, mask->second,
+                          /*additive=*/true, why);
     if (isMax || isMin ||
         isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
             math::PowFOp>(def)) {
@@ -469,6 +614,7 @@ private:
   Block *body;
   DenseMap<Value, Value> values;
   DenseMap<Value, double> constants;
+  DenseMap<Value, BandTensor> masks;
 };
 
 /// A generic reducing one dim into its result `k`: `out = out + f(ins)` or
@@ -537,17 +683,34 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
   Type computeElt = outCast ? outCast->getOperand(0).getType()
                             : finalType.getElementType();
   auto resultType = RankedTensorType::get(finalType.getShape(), computeElt);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  // Masks computed from indices by a generic of their own (an i1 tensor, or
+  // one of 0 and -inf): bands of this generic's loop dims, not tensors.
+  SmallVector<std::optional<BandTensor>> masks;
+  for (auto [input, map] : llvm::zip(op.getDpsInputs(), maps)) {
+    std::optional<BandTensor> mask = bandTensorOf(input);
+    std::optional<Band> band =
+        mask ? bandThroughMap(mask->band, map) : std::nullopt;
+    if (band)
+      mask->band = *band;
+    masks.push_back(band ? mask : std::nullopt);
+  }
   SmallVector<bool> castInput;
   bool anyCast = outCast != nullptr;
-  for (auto [input, arg] : llvm::zip(op.getDpsInputs(), body.getArguments())) {
+  for (auto [input, arg, mask] :
+       llvm::zip(op.getDpsInputs(), body.getArguments(), masks)) {
     auto t = dyn_cast<ShapedType>(input.getType());
     if (!t)
       return "a scalar (non-tensor) operand is not imported";
-    bool cast = t.getElementType() != computeElt && !splatValue(input);
+    bool cast = t.getElementType() != computeElt && !splatValue(input) &&
+                !mask;
+    // (An integer or boolean mask converted to float: sitofp/uitofp.)
     if (cast && (arg.use_empty() ||
                  !llvm::all_of(arg.getUsers(), [&](Operation *u) {
-                   return isa<arith::ExtFOp, arith::TruncFOp>(u) &&
-                          u->getResult(0).getType() == computeElt;
+                   return isa<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp,
+                              arith::UIToFPOp>(u) &&
+                          u->getResult(0).getType() == computeElt &&
+                          u->getName() == (*arg.getUsers().begin())->getName();
                  })))
       return "mixed element types (a cast) have no mk counterpart";
     castInput.push_back(cast);
@@ -558,7 +721,6 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
   if (anyCast && !isMkTensor(resultType))
     return "result type is not a static f16/bf16/f32 tensor of rank 1-4 "
            "without encoding";
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   if (!maps[op.getNumDpsInputs() + k].isIdentity())
     return "the output map is not the identity (a transposing write)";
   // Inputs broadcast by dropped dims are read through a tensor.expand_shape
@@ -576,6 +738,12 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
   // whatever its shape and map.
   SmallVector<std::optional<double>> splats;
   for (auto [opInput, opMap] : llvm::zip(op.getDpsInputs(), maps)) {
+    if (masks[inputs.size()]) {
+      inputs.push_back(opInput);
+      raised.push_back(std::nullopt);
+      splats.push_back(std::nullopt);
+      continue;
+    }
     auto [input, map] = throughBroadcastCopy(opInput, opMap);
     bool castThis = castInput[inputs.size()];
     // (A broadcast copy of a splat, e.g. of a rank-0 constant, too.)
@@ -637,9 +805,12 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
   b.setInsertionPoint(op);
   SmallVector<Operation *> expands;
   BodyImporter importer(b, op.getLoc(), resultType, &body);
-  for (auto [arg, splat] : llvm::zip(body.getArguments(), splats))
+  for (auto [arg, splat, mask] : llvm::zip(body.getArguments(), splats, masks)) {
     if (splat)
       importer.bindConstant(arg, *splat);
+    if (mask)
+      importer.bindMask(arg, *mask);
+  }
   // Cast inputs: the tensor cast right after the input's definition (out of
   // the mk runs), its casts in the body bound to it.
   for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
@@ -653,16 +824,14 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
       b.setInsertionPointToStart(blockArg.getOwner());
     else
       b.setInsertionPointAfterValue(input);
-    Operation *c =
-        isMkTensor(type) && isMkTensor(castType)
-            ? mk::ConvertOp::create(b, op.getLoc(), castType, input)
-                  .getOperation()
-        : isa<arith::ExtFOp>(*arg.getUsers().begin())
-            ? arith::ExtFOp::create(b, op.getLoc(), castType, input)
-                  .getOperation()
-            : arith::TruncFOp::create(b, op.getLoc(), castType, input)
-                  .getOperation();
-    expands.push_back(c);
+    Operation *c;
+    if (isMkTensor(type) && isMkTensor(castType)) {
+      c = mk::ConvertOp::create(b, op.getLoc(), castType, input);
+      expands.push_back(c);
+    } else {
+      c = castOutsideMk(b, op.getLoc(), input, castType,
+                        (*arg.getUsers().begin())->getName(), expands);
+    }
     inputs[i] = c->getResult(0);
   }
   for (auto [arg, input, r] : llvm::zip(body.getArguments(), inputs, raised))
@@ -672,9 +841,9 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
   // Remember what was inserted (after the expands), to roll it back on
   // failure.
   Operation *before = op->getPrevNode();
-  for (auto [arg, input, r, splat] :
-       llvm::zip(body.getArguments(), inputs, raised, splats)) {
-    if (splat)
+  for (auto [arg, input, r, splat, mask] :
+       llvm::zip(body.getArguments(), inputs, raised, splats, masks)) {
+    if (splat || mask)
       continue;
     if (!r)
       importer.bind(arg, input);

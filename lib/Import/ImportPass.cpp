@@ -21,6 +21,7 @@
 #include "Common.h"
 #include "Contraction.h"
 #include "Generic.h"
+#include "Masks.h"
 #include "NamedOps.h"
 #include "Precision.h"
 #include "TosaOps.h"
@@ -210,7 +211,11 @@ struct MirageImportPass
           continue;
         auto copy = dyn_cast<linalg::LinalgOp>(op);
         // A compare goes with its imported selects (a mask stays).
-        if (isa<tosa::GreaterOp, tosa::GreaterEqualOp>(op) || isa<linalg::FillOp>(op) || recipOfMul ||
+        // So does a mask computed from indices, with the generics that read
+        // it (mk.band_mask).
+        bool mask = op->getNumResults() == 1 &&
+                    bandTensorOf(op->getResult(0)).has_value();
+        if (isa<tosa::GreaterOp, tosa::GreaterEqualOp>(op) || isa<linalg::FillOp>(op) || recipOfMul || mask ||
             (copy &&
              (broadcastCopySource(copy) || rankRaisingCopySource(copy)))) {
           fills.push_back(op);
@@ -243,7 +248,8 @@ struct MirageImportPass
         }
         if (isa<tosa::GreaterOp, tosa::GreaterEqualOp>(fill)) {
           remarkLeftOutside(fill, "a compare whose selects were not all "
-                                  "imported (masks are not imported yet)");
+                                  "imported (a mask of tensor values: mk "
+                                  "has no data-dependent select)");
           continue;
         }
         if (isa<linalg::FillOp>(fill)) {

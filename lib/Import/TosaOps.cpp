@@ -177,12 +177,14 @@ Reason importSelect(tosa::SelectOp op, OpBuilder &b) {
   Operation *cmp = op.getInput1().getDefiningOp();
   if (!isa_and_nonnull<tosa::GreaterOp, tosa::GreaterEqualOp>(cmp))
     return "tosa.select whose condition is not a tosa.greater or "
-           "tosa.greater_equal (masks are not imported yet)";
+           "tosa.greater_equal (a mask read from a tensor: mk has no "
+           "data-dependent select)";
   Value lhs = cmp->getOperand(0), rhs = cmp->getOperand(1);
   std::optional<double> lc = scalarSplat(lhs), rc = scalarSplat(rhs);
   if (lc.has_value() == rc.has_value())
     return "tosa.select of a compare that is not of a value against a "
-           "constant (masks are not imported yet)";
+           "constant (a mask of tensor values: mk has no data-dependent "
+           "select)";
   Value x = rc ? lhs : rhs;
   double c = rc ? *rc : *lc;
   bool greater = rc.has_value(); // x > c, else c > x

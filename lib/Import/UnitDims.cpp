@@ -52,6 +52,11 @@ unsigned droppableDims(Operation *op) {
   k = std::min<int64_t>(k, std::max<int64_t>(0, rank - minRank));
   if (auto dim = op->getAttrOfType<IntegerAttr>("dim"))
     k = std::min<int64_t>(k, dim.getInt());
+  // A band mask's dims (leading unit dims are never masked: nothing to
+  // compare there, but its dims name them by position).
+  if (auto dims = op->getAttrOfType<DenseI64ArrayAttr>("dims"))
+    for (int64_t d : dims.asArrayRef())
+      k = std::min<int64_t>(k, d);
   if (auto perm = op->getAttrOfType<DenseI64ArrayAttr>("perm")) {
     unsigned fixed = 0;
     while (fixed < perm.size() && perm[fixed] == fixed)
@@ -121,6 +126,12 @@ unsigned dropLeadingUnitDims(func::FuncOp func) {
     narrow->getResult(0).setType(dropFront(result, k));
     if (auto dim = narrow->getAttrOfType<IntegerAttr>("dim"))
       narrow->setAttr("dim", b.getIntegerAttr(dim.getType(), dim.getInt() - k));
+    if (auto dims = narrow->getAttrOfType<DenseI64ArrayAttr>("dims")) {
+      SmallVector<int64_t> ds;
+      for (int64_t d : dims.asArrayRef())
+        ds.push_back(d - k);
+      narrow->setAttr("dims", b.getDenseI64ArrayAttr(ds));
+    }
     if (auto perm = narrow->getAttrOfType<DenseI64ArrayAttr>("perm")) {
       SmallVector<int64_t> p;
       for (int64_t d : perm.asArrayRef().drop_front(k))

@@ -46,10 +46,16 @@ Buffer mirage::run::makeBuffer(const verify::FloatTensor &t, Type elem) {
   Buffer b;
   b.elem = elem;
   b.shape.assign(t.shape.begin(), t.shape.end());
-  b.width = elem.getIntOrFloatBitWidth() / 8;
+  b.width = elem.isIndex() ? 8 : (elem.getIntOrFloatBitWidth() + 7) / 8;
   int64_t n = verify::FloatTensor::numElementsOf(b.shape);
   b.bytes.assign(n * b.width, 0);
   for (int64_t i = 0; i < static_cast<int64_t>(t.data.size()); ++i) {
+    if (!isa<FloatType>(elem)) {
+      // Integers (i1 as a byte) and index: the value, little-endian.
+      int64_t v = static_cast<int64_t>(t.data[i]);
+      std::memcpy(&b.bytes[i * b.width], &v, b.width);
+      continue;
+    }
     if (b.width == 8) {
       std::memcpy(&b.bytes[i * 8], &t.data[i], 8);
       continue;

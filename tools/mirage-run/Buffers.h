@@ -32,7 +32,8 @@ struct Buffer {
   unsigned width = 4;
 };
 
-/// A buffer holding `t` (already rounded to the element type).
+/// A buffer holding `t` (already rounded to the element type; integral
+/// values for an integer type).
 Buffer makeBuffer(const verify::FloatTensor &t, mlir::Type elem);
 /// A zeroed buffer of `shape` in `elem`: a float, an integer (i1 takes a
 /// byte, as in the lowered code) or index (8 bytes).

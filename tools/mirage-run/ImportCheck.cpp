@@ -114,16 +114,21 @@ Outcome checkFailed(const llvm::Twine &why) {
 Outcome checkOne(ModuleOp original, func::FuncOp func,
                  const ImportCheckOptions &options) {
   std::string name = func.getSymName().str();
-  for (Type t : llvm::concat<const Type>(func.getArgumentTypes(),
-                                         func.getResultTypes())) {
+  unsigned numArgs = func.getNumArguments();
+  for (auto [i, t] : llvm::enumerate(llvm::concat<const Type>(
+           func.getArgumentTypes(), func.getResultTypes()))) {
     auto rt = dyn_cast<RankedTensorType>(t);
     if (!rt || !rt.hasStaticShape())
       return notChecked("@" + name + ": type " + typeName(t) +
                         " is not a static tensor");
     Type e = rt.getElementType();
-    if (!e.isF16() && !e.isBF16() && !e.isF32())
+    // Arguments may also be integer or boolean masks (random 0 or 1).
+    bool mask = i < numArgs && e.isSignlessInteger() &&
+                e.getIntOrFloatBitWidth() <= 64;
+    if (!e.isF16() && !e.isBF16() && !e.isF32() && !mask)
       return notChecked("@" + name + ": element type " + typeName(e) +
-                        " is not supported (f16, bf16, f32)");
+                        " is not supported (f16, bf16, f32; integer "
+                        "arguments)");
   }
 
   MLIRContext *ctx = func.getContext();
@@ -136,6 +141,13 @@ Outcome checkOne(ModuleOp original, func::FuncOp func,
   std::vector<Buffer> inputBufs;
   for (auto [i, t] : llvm::enumerate(func.getArgumentTypes())) {
     Type elem = cast<RankedTensorType>(t).getElementType();
+    if (isa<IntegerType>(elem)) {
+      // A mask: 0 or 1, about half each.
+      for (double &v : inputs[i].data)
+        v = v < 0 ? 0.0 : 1.0;
+      inputBufs.push_back(makeBuffer(inputs[i], elem));
+      continue;
+    }
     for (double &v : inputs[i].data)
       v = verify::roundToElementType(static_cast<float>(v * options.inputScale),
                                      elem);

@@ -392,7 +392,8 @@ ImportedProgram::evaluate(ArrayRef<verify::FloatTensor> inputs, bool f32,
         return std::nullopt;
       auto rt = cast<RankedTensorType>(v.getType());
       if (!h->buffer) {
-        if (!isa<FloatType>(rt.getElementType())) {
+        // (An integer is a mask argument: mk code computes floats only.)
+        if (!isa<FloatType, IntegerType>(rt.getElementType())) {
           why = describe(v) + " reaches the ops left outside from mk code";
           return std::nullopt;
         }
