@@ -35,11 +35,19 @@ const OpTable &abstractOps() {
     for (const char *name :
          {"var",    "const", "add",   "mul",    "div",     "pow",     "exp",
           "square", "sqrt",  "rsqrt", "silu",   "gelu",    "relu",    "sigmoid",
-          "clamp",  "sum",   "max",   "concat", "maximum", "gelu_erf"})
+          "clamp",  "sum",   "max",   "concat", "maximum", "gelu_erf", "mask"})
       t.add(name);
     return t;
   }();
   return table;
+}
+
+int64_t encodeMaskKey(std::optional<int64_t> lower,
+                      std::optional<int64_t> upper, double fill, bool additive,
+                      unsigned numDims) {
+  return static_cast<int64_t>(llvm::hash_combine(
+      lower.has_value(), lower.value_or(0), upper.has_value(),
+      upper.value_or(0), encodeConst(fill), additive, numDims));
 }
 
 int64_t encodeConst(double value) {
@@ -108,6 +116,10 @@ TermBuilder::Id TermBuilder::tanh(Id x) {
 
 TermBuilder::Id TermBuilder::clamp(double lo, double hi, Id x) {
   return expr.add(ENode{opId(AOp::Clamp), 0, {constant(lo), constant(hi), x}});
+}
+
+TermBuilder::Id TermBuilder::mask(int64_t key, Id x) {
+  return expr.add(ENode{opId(AOp::Mask), key, {x}});
 }
 
 TermBuilder::Id TermBuilder::sum(int64_t size, uint32_t axis, Id x) {
@@ -183,6 +195,11 @@ uint64_t FreeAxesAnalysis::make(const EGraph &egraph, const ENode &node) const {
                                            : ~uint64_t(0);
   case AOp::Const:
     return 0;
+  case AOp::Mask:
+    // Which element is kept depends on its position along the masked dims,
+    // which the key does not name: every axis, so that no rule takes a
+    // mask out of a reduction.
+    return ~uint64_t(0);
   case AOp::Sum:
   case AOp::Max: {
     uint64_t mask = egraph.data(node.children[0]);

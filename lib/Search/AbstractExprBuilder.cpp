@@ -257,6 +257,22 @@ LogicalResult AbstractExprBuilder::Impl::visitOp(Operation *op) {
   }
   bool variant = llvm::any_of(args, [](auto &a) { return a.loopVariant; });
 
+  if (isa<mk::BandMaskOp, mb::BandMaskOp>(op)) {
+    auto attr = [&](StringRef name) -> std::optional<int64_t> {
+      if (auto a = op->getAttrOfType<IntegerAttr>(name))
+        return a.getInt();
+      return std::nullopt;
+    };
+    AbstractValue r = args[0];
+    r.term = tb.mask(
+        encodeMaskKey(attr("lower"), attr("upper"),
+                      op->getAttrOfType<FloatAttr>("fill").getValueAsDouble(),
+                      op->hasAttr("additive"),
+                      op->getAttrOfType<DenseI64ArrayAttr>("dims").size()),
+        args[0].term);
+    values[op->getResult(0)] = r;
+    return success();
+  }
   if (auto ew = dyn_cast<ElementwiseOpInterface>(op)) {
     SmallVector<Id> terms;
     for (auto &a : args)

@@ -185,6 +185,9 @@ private:
       for (auto [lo, hi] : target.clamps)
         out.push_back(Params{lo, hi, 0});
       break;
+    case Kind::BandMask:
+      out.append(target.masks.begin(), target.masks.end());
+      break;
     case Kind::RmsNorm:
     case Kind::AccRmsLast:
       for (double e : target.eps)

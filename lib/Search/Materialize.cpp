@@ -11,6 +11,9 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+#include <cstring>
+
 using namespace mlir;
 
 namespace mirage::search::detail {
@@ -22,14 +25,38 @@ static std::string formatDouble(double v) {
   return s;
 }
 
-/// Prints one op in the shared mk/mb syntax.
+/// A float literal of an f64 attribute: infinities as their bits.
+static std::string formatF64(double v) {
+  if (std::isfinite(v))
+    return formatDouble(v);
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof(bits));
+  std::string s;
+  llvm::raw_string_ostream(s) << llvm::format("0x%016llX", bits);
+  return s;
+}
+
+/// Prints one op in the shared mk/mb syntax; `coords` is the block level's
+/// tile placement of a band mask (" imap = [...] fmap = F").
 static void printOp(raw_ostream &os, StringRef dialect, Kind kind,
                     const Params &p, StringRef result,
                     ArrayRef<std::string> args, ArrayRef<std::string> argTypes,
-                    StringRef resultType) {
+                    StringRef resultType, StringRef coords) {
   os << "    " << result << " = " << dialect << "." << kindName(kind) << " "
      << args[0];
   switch (kind) {
+  case Kind::BandMask:
+    os << " dims = [";
+    if (p.maskDims[0] >= 0)
+      os << p.maskDims[0] << ", ";
+    os << p.maskDims[1] << "]";
+    if (p.lower)
+      os << " lower = " << *p.lower;
+    if (p.upper)
+      os << " upper = " << *p.upper;
+    os << " fill = " << formatF64(p.a) << (p.additive ? " additive" : "")
+       << coords << " : " << resultType;
+    break;
   case Kind::MulScalar:
   case Kind::AddScalar:
     os << ", " << formatDouble(p.a) << " : " << resultType;
@@ -69,14 +96,15 @@ static void printOp(raw_ostream &os, StringRef dialect, Kind kind,
 /// Prints `op` with the operand names and types `name` and `type` give.
 static void printSOp(raw_ostream &os, StringRef dialect, const SOp &op,
                      StringRef result, function_ref<std::string(int)> name,
-                     function_ref<std::string(int)> type) {
+                     function_ref<std::string(int)> type,
+                     StringRef coords = "") {
   SmallVector<std::string> args, types;
   for (int a : op.args) {
     args.push_back(name(a));
     types.push_back(type(a));
   }
   printOp(os, dialect, op.kind, op.params, result, args, types,
-          type(op.result));
+          type(op.result), coords);
 }
 
 static std::string tensorType(ArrayRef<int64_t> shape, StringRef elementType) {
@@ -167,13 +195,27 @@ std::string printProgram(const SProgram &prog, ArrayRef<int> outputs,
       os << "] fmap = " << (k.forloop > 1 ? dimOf(labels, k.loopAxis) : -1)
          << " : " << ktype(in) << " -> " << btype(i) << "\n";
     }
-    auto printBlockOp = [&](const SOp &op, ArrayRef<std::string> nameOf) {
+    auto printBlockOp = [&](const SOp &op, ArrayRef<std::string> nameOf,
+                            bool inBody) {
+      // A band mask's tile lies where the grid and (in the loop body) the
+      // loop put its dims, as an input iterator's.
+      std::string coords;
+      if (op.kind == Kind::BandMask) {
+        const Labels &labels = k.vals[op.result].labels;
+        llvm::raw_string_ostream cs(coords);
+        cs << " imap = [";
+        for (unsigned g = 0; g < 3; ++g)
+          cs << (g ? ", " : "")
+             << (g < k.grid.size() ? dimOf(labels, k.grid[g].first) : -1);
+        cs << "] fmap = "
+           << (inBody && k.forloop > 1 ? dimOf(labels, k.loopAxis) : -1);
+      }
       printSOp(
           os, "mb", op, inner[op.result], [&](int a) { return nameOf[a]; },
-          btype);
+          btype, coords);
     };
     for (unsigned j = 0; j < firstPost; ++j)
-      printBlockOp(k.ops[j], inner);
+      printBlockOp(k.ops[j], inner, j < k.numBody);
     os << "    mb.yield ";
     for (unsigned j = 0; j < k.numAcc; ++j)
       os << (j ? ", " : "") << inner[k.ops[firstAcc + j].result];
@@ -182,7 +224,7 @@ std::string printProgram(const SProgram &prog, ArrayRef<int> outputs,
       os << (j ? ", " : "") << btype(k.ops[firstAcc + j].result);
     os << "\n    }\n";
     for (unsigned j = firstPost; j < k.ops.size(); ++j)
-      printBlockOp(k.ops[j], outer);
+      printBlockOp(k.ops[j], outer, false);
     SmallVector<std::string> saved;
     for (auto [i, b] : llvm::enumerate(k.outputs)) {
       saved.push_back(prefix + "o" + std::to_string(i));

@@ -76,6 +76,22 @@ std::optional<SValue> applyOp(TermBuilder &tb, Kind kind, const Params &p,
     r.labels = x.labels;
     r.term = tb.reciprocal(x.term);
     return r;
+  case Kind::BandMask: {
+    int64_t rank = static_cast<int64_t>(x.labels.size());
+    if (p.maskDims[1] < 0 || p.maskDims[1] >= rank || p.maskDims[0] >= rank)
+      return std::nullopt;
+    // After the loop a tile has no place along the walked axis (an
+    // accumulator sums the steps): a mask there cannot be placed.
+    for (int64_t d : p.maskDims)
+      if (d >= 0 && x.after && loop.axis && x.labels[d] == loop.axis &&
+          loop.forloop > 1)
+        return std::nullopt;
+    r.labels = x.labels;
+    r.term = tb.mask(encodeMaskKey(p.lower, p.upper, p.a, p.additive,
+                                   p.maskDims[0] >= 0 ? 2 : 1),
+                     x.term);
+    return r;
+  }
   case Kind::Tanh:
     r.labels = x.labels;
     r.term = tb.tanh(x.term);
@@ -267,6 +283,9 @@ CostOp costOpOf(Kind kind, ArrayRef<int64_t> resultShape,
     break;
   case Kind::RmsNorm:
     c.cls = CostOp::Class::RmsNorm;
+    break;
+  case Kind::BandMask:
+    c.cls = CostOp::Class::Mask;
     break;
   case Kind::AccSum:
   case Kind::AccSumLast:

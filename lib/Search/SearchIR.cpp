@@ -36,6 +36,7 @@ const char *kindName(Kind k) {
                                 "reduce_sum",
                                 "reduce_max",
                                 "rms_norm",
+                                "band_mask",
                                 "accum_sum",
                                 "accum_sum_last",
                                 "accum_mean_last",

@@ -31,6 +31,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,6 +70,9 @@ enum class Kind : uint8_t {
   ReduceSum,
   ReduceMax,
   RmsNorm,
+  /// band_mask: keeps a band of diagonals of two dims (or a range of one)
+  /// and fills the rest (Params: `a` the fill, `dims`, `lower`, `upper`).
+  BandMask,
   AccSum,
   AccSumLast,
   AccMeanLast,
@@ -98,6 +102,11 @@ inline bool isCommutative(Kind k) {
 struct Params {
   double a = 0, b = 0;
   int64_t dim = 0;
+  /// band_mask: the masked dims (-1: none; one dim in maskDims[1]), the
+  /// bounds and the additive form.
+  int64_t maskDims[2] = {-1, -1};
+  std::optional<int64_t> lower, upper;
+  bool additive = false;
 };
 
 /// The logical axis of every dim of a tensor (0 for a dim of size 1).
@@ -214,6 +223,8 @@ struct Target {
   /// Constants of the target, offered to the ops that take them.
   llvm::SmallVector<double, 2> eps, mulScalars, addScalars;
   llvm::SmallVector<std::pair<double, double>, 1> clamps;
+  /// The band masks of the target (their Params).
+  llvm::SmallVector<Params, 1> masks;
   /// Kinds allowed in candidates.
   bool allowed[kNumKinds] = {};
   DeviceModel device{};

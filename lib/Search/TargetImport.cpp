@@ -96,6 +96,16 @@ static std::optional<Kind> kindOf(Operation *op, Params &p) {
         p.a = r.getEps().convertToDouble();
         return Kind::RmsNorm;
       })
+      .Case([&](mk::BandMaskOp m) {
+        ArrayRef<int64_t> dims = m.getDims();
+        p.maskDims[0] = dims.size() == 2 ? dims[0] : -1;
+        p.maskDims[1] = dims.back();
+        p.lower = m.getLower();
+        p.upper = m.getUpper();
+        p.a = m.getFill().convertToDouble();
+        p.additive = m.getAdditive();
+        return Kind::BandMask;
+      })
       .Default([](Operation *) { return std::nullopt; });
 }
 
@@ -247,6 +257,8 @@ LogicalResult importTarget(func::FuncOp func,
       addUnique(t.addScalars, p.a);
     if (kind == Kind::Clamp)
       addUnique(t.clamps, std::make_pair(p.a, p.b));
+    if (kind == Kind::BandMask)
+      t.masks.push_back(p);
     SOp sop{kind, p, {}, -1};
     SmallVector<const SValue *, 2> args;
     for (Value v : op.getOperands()) {

@@ -62,6 +62,10 @@ enum class AOp : OpId {
   Concat,  ///< concatenation (opaque: an element of one operand or the other)
   Maximum, ///< max(x, y), element-wise
   GeluErf, ///< 0.5 x (1 + erf(x / sqrt(2)))
+  /// band_mask(x): payload = a key of its bounds, fill and form (not of its
+  /// dims: masks of other dims with the same key share the symbol, which
+  /// only weakens the pruning). It depends on every axis (the positions).
+  Mask,
 };
 
 /// The operator table of the language, names in `AOp` order ("var", ...).
@@ -69,6 +73,11 @@ const OpTable &abstractOps();
 /// The `OpId` of `op`.
 inline OpId opId(AOp op) { return static_cast<OpId>(op); }
 
+/// Payload of a `Mask` node: a key of a band mask's bounds, fill, form and
+/// number of dims.
+int64_t encodeMaskKey(std::optional<int64_t> lower,
+                      std::optional<int64_t> upper, double fill, bool additive,
+                      unsigned numDims);
 /// Payload of a `Const` node: the bits of `value` (-0.0 is normalised).
 int64_t encodeConst(double value);
 /// The value of a `Const` payload.
@@ -110,6 +119,8 @@ public:
   /// c + x (x itself when c == 0).
   Id shift(double c, Id x);
   Id clamp(double lo, double hi, Id x);
+  /// band_mask(x) with the key `key` (AOp::Mask).
+  Id mask(int64_t key, Id x);
   /// 1 / x.
   Id reciprocal(Id x);
   /// tanh(x), spelled 2 * sigmoid(2 * x) - 1.
