@@ -151,6 +151,13 @@ Value emitScalar(OpBuilder &b, Location loc, ElementwiseKind kind,
     return arith::DivFOp::create(b, loc, x[0], x[1]);
   case ElementwiseKind::Pow:
     return math::PowFOp::create(b, loc, x[0], x[1]);
+  case ElementwiseKind::Where: {
+    // x where m != 0 (unordered: a NaN mask keeps x, as a nonzero value).
+    Value keep = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE,
+                                       x[0], cF32(b, loc, 0.0));
+    return arith::SelectOp::create(b, loc, keep, x[1],
+                                   cF32(b, loc, params[0]));
+  }
   case ElementwiseKind::Max:
     return arith::MaximumFOp::create(b, loc, x[0], x[1]);
   case ElementwiseKind::Convert:
@@ -725,7 +732,7 @@ void KernelEmitter::emitBandMask(mb::BandMaskOp op) {
 
 LogicalResult KernelEmitter::emitLoopBody(mb::ForLoopOp loop, Value iv) {
   loopIv = iv;
-  auto clear = llvm::make_scope_exit([&] { loopIv = Value(); });
+  llvm::scope_exit clear([&] { loopIv = Value(); });
   emitPipelineStep(iv);
   for (Operation &op : loop.getBody().front()) {
     if (isa<mb::YieldOp>(op))

@@ -134,6 +134,9 @@ public:
   /// (an i1 tensor, or one of 0 and a fill), as a band of this body's loop
   /// dims.
   void bindMask(Value arg, BandTensor mask) { masks[arg] = std::move(mask); }
+  /// Marks block argument `arg`, bound to a 0/1 float tensor, as a boolean
+  /// mask that selects read as their condition (mk.where).
+  void markBoolMask(Value arg) { boolMasks.insert(arg); }
 
   FailureOr<Value> import(Value scalar, Reason &why) {
     if (auto it = values.find(scalar); it != values.end())
@@ -364,6 +367,36 @@ private:
     return bandMask(fc ? t : f, *band, fill, /*additive=*/false, why);
   }
 
+  /// select(m, x, c) or select(m, c, x) of a boolean mask read from a
+  /// tensor (bound to its 0/1 float conversion): mk.where of m, or of 1 - m.
+  FailureOr<Value> importWhere(arith::SelectOp select, Reason &why) {
+    Value t = select.getTrueValue(), f = select.getFalseValue();
+    std::optional<double> tc = constantOf(t), fc = constantOf(f);
+    if (tc.has_value() == fc.has_value()) {
+      why = "a select by a boolean mask that does not choose between a value "
+            "and a constant";
+      return failure();
+    }
+    double fill = fc ? *fc : *tc;
+    if (std::isnan(fill)) {
+      why = "a mask filled with NaN";
+      return failure();
+    }
+    FailureOr<Value> x = import(fc ? t : f, why);
+    if (failed(x))
+      return failure();
+    Value m = values.lookup(select.getCondition());
+    // select(m, c, x) keeps x where m is 0: 1 - m is exact on 0 and 1.
+    if (tc)
+      m = scalarOp<mk::AddScalarOp>(unary<mk::NegOp>(m), 1.0);
+    SmallVector<int64_t> shape;
+    for (auto [a, c] : llvm::zip(typeOf(m).getShape(), typeOf(*x).getShape()))
+      shape.push_back(std::max(a, c));
+    auto type = RankedTensorType::get(shape, resultType.getElementType());
+    return mk::WhereOp::create(b, loc, type, m, *x, b.getF64FloatAttr(fill))
+        .getResult();
+  }
+
   /// An additive mask operand of an add: a float mask tensor of 0 and a
   /// fill bound to a block argument, or select(cond, 0, fill) (either way
   /// round) in the body. The band kept (where 0 is added) and the fill.
@@ -404,6 +437,8 @@ private:
       return failure();
     };
     Value condition = select.getCondition();
+    if (boolMasks.contains(condition))
+      return importWhere(select, why);
     if (masks.count(condition) ||
         isa_and_nonnull<arith::CmpIOp, arith::AndIOp>(
             condition.getDefiningOp()))
@@ -411,14 +446,12 @@ private:
     auto cmp = select.getCondition().getDefiningOp<arith::CmpFOp>();
     if (!cmp || cmp->getBlock() != body)
       return fail("an arith.select whose condition is neither a compare of "
-                  "loop indices nor an arith.cmpf in the body (a mask read "
-                  "from a tensor: mk has no data-dependent select)");
+                  "loop indices, an i1 input nor an arith.cmpf in the body");
     Value lhs = cmp.getLhs(), rhs = cmp.getRhs();
     std::optional<double> lc = constantOf(lhs), rc = constantOf(rhs);
     if (lc.has_value() == rc.has_value())
       return fail("an arith.select of a compare that is not of a value "
-                  "against a constant (a mask of tensor values: mk has no "
-                  "data-dependent select)");
+                  "against a constant (a mask of two tensors' values)");
     Value x = rc ? lhs : rhs;
     double c = rc ? *rc : *lc;
     // The compare as `x > c` (greater) or `x < c` (!greater).
@@ -615,6 +648,7 @@ private:
   DenseMap<Value, Value> values;
   DenseMap<Value, double> constants;
   DenseMap<Value, BandTensor> masks;
+  llvm::DenseSet<Value> boolMasks;
 };
 
 /// A generic reducing one dim into its result `k`: `out = out + f(ins)` or
@@ -696,6 +730,9 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
     masks.push_back(band ? mask : std::nullopt);
   }
   SmallVector<bool> castInput;
+  // Boolean masks read by selects (their condition): converted to float
+  // outside, read by mk.where.
+  SmallVector<bool> boolMask;
   bool anyCast = outCast != nullptr;
   for (auto [input, arg, mask] :
        llvm::zip(op.getDpsInputs(), body.getArguments(), masks)) {
@@ -704,13 +741,23 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
       return "a scalar (non-tensor) operand is not imported";
     bool cast = t.getElementType() != computeElt && !splatValue(input) &&
                 !mask;
-    // (An integer or boolean mask converted to float: sitofp/uitofp.)
-    if (cast && (arg.use_empty() ||
+    bool isBoolMask =
+        cast && t.getElementType().isInteger(1) && !arg.use_empty() &&
+        llvm::all_of(arg.getUses(), [](OpOperand &use) {
+          return isa<arith::SelectOp>(use.getOwner()) &&
+                 use.getOperandNumber() == 0;
+        });
+    boolMask.push_back(isBoolMask);
+    // (An integer or boolean mask converted to float: sitofp/uitofp.) All
+    // its casts are of one kind.
+    Value argValue = arg;
+    if (cast && !isBoolMask && (arg.use_empty() ||
                  !llvm::all_of(arg.getUsers(), [&](Operation *u) {
                    return isa<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp,
                               arith::UIToFPOp>(u) &&
                           u->getResult(0).getType() == computeElt &&
-                          u->getName() == (*arg.getUsers().begin())->getName();
+                          u->getName() ==
+                              (*argValue.getUsers().begin())->getName();
                  })))
       return "mixed element types (a cast) have no mk counterpart";
     castInput.push_back(cast);
@@ -830,7 +877,11 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
       expands.push_back(c);
     } else {
       c = castOutsideMk(b, op.getLoc(), input, castType,
-                        (*arg.getUsers().begin())->getName(), expands);
+                        boolMask[i] ? OperationName(arith::UIToFPOp::
+                                                        getOperationName(),
+                                                    b.getContext())
+                                    : (*arg.getUsers().begin())->getName(),
+                        expands);
     }
     inputs[i] = c->getResult(0);
   }
@@ -850,11 +901,15 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
     else if (!r->perm.empty())
       importer.bind(arg, createTranspose(b, op.getLoc(), input, r->perm));
   }
-  // The casts of a cast input read it as bound above.
-  for (auto [i, arg] : llvm::enumerate(body.getArguments()))
-    if (i < castInput.size() && castInput[i] && !splats[i])
+  // The casts of a cast input read it as bound above; a boolean mask is
+  // read as it is bound, by its selects.
+  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    if (i < boolMask.size() && boolMask[i])
+      importer.markBoolMask(arg);
+    else if (i < castInput.size() && castInput[i] && !splats[i])
       for (Operation *u : arg.getUsers())
         importer.bind(u->getResult(0), importer.lookup(arg));
+  }
   // A body that reads its output (TPP's and IREE's in-place bias add and
   // ReLU, `outs(%acc)`): element-wise, that is the init's value, another
   // input read through the (identity) output map; a splat init is a scalar.

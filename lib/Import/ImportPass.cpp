@@ -248,8 +248,7 @@ struct MirageImportPass
         }
         if (isa<tosa::GreaterOp, tosa::GreaterEqualOp>(fill)) {
           remarkLeftOutside(fill, "a compare whose selects were not all "
-                                  "imported (a mask of tensor values: mk "
-                                  "has no data-dependent select)");
+                                  "imported (a mask of two tensors' values)");
           continue;
         }
         if (isa<linalg::FillOp>(fill)) {

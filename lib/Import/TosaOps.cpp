@@ -177,14 +177,13 @@ Reason importSelect(tosa::SelectOp op, OpBuilder &b) {
   Operation *cmp = op.getInput1().getDefiningOp();
   if (!isa_and_nonnull<tosa::GreaterOp, tosa::GreaterEqualOp>(cmp))
     return "tosa.select whose condition is not a tosa.greater or "
-           "tosa.greater_equal (a mask read from a tensor: mk has no "
-           "data-dependent select)";
+           "tosa.greater_equal (a boolean tensor condition is not imported "
+           "from tosa yet)";
   Value lhs = cmp->getOperand(0), rhs = cmp->getOperand(1);
   std::optional<double> lc = scalarSplat(lhs), rc = scalarSplat(rhs);
   if (lc.has_value() == rc.has_value())
     return "tosa.select of a compare that is not of a value against a "
-           "constant (a mask of tensor values: mk has no data-dependent "
-           "select)";
+           "constant (a mask of two tensors' values)";
   Value x = rc ? lhs : rhs;
   double c = rc ? *rc : *lc;
   bool greater = rc.has_value(); // x > c, else c > x

@@ -122,6 +122,12 @@ TermBuilder::Id TermBuilder::mask(int64_t key, Id x) {
   return expr.add(ENode{opId(AOp::Mask), key, {x}});
 }
 
+TermBuilder::Id TermBuilder::where(double fill, Id m, Id x) {
+  return expr.add(ENode{
+      opId(AOp::Mask),
+      encodeMaskKey(std::nullopt, std::nullopt, fill, false, 0), {m, x}});
+}
+
 TermBuilder::Id TermBuilder::sum(int64_t size, uint32_t axis, Id x) {
   if (size == 1)
     return x;

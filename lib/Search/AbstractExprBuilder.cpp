@@ -203,6 +203,8 @@ struct AbstractExprBuilder::Impl {
       return tb.binary(AOp::Pow, args[0], args[1]);
     case ElementwiseKind::Max:
       return tb.binary(AOp::Maximum, args[0], args[1]);
+    case ElementwiseKind::Where:
+      return tb.where(params.empty() ? 0.0 : params[0], args[0], args[1]);
     }
     llvm_unreachable("unknown element-wise kind");
   }

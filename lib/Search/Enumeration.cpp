@@ -172,18 +172,24 @@ private:
   /// Parameter choices of `kind` (one empty choice for most ops).
   SmallVector<Params, 2> paramChoices(Kind kind) const {
     SmallVector<Params, 2> out;
+    auto scalars = [](double a, double b = 0) {
+      Params p;
+      p.a = a;
+      p.b = b;
+      return p;
+    };
     switch (kind) {
     case Kind::MulScalar:
       for (double c : target.mulScalars)
-        out.push_back(Params{c, 0, 0});
+        out.push_back(scalars(c));
       break;
     case Kind::AddScalar:
       for (double c : target.addScalars)
-        out.push_back(Params{c, 0, 0});
+        out.push_back(scalars(c));
       break;
     case Kind::Clamp:
       for (auto [lo, hi] : target.clamps)
-        out.push_back(Params{lo, hi, 0});
+        out.push_back(scalars(lo, hi));
       break;
     case Kind::BandMask:
       out.append(target.masks.begin(), target.masks.end());
@@ -191,7 +197,7 @@ private:
     case Kind::RmsNorm:
     case Kind::AccRmsLast:
       for (double e : target.eps)
-        out.push_back(Params{e, 0, 0});
+        out.push_back(scalars(e));
       break;
     default:
       out.push_back(Params{});

@@ -261,6 +261,8 @@ UnitCost mirage::search::elementwiseUnitCost(ElementwiseKind kind) {
     return {1, 2}; // ex2(y lg2 x)
   case ElementwiseKind::Clamp:
     return {2, 0};
+  case ElementwiseKind::Where:
+    return {2, 0}; // a compare, a select
   case ElementwiseKind::Convert:
     return {0, 0}; // the load widens, the store rounds
   case ElementwiseKind::Square:

@@ -77,6 +77,9 @@ static std::optional<Kind> kindOf(Operation *op, Params &p) {
       // type, so a conversion stays on its own between the subprograms
       // (docs/search.md, "Mixed precision").
       return std::nullopt;
+    case ElementwiseKind::Where:
+      // Not in the search's vocabulary yet: a kernel of its own.
+      return std::nullopt;
     }
     return std::nullopt;
   }

@@ -228,7 +228,8 @@ private:
   /// when the shapes do not broadcast.
   template <typename F>
   std::shared_ptr<T> broadcast(const T &a, const T &b, F f);
-  std::shared_ptr<T> binary(ElementwiseKind kind, const T &a, const T &b);
+  std::shared_ptr<T> binary(ElementwiseKind kind, ArrayRef<double> params,
+                            const T &a, const T &b);
   std::shared_ptr<T> broadcastTo(const T &a, ArrayRef<int64_t> shape) {
     T shaped(shape, dom.zero());
     return broadcast(a, shaped, [](E x, E) { return x; });

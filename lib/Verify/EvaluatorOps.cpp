@@ -20,8 +20,19 @@ using namespace mirage::verify::detail;
 
 template <typename Dom>
 std::shared_ptr<Tensor<typename Dom::Elem>>
-Evaluator<Dom>::binary(ElementwiseKind kind, const T &a, const T &b) {
+Evaluator<Dom>::binary(ElementwiseKind kind, ArrayRef<double> params,
+                       const T &a, const T &b) {
   switch (kind) {
+  case ElementwiseKind::Where: {
+    // m != 0 ? x : fill. In the field the test is a fixed function of m
+    // (structure only: see evalElementwise).
+    double f = params.empty() ? 0.0 : params[0];
+    if (std::is_same_v<Dom, FieldDomain> && std::isinf(f))
+      f = std::copysign(kInfiniteFillStandIn, f); // as band_mask's
+    E fill = dom.constant(f);
+    E zero = dom.zero();
+    return broadcast(a, b, [&](E m, E x) { return m != zero ? x : fill; });
+  }
   case ElementwiseKind::Add:
     return broadcast(a, b, [&](E x, E y) { return dom.add(x, y); });
   case ElementwiseKind::Sub:
@@ -215,13 +226,20 @@ LogicalResult Evaluator<Dom>::evalElementwise(Operation &op,
         info->usesOpaque = true;
       dr = maxDeg(a.deg, b.deg);
       break;
+    case ElementwiseKind::Where: {
+      if (info)
+        info->usesOpaque = true;
+      SmallVector<double, 2> params = ew.getScalarParams();
+      dr = maxDeg(b.deg, constantDeg(params.empty() ? 0.0 : params[0]));
+      break;
+    }
     default:
       if (info)
         info->usesOpaque = true;
       dr = freshDeg();
       break;
     }
-    r = binary(kind, *a.t, *b.t);
+    r = binary(kind, ew.getScalarParams(), *a.t, *b.t);
     if (!r && succeeded(checkDomain(&op)))
       return fail(&op, EvalErrorKind::InvalidInput,
                   "operand shapes do not broadcast");
@@ -511,7 +529,7 @@ LogicalResult Evaluator<Dom>::evalBandMask(Operation &op,
 
 #define MIRAGE_INSTANTIATE_EVALUATOR_OPS(Dom)                                  \
   template std::shared_ptr<Evaluator<Dom>::T> Evaluator<Dom>::binary(          \
-      ElementwiseKind, const T &, const T &);                                  \
+      ElementwiseKind, ArrayRef<double>, const T &, const T &);                \
   template std::shared_ptr<Evaluator<Dom>::T> Evaluator<Dom>::unary(           \
       ElementwiseKind, ArrayRef<double>, const T &, Degree, Degree &);         \
   template LogicalResult Evaluator<Dom>::evalElementwise(                      \

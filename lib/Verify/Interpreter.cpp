@@ -226,10 +226,12 @@ std::optional<std::string> mirage::verify::checkSignature(func::FuncOp func) {
       }
     SmallVector<double, 2> constants;
     // An infinite bound of a clamp is no bound (max(x, c) is a clamp to
-    // [c, +inf]): the evaluators skip it.
+    // [c, +inf]): the evaluators skip it. An infinite fill of a where has a
+    // stand-in in the field, as band_mask's.
     if (auto ew = dyn_cast<ElementwiseOpInterface>(op))
       for (double c : ew.getScalarParams())
-        if (!(ew.getElementwiseKind() == ElementwiseKind::Clamp &&
+        if (!((ew.getElementwiseKind() == ElementwiseKind::Clamp ||
+               ew.getElementwiseKind() == ElementwiseKind::Where) &&
               std::isinf(c)))
           constants.push_back(c);
     if (auto eps = op->getAttrOfType<FloatAttr>("eps"))

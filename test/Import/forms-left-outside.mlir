@@ -35,7 +35,7 @@ func.func @leaky_relu(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // CHECK: linalg.generic
 func.func @select_two_values(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %e = tensor.empty() : tensor<4x8xf32>
-  // expected-remark @below {{left outside: an arith.select of a compare that is not of a value against a constant (a mask of tensor values: mk has no data-dependent select)}}
+  // expected-remark @below {{left outside: an arith.select of a compare that is not of a value against a constant (a mask of two tensors' values)}}
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
          ins(%x, %y : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
   ^bb0(%a: f32, %b: f32, %out: f32):
@@ -73,9 +73,9 @@ func.func @select_eq(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // CHECK: tosa.greater
 // CHECK: tosa.select
 func.func @tosa_mask(%x: tensor<2x8xf32>, %y: tensor<2x8xf32>) -> tensor<2x8xf32> {
-  // expected-remark @below {{left outside: a compare whose selects were not all imported (a mask of tensor values: mk has no data-dependent select)}}
+  // expected-remark @below {{left outside: a compare whose selects were not all imported (a mask of two tensors' values)}}
   %p = tosa.greater %x, %y : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xi1>
-  // expected-remark @below {{left outside: tosa.select of a compare that is not of a value against a constant (a mask of tensor values: mk has no data-dependent select)}}
+  // expected-remark @below {{left outside: tosa.select of a compare that is not of a value against a constant (a mask of two tensors' values)}}
   %s = tosa.select %p, %x, %y : (tensor<2x8xi1>, tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
   return %s : tensor<2x8xf32>
 }

@@ -2,8 +2,8 @@
 
 // Selects by index compares that are no band of diagonals stay outside, each
 // with a remark that says why (never a crash): an inequality, an index
-// scaled by 2, the outside of a two-sided window, a boolean mask read from
-// an argument (a data-dependent select).
+// scaled by 2, the outside of a two-sided window, a boolean mask that selects
+// between two tensors.
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 
@@ -79,16 +79,16 @@ func.func @outside_of_a_window(%s: tensor<8x8xf32>) -> tensor<8x8xf32> {
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 
-// CHECK-LABEL: func.func @mask_argument
+// A boolean mask that selects between two tensors: no mk.where form.
+// CHECK-LABEL: func.func @mask_argument_two_values
 // CHECK: linalg.generic
-func.func @mask_argument(%s: tensor<8x8xf32>, %m: tensor<8x8xi1>) -> tensor<8x8xf32> {
-  %ninf = arith.constant 0xFF800000 : f32
+func.func @mask_argument_two_values(%s: tensor<8x8xf32>, %t: tensor<8x8xf32>, %m: tensor<8x8xi1>) -> tensor<8x8xf32> {
   %e = tensor.empty() : tensor<8x8xf32>
-  // expected-remark @below {{left outside: mixed element types (a cast) have no mk counterpart}}
-  %r = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
-      ins(%s, %m : tensor<8x8xf32>, tensor<8x8xi1>) outs(%e : tensor<8x8xf32>) {
-  ^bb0(%in: f32, %keep: i1, %out: f32):
-    %v = arith.select %keep, %in, %ninf : f32
+  // expected-remark @below {{left outside: a select by a boolean mask that does not choose between a value and a constant}}
+  %r = linalg.generic {indexing_maps = [#id2, #id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %t, %m : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xi1>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%in: f32, %other: f32, %keep: i1, %out: f32):
+    %v = arith.select %keep, %in, %other : f32
     linalg.yield %v : f32
   } -> tensor<8x8xf32>
   return %r : tensor<8x8xf32>

@@ -16,7 +16,9 @@
 // DIFF: PASS @causal_softmax
 // DIFF: PASS @bert_mask
 // DIFF: PASS @bool_mask_mul
-// DIFF: 9 passed, 0 failed, 0 not checked
+// DIFF: PASS @bool_mask_select
+// DIFF: PASS @masked_fill
+// DIFF: 11 passed, 0 failed, 0 not checked
 
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #last2 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
@@ -262,6 +264,43 @@ func.func @bool_mask_mul(%s: tensor<8x16xf32>, %m: tensor<8x16xi1>) -> tensor<8x
   ^bb0(%in: f32, %b: i1, %out: f32):
     %f = arith.uitofp %b : i1 to f32
     %v = arith.mulf %in, %f : f32
+    linalg.yield %v : f32
+  } -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+
+// A boolean mask read from an argument by a select (torch's masked_fill,
+// where(mask, scores, -inf)): the mask is converted to 0/1 float outside, at
+// the inputs, and the select is mk.where (keep where the mask is not 0); a
+// select that keeps the value where the mask is false reads 1 - mask.
+// CHECK-LABEL: func.func @bool_mask_select(
+// CHECK: arith.uitofp
+// CHECK: call @bool_mask_select_mk0
+// CHECK-LABEL: func.func private @bool_mask_select_mk0(
+// CHECK: mk.where %{{.*}}, %{{.*}} fill = 0xFFF0000000000000 : tensor<1x16xf32>, tensor<8x16xf32> -> tensor<8x16xf32>
+func.func @bool_mask_select(%s: tensor<8x16xf32>, %m: tensor<1x16xi1>) -> tensor<8x16xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #bcast, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %m : tensor<8x16xf32>, tensor<1x16xi1>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%in: f32, %keep: i1, %out: f32):
+    %v = arith.select %keep, %in, %ninf : f32
+    linalg.yield %v : f32
+  } -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+
+// CHECK-LABEL: func.func private @masked_fill_mk0(
+// CHECK: mk.neg
+// CHECK: mk.add_scalar %{{.*}}, 1.000000e+00
+// CHECK: mk.where %{{.*}}, %{{.*}} fill = -1.000000e+04
+func.func @masked_fill(%s: tensor<8x16xf32>, %m: tensor<8x16xi1>) -> tensor<8x16xf32> {
+  %fill = arith.constant -1.0e4 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %m : tensor<8x16xf32>, tensor<8x16xi1>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%in: f32, %pad: i1, %out: f32):
+    %v = arith.select %pad, %fill, %in : f32
     linalg.yield %v : f32
   } -> tensor<8x16xf32>
   return %r : tensor<8x16xf32>

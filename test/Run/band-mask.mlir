@@ -2,6 +2,7 @@
 // RUN: mirage-run --func=masked_row_sums %s | FileCheck %s --check-prefix=TILED
 // RUN: mirage-run --func=causal_softmax %s | FileCheck %s --check-prefix=SOFTMAX
 // RUN: mirage-run --func=window_length %s | FileCheck %s --check-prefix=WINDOW
+// RUN: mirage-run --func=where_softmax %s | FileCheck %s --check-prefix=WHERE
 // RUN: not mirage-opt --mlir-print-op-on-diagnostic=false --mirage-check-equivalence %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV
 // RUN: mirage-opt %s --mirage-wrap-kernels --convert-mirage-to-gpu | FileCheck %s --check-prefix=GPU
 
@@ -17,13 +18,18 @@
 //   scores (rows 0..15 of 48 keys with 32 cached positions: keys up to
 //   32 + i kept), wrapped kernel by kernel;
 // - window_length: an additive sliding window and a one-dim length mask on
-//   f16.
+//   f16;
+// - where_softmax: a mask tensor (mk.where, keys whose mask is 0 are -inf)
+//   broadcast over the rows before a safe softmax; the mask is relu of an
+//   input uniform in [-1, 1), so about half the keys are masked.
 // TILED: @masked_row_sums on cpu
 // TILED-NEXT: PASS
 // SOFTMAX: @causal_softmax on cpu
 // SOFTMAX-NEXT: PASS
 // WINDOW: @window_length on cpu
 // WINDOW-NEXT: PASS
+// WHERE: @where_softmax on cpu
+// WHERE-NEXT: PASS
 // EQUIV: remark: equivalent to @masked_row_sums_reference
 // EQUIV: error: not equivalent to @masked_row_sums_reference: output #0
 // GPU: arith.cmpi sle
@@ -82,4 +88,15 @@ func.func @window_length(%s: tensor<64x64xf16>) -> tensor<64x64xf16> {
   %m = mk.band_mask %s dims = [0, 1] lower = -5 upper = 0 fill = -1.0e4 additive : tensor<64x64xf16>
   %l = mk.band_mask %m dims = [1] upper = 40 fill = 0.0 : tensor<64x64xf16>
   return %l : tensor<64x64xf16>
+}
+
+func.func @where_softmax(%in: tensor<1x64xf32>, %s: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %mask = mk.relu %in : tensor<1x64xf32>
+  %m = mk.where %mask, %s fill = 0xFFF0000000000000 : tensor<1x64xf32>, tensor<16x64xf32> -> tensor<16x64xf32>
+  %mx = mk.reduce_max %m dim = 1 : tensor<16x64xf32> -> tensor<16x1xf32>
+  %d = mk.sub %m, %mx : tensor<16x64xf32>, tensor<16x1xf32> -> tensor<16x64xf32>
+  %e = mk.exp %d : tensor<16x64xf32>
+  %sum = mk.reduce_sum %e dim = 1 : tensor<16x64xf32> -> tensor<16x1xf32>
+  %r = mk.div %e, %sum : tensor<16x64xf32>, tensor<16x1xf32> -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
 }

@@ -34,7 +34,9 @@ def Mirage_ElementwiseKind : I32EnumAttr<"ElementwiseKind",
       I32EnumAttrCase<"Mul", 22, "mul">,
       I32EnumAttrCase<"Div", 23, "div">,
       I32EnumAttrCase<"Pow", 24, "pow">,
-      I32EnumAttrCase<"Max", 25, "max">
+      I32EnumAttrCase<"Max", 25, "max">,
+      // where(m, x): x where m is not 0, the op's `fill` elsewhere.
+      I32EnumAttrCase<"Where", 26, "where">
     ]> {
   let cppNamespace = "::mirage";
   let genSpecializedAttr = 0;

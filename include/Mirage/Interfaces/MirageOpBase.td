@@ -305,6 +305,57 @@ class Mirage_TensorBinaryOp<Dialect d, list<Trait> extra, string mnemonic,
   }];
 }
 
+// A select by a mask tensor (DESIGN 3.4, "Masks and selects").
+class Mirage_WhereOp<Dialect d, list<Trait> extra>
+    : Op<d, "where", extra # [Pure, Mirage_ShapeRules, InferTypeOpAdaptor,
+                              DeclareOpInterfaceMethods<
+                                  Mirage_ElementwiseOpInterface,
+                                  ["getScalarParams"]>]> {
+  let summary = "element-wise select by a mask: m != 0 ? x : fill";
+  let description = [{
+    Keeps `x` where the mask `m` is not 0 and gives `fill` elsewhere (a
+    boolean or integer mask converted to float, as `masked_fill` and
+    `where(mask, scores, -inf)` of frontends read it; `fill` may be
+    infinite). The operands broadcast as the binary ops' ([C0.4]) and have
+    equal element types ([C0.8]). In the finite field the test `m != 0` has
+    no meaning (a random element is almost never 0): there the op is compared
+    by structure only; f64 and the generated code select.
+
+    ```mlir
+    %s = mk.where %mask, %scores fill = 0xFFF0000000000000
+        : tensor<1x1x128xf32>, tensor<8x128x128xf32> -> tensor<8x128x128xf32>
+    ```
+  }];
+  let arguments = (ins Mirage_Tensor:$mask, Mirage_Tensor:$input,
+                       F64Attr:$fill);
+  let results = (outs Mirage_Tensor:$result);
+  let assemblyFormat = [{
+    $mask `,` $input `fill` `=` $fill attr-dict `:` type($mask) `,`
+    type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static constexpr ::mirage::ElementwiseKind kElementwiseKind =
+        ::mirage::ElementwiseKind::Where;
+  }];
+  let extraClassDefinition = [{
+    ::llvm::SmallVector<double, 2> $cppClass::getScalarParams() {
+      return {getFill().convertToDouble()};
+    }
+    ::llvm::LogicalResult $cppClass::verify() {
+      if (std::isnan(getFill().convertToDouble()))
+        return emitOpError("[C0.18] fill must not be NaN");
+      return ::mlir::success();
+    }
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::mirage::inferBroadcastType(loc, getOperationName(),
+          adaptor.getMask().getType(), adaptor.getInput().getType(), types);
+    }
+  }];
+}
+
 multiclass Mirage_TensorBinaryOps<Dialect d, list<Trait> extra> {
   def AddOp : Mirage_TensorBinaryOp<d, extra, "add", "Add", "x + y">;
   def SubOp : Mirage_TensorBinaryOp<d, extra, "sub", "Sub", "x - y">;
@@ -312,6 +363,7 @@ multiclass Mirage_TensorBinaryOps<Dialect d, list<Trait> extra> {
   def DivOp : Mirage_TensorBinaryOp<d, extra, "div", "Div", "x / y">;
   def PowOp : Mirage_TensorBinaryOp<d, extra, "pow", "Pow", "x ^ y">;
   def MaxOp : Mirage_TensorBinaryOp<d, extra, "max", "Max", "max(x, y)">;
+  def WhereOp : Mirage_WhereOp<d, extra>;
 }
 
 //===----------------------------------------------------------------------===//

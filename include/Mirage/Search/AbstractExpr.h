@@ -121,6 +121,8 @@ public:
   Id clamp(double lo, double hi, Id x);
   /// band_mask(x) with the key `key` (AOp::Mask).
   Id mask(int64_t key, Id x);
+  /// where(m, x) with `fill`: an AOp::Mask of two operands.
+  Id where(double fill, Id m, Id x);
   /// 1 / x.
   Id reciprocal(Id x);
   /// tanh(x), spelled 2 * sigmoid(2 * x) - 1.

@@ -277,6 +277,22 @@ func.func @C0_17_band_mask_result_type(%x: tensor<8x8xf32>) -> tensor<8x8xf16> {
 
 // -----
 
+func.func @C0_18_where_nan_fill(%m: tensor<8x8xf32>, %x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'mk.where' op [C0.18] fill must not be NaN}}
+  %0 = mk.where %m, %x fill = 0x7FF8000000000000 : tensor<8x8xf32>, tensor<8x8xf32> -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @C0_4_where_no_broadcast(%m: tensor<4x8xf32>, %x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'mk.where' op [C0.4] shapes [4, 8] and [8, 8] do not broadcast (each dim must be equal or 1)}}
+  %0 = mk.where %m, %x fill = 0.0 : tensor<4x8xf32>, tensor<8x8xf32> -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
 func.func @C0_1_convert_f64(%x: tensor<2x8xf32>) -> tensor<2x8xf64> {
   // expected-error @+1 {{'mk.convert' op result #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1]}}
   %0 = mk.convert %x : tensor<2x8xf32> -> tensor<2x8xf64>

@@ -453,3 +453,10 @@ func.func @band_masks(%x: tensor<2x8x16xf16>) -> tensor<2x8x16xf16> {
   %length = mk.band_mask %window dims = [2] upper = 11 fill = 0.0 : tensor<2x8x16xf16>
   return %length : tensor<2x8x16xf16>
 }
+
+// CHECK-LABEL: func.func @where_mask
+func.func @where_mask(%m: tensor<1x16xf16>, %x: tensor<8x16xf16>) -> tensor<8x16xf16> {
+  // CHECK: mk.where %{{.*}}, %{{.*}} fill = 0xFFF0000000000000 : tensor<1x16xf16>, tensor<8x16xf16> -> tensor<8x16xf16>
+  %r = mk.where %m, %x fill = 0xFFF0000000000000 : tensor<1x16xf16>, tensor<8x16xf16> -> tensor<8x16xf16>
+  return %r : tensor<8x16xf16>
+}

@@ -147,7 +147,8 @@ func.func @broadcast_both_ways(%x: tensor<4x1x8xf32>, %c: tensor<1x16x8xbf16>) -
 // CHECK-NEXT: [[V1:%[0-9a-z_]+]] = mt.tanh [[V0]] : f16
 // CHECK-NEXT: [[V2:%[0-9a-z_]+]] = mt.gelu_erf [[V1]] : f16
 // CHECK-NEXT: [[V3:%[0-9a-z_]+]] = mt.max [[V2]], [[b]] : f16
-// CHECK-NEXT: mt.yield [[V3]] : f16
+// CHECK-NEXT: [[V4:%[0-9a-z_]+]] = mt.where [[b]], [[V3]] fill = 0xFFF0000000000000 : f16
+// CHECK-NEXT: mt.yield [[V4]] : f16
 func.func @issue12_ops(%x: tensor<16x64xf16>, %r: tensor<16x1xf16>) -> tensor<16x16xf16> {
   %y = mk.graph_kernel (%x, %r) grid = [2, 1, 1] block = [128, 1, 1] forloop = 4 {
   ^bb0(%X: tensor<16x64xf16>, %R: tensor<16x1xf16>):
@@ -160,7 +161,8 @@ func.func @issue12_ops(%x: tensor<16x64xf16>, %r: tensor<16x1xf16>) -> tensor<16
         %1 = mt.tanh %0 : f16
         %2 = mt.gelu_erf %1 : f16
         %3 = mt.max %2, %b : f16
-        mt.yield %3 : f16
+        %4 = mt.where %b, %3 fill = 0xFFF0000000000000 : f16
+        mt.yield %4 : f16
       }
       %s = mb.accum_sum %u : tensor<8x16xf16> -> tensor<8x16xf16>
       mb.yield %s : tensor<8x16xf16>

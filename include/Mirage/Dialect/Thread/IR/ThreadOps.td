@@ -43,6 +43,28 @@ def MT_MulOp : MT_BinaryOp<"mul", "Mul", "x * y">;
 def MT_DivOp : MT_BinaryOp<"div", "Div", "x / y">;
 def MT_PowOp : MT_BinaryOp<"pow", "Pow", "x ^ y">;
 def MT_MaxOp : MT_BinaryOp<"max", "Max", "max(x, y)">;
+def MT_WhereOp : MT_Op<"where", [MT_InThreadGraph, Pure,
+    SameOperandsAndResultType, DeclareOpInterfaceMethods<
+        Mirage_ElementwiseOpInterface, ["getScalarParams"]>]> {
+  let summary = "scalar m != 0 ? x : fill";
+  let description = [{
+    The scalar form of `mk.where`/`mb.where`: `input` where `mask` is not 0,
+    `fill` elsewhere.
+  }];
+  let arguments = (ins MT_Scalar:$mask, MT_Scalar:$input, F64Attr:$fill);
+  let results = (outs MT_Scalar:$result);
+  let assemblyFormat =
+      "$mask `,` $input `fill` `=` $fill attr-dict `:` type($result)";
+  let extraClassDeclaration = [{
+    static constexpr ::mirage::ElementwiseKind kElementwiseKind =
+        ::mirage::ElementwiseKind::Where;
+  }];
+  let extraClassDefinition = [{
+    ::llvm::SmallVector<double, 2> $cppClass::getScalarParams() {
+      return {getFill().convertToDouble()};
+    }
+  }];
+}
 
 def MT_ThreadGraphOp : MT_Op<"thread_graph", [Pure, Mirage_InBlockGraph,
     IsolatedFromAbove, SingleBlock]> {
