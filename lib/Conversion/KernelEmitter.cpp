@@ -6,6 +6,8 @@
 
 #include "KernelEmitter.h"
 
+#include "llvm/Support/Format.h"
+
 namespace mirage::lowering {
 
 
@@ -171,7 +173,9 @@ void KernelEmitter::reserve(Value key, ArrayRef<int64_t> shape,
       gpu::AddressSpaceAttr::get(b.getContext(),
                                  gpu::AddressSpace::Workgroup));
   int64_t bytes = type.getNumElements() * elementByteWidth(elementType);
-  into[key] = {smemBytes, type};
+  into[key] = {smemBytes, type,
+               search::planSharedLayout(shape, elementByteWidth(elementType),
+                                        /*readAcrossRows=*/false)};
   order.push_back({key, &into == &aux            ? SlotMap::Aux
                         : &into == &partialSlots ? SlotMap::Partials
                                                  : SlotMap::Tiles});
@@ -226,7 +230,104 @@ int64_t KernelEmitter::planSharedMemory() {
       }
     }
   });
+  planLayouts();
   return smemBytes;
+}
+
+Type KernelEmitter::tileElementType(Value v) {
+  auto it = slots.find(v);
+  // Loop results are their accumulators' f32 buffers.
+  return it != slots.end() ? it->second.type.getElementType()
+                           : b.getF32Type();
+}
+
+void KernelEmitter::planLayouts() {
+  if (!swizzle)
+    return;
+  kernel.getBody().walk([&](mb::MatmulOp mm) {
+    if (!fitsMma(mm))
+      return;
+    // ldmatrix phases and scalar fragments read 8 rows at one column.
+    for (Value v : {mm.getLhs(), mm.getRhs()}) {
+      Slot &slot = slots.find(v)->second;
+      slot.layout = search::planSharedLayout(
+          slot.type.getShape(), elementByteWidth(slot.type.getElementType()),
+          /*readAcrossRows=*/true);
+    }
+  });
+}
+
+Value KernelEmitter::sharedView(const Slot &slot, Value offset) {
+  Value view = memref::ViewOp::create(b, loc, slot.type, rawShared, offset,
+                                      ValueRange{});
+  if (slot.layout.swizzled())
+    viewLayouts[view] = slot.layout;
+  return view;
+}
+
+search::SharedLayout KernelEmitter::layoutOf(Value buf) {
+  auto it = viewLayouts.find(buf);
+  if (it != viewLayouts.end())
+    return it->second;
+  auto type = cast<MemRefType>(buf.getType());
+  return search::planSharedLayout(type.getShape(),
+                                  elementByteWidth(type.getElementType()),
+                                  /*readAcrossRows=*/false);
+}
+
+SmallVector<Value> KernelEmitter::sharedIndex(Value buf, ValueRange idx) {
+  SmallVector<Value> out(idx);
+  auto it = viewLayouts.find(buf);
+  if (it == viewLayouts.end() || out.empty())
+    return out;
+  const search::SharedLayout &layout = it->second;
+  ArrayRef<int64_t> shape = cast<MemRefType>(buf.getType()).getShape();
+  int64_t rank = shape.size();
+  auto c = [&](int64_t v) { return cIndex(b, loc, v); };
+  // The element's row: its linear index over rowElems (a power of two, as
+  // the swizzle needs; the last dim of the view holds whole rows).
+  int64_t rowsInLast = shape.back() / layout.rowElems;
+  Value row = rowsInLast > 1
+                  ? arith::ShRUIOp::create(b, loc, out.back(),
+                                           c(llvm::Log2_64(layout.rowElems)))
+                  : c(0);
+  int64_t stride = rowsInLast;
+  for (int64_t d = rank - 2; d >= 0; --d) {
+    row = arith::AddIOp::create(b, loc, row,
+                                stride == 1 ? out[d]
+                                            : arith::MulIOp::create(
+                                                  b, loc, out[d], c(stride)));
+    stride *= shape[d];
+  }
+  // column ^ (((row >> rowShift) & xorMask) * unitElems)
+  if (layout.rowShift > 0)
+    row = arith::ShRUIOp::create(b, loc, row, c(layout.rowShift));
+  Value flip = arith::AndIOp::create(b, loc, row, c(layout.xorMask));
+  flip = arith::ShLIOp::create(b, loc, flip,
+                               c(llvm::Log2_64(layout.unitElems)));
+  out.back() = arith::XOrIOp::create(b, loc, out.back(), flip);
+  return out;
+}
+
+Value KernelEmitter::load(Value buf, ValueRange idx) {
+  return memref::LoadOp::create(b, loc, buf, sharedIndex(buf, idx));
+}
+
+void KernelEmitter::store(Value v, Value buf, ValueRange idx) {
+  memref::StoreOp::create(b, loc, v, buf, sharedIndex(buf, idx));
+}
+
+void KernelEmitter::checkBanks(Operation *op, StringRef what,
+                               const search::BankCost &cost) {
+  ++bankStats.checked;
+  if (cost.extra() <= 0)
+    return;
+  ++bankStats.conflicted;
+  std::string degree;
+  llvm::raw_string_ostream(degree) << llvm::format("%.3g", cost.degree());
+  op->emitRemark() << "shared-memory bank conflicts in " << what << ": "
+                   << cost.wavefronts << " wavefronts where " << cost.ideal
+                   << " would do (" << degree << "-way)";
 }
 
 void KernelEmitter::barrier() {
@@ -284,7 +385,7 @@ SmallVector<Value> KernelEmitter::broadcastIndex(Value buffer, ValueRange idx) {
 }
 
 Value KernelEmitter::loadF32(Value buffer, ValueRange idx) {
-  Value v = memref::LoadOp::create(b, loc, buffer, idx);
+  Value v = load(buffer, idx);
   if (!v.getType().isF32())
     v = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
   return v;
@@ -294,7 +395,7 @@ void KernelEmitter::storeF32(Value buffer, ValueRange idx, Value v) {
   Type et = cast<MemRefType>(buffer.getType()).getElementType();
   if (et != v.getType())
     v = arith::TruncFOp::create(b, loc, et, v);
-  memref::StoreOp::create(b, loc, v, buffer, idx);
+  store(v, buffer, idx);
 }
 
 void KernelEmitter::emitAccumInit(AccumulatorOpInterface acc) {
@@ -320,12 +421,10 @@ void KernelEmitter::emitAccumInit(AccumulatorOpInterface acc) {
   stage({}, writes);
   forEachElement(cast<MemRefType>(out.getType()).getShape(),
                  [&](ValueRange idx) {
-                   memref::StoreOp::create(b, loc, cF32(b, loc, init), out,
+                   store(cF32(b, loc, init), out,
                                            idx);
                    if (runningMax)
-                     memref::StoreOp::create(
-                         b, loc,
-                         cF32(b, loc, -std::numeric_limits<double>::infinity()),
+                     store(cF32(b, loc, -std::numeric_limits<double>::infinity()),
                          runningMax, idx);
                  });
 }
@@ -358,8 +457,8 @@ void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
         x, shape, accumRows(acc).second, accumReduceKind(acc),
         accumRowIndex(acc),
         [&](ValueRange idx, Value v) {
-          Value old = memref::LoadOp::create(b, loc, out, idx);
-          memref::StoreOp::create(b, loc, arith::AddFOp::create(b, loc, old, v),
+          Value old = load(out, idx);
+          store(arith::AddFOp::create(b, loc, old, v),
                                   out, idx);
         },
         {out}, {out}, partials);
@@ -376,14 +475,14 @@ void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
   }
   stage(reads, writes);
   forEachElement(shape, [&](ValueRange idx) {
-    Value old = memref::LoadOp::create(b, loc, out, idx);
+    Value old = load(out, idx);
     Value next;
     if (!m)
       next = accumStep(acc, old, idx);
     if (auto rs = dyn_cast<mb::AccumRescaledSumOp>(acc.getOperation())) {
       // M' = max(M, m); acc' = acc exp(M - M') + x exp(m - M')
       Value mi = loadF32(m, broadcastIndex(m, idx));
-      Value mOld = memref::LoadOp::create(b, loc, runningMax, idx);
+      Value mOld = load(runningMax, idx);
       Value mNew = arith::MaximumFOp::create(b, loc, mOld, mi);
       Value scaleOld =
           emitExp(b, loc, arith::SubFOp::create(b, loc, mOld, mNew));
@@ -392,9 +491,9 @@ void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
       next = arith::AddFOp::create(
           b, loc, arith::MulFOp::create(b, loc, old, scaleOld),
           arith::MulFOp::create(b, loc, loadF32(x, idx), scaleNew));
-      memref::StoreOp::create(b, loc, mNew, runningMax, idx);
+      store(mNew, runningMax, idx);
     }
-    memref::StoreOp::create(b, loc, next, out, idx);
+    store(next, out, idx);
   });
 }
 
@@ -468,7 +567,7 @@ void KernelEmitter::spillRegisterAccum(AccumulatorOpInterface acc) {
   forEachOwnedElement(
       cast<MemRefType>(out.getType()).getShape(),
       [&](int64_t j, ValueRange idx) {
-        memref::StoreOp::create(b, loc, vals[j], out, idx);
+        store(vals[j], out, idx);
         return vals[j];
       },
       [&](int64_t j) { return vals[j]; }, unused);
@@ -489,13 +588,13 @@ void KernelEmitter::emitAccumFinal(AccumulatorOpInterface acc) {
   stage({out}, {out});
   forEachElement(cast<MemRefType>(out.getType()).getShape(),
                  [&](ValueRange idx) {
-                   Value v = memref::LoadOp::create(b, loc, out, idx);
+                   Value v = load(out, idx);
                    v = arith::DivFOp::create(b, loc, v, cF32(b, loc, count));
                    if (kind == AccumulatorKind::RmsLast)
                      v = math::SqrtOp::create(
                          b, loc, arith::AddFOp::create(b, loc, v,
                                                        cF32(b, loc, eps)));
-                   memref::StoreOp::create(b, loc, v, out, idx);
+                   store(v, out, idx);
                  });
 }
 
@@ -624,9 +723,7 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
         [&](ValueRange idx, Value ss) {
           Value mean = arith::DivFOp::create(
               b, loc, ss, cF32(b, loc, static_cast<double>(n)));
-          memref::StoreOp::create(
-              b, loc,
-              math::SqrtOp::create(
+          store(math::SqrtOp::create(
                   b, loc,
                   arith::AddFOp::create(b, loc, mean, cF32(b, loc, eps))),
               stat, idx);
@@ -640,7 +737,7 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
       SmallVector<Value> row(idx);
       row.back() = cIndex(b, loc, 0);
       Value y = arith::DivFOp::create(b, loc, loadF32(in, idx),
-                                      memref::LoadOp::create(b, loc, stat, row));
+                                      load(stat, row));
       if (weight)
         y = arith::MulFOp::create(b, loc, y,
                                   loadF32(weight, ValueRange{idx.back()}));
@@ -724,9 +821,7 @@ LogicalResult KernelEmitter::emit(gpu::LaunchOp launch) {
   Value raw = gpu::DynamicSharedMemoryOp::create(b, loc, rawType);
   rawShared = raw;
   auto view = [&](const Slot &s) {
-    return memref::ViewOp::create(b, loc, s.type, raw,
-                                  cIndex(b, loc, s.offset), ValueRange{})
-        .getResult();
+    return sharedView(s, cIndex(b, loc, s.offset));
   };
   for (auto [v, map] : order) {
     if (map == SlotMap::Aux)

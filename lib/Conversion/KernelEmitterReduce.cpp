@@ -184,7 +184,7 @@ void KernelEmitter::finishRowPart(const RowLanes &l, ValueRange row,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   if (l.plan.wholeBlock)
-    memref::StoreOp::create(b, loc, v, partials, ValueRange{rowLinear, l.warp});
+    store(v, partials, ValueRange{rowLinear, l.warp});
   else
     write(row, v);
 }
@@ -209,7 +209,7 @@ void KernelEmitter::combineWarpTotals(const RowLanes &l, Value partials,
   {
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(sum.getBody());
-    Value x = memref::LoadOp::create(b, loc, partials,
+    Value x = load(partials,
                                      ValueRange{r, sum.getInductionVar()});
     scf::YieldOp::create(b, loc,
                          reduceCombine(l.kind, sum.getRegionIterArgs()[0], x));
@@ -335,7 +335,7 @@ void KernelEmitter::finishRowSums(AccumulatorOpInterface acc) {
   search::RowReducePlan plan = rowPlan(rows, count);
   SmallVector<Value> &vals = regAccs[acc.getOperation()];
   auto write = [&](ValueRange row, Value v) {
-    memref::StoreOp::create(b, loc, v, out, row);
+    store(v, out, row);
   };
   // The kind only picks the identity and the combination (sums).
   RowLanes l =

@@ -45,6 +45,126 @@ TileCopy planTileCopy(llvm::ArrayRef<int64_t> tile,
 /// slot starts 16-byte aligned, so 16-byte copies and ldmatrix rows line up.
 inline int64_t sharedSlotBytes(int64_t bytes) { return (bytes + 15) / 16 * 16; }
 
+//===----------------------------------------------------------------------===//
+// Shared-memory layout and bank conflicts
+//===----------------------------------------------------------------------===//
+
+/// Shared memory has 32 banks of 4-byte words; a warp's request is served
+/// in wavefronts, each of which reads or writes at most one word per bank
+/// (lanes reading the same word share it). 16-byte accesses (ldmatrix rows,
+/// 16-byte cp.async and vector stores) go in 4 phases of 8 lanes, 8-byte
+/// ones in 2 phases of 16, narrower ones in one phase of 32.
+constexpr int64_t kSharedBanks = 32;
+constexpr int64_t kSharedBankBytes = 4;
+/// The unit the swizzle moves: one ldmatrix row, one 16-byte copy chunk.
+constexpr int64_t kSharedUnitBytes = 16;
+
+/// Where the elements of a tile sit in its shared-memory slot. Rows (the
+/// tile's last dim, `rowElems` elements) follow one another without
+/// padding; in a swizzled tile the 16-byte unit `c` of row `r` is stored
+/// at unit `c ^ ((r >> rowShift) & xorMask)` of the same row, i.e. element
+/// column `col` at `col ^ (((r >> rowShift) & xorMask) * unitElems)`. The
+/// XOR permutes the units of a row among themselves, so the slot keeps its
+/// size (no padding: the search's shared-memory count, Instantiation.cpp,
+/// and the lowering's stay equal), 16-byte units stay whole (ldmatrix rows,
+/// cp.async chunks) and row-contiguous accesses (copies, element-wise
+/// stages) touch the same banks as without it. What it changes: the 8
+/// rows an ldmatrix phase reads at one column, which in a row-major tile
+/// with a row pitch of 128 bytes (or any multiple) all hit the same 4
+/// banks, land on 8 different 16-byte bank groups.
+struct SharedLayout {
+  /// Elements per row and per 16-byte unit.
+  int64_t rowElems = 1;
+  int64_t unitElems = 1;
+  /// 0: plain row-major.
+  int64_t xorMask = 0;
+  /// log2 of the rows that share one 128-byte line (rows under 128 bytes).
+  int64_t rowShift = 0;
+  bool swizzled() const { return xorMask != 0; }
+};
+
+/// The layout of a tile of `shape` with elements of `elementBytes` bytes.
+/// A tile read across its rows (`readAcrossRows`: the operands of tensor-core
+/// matmuls, read by ldmatrix phases of 8 rows and by scalar fragments of
+/// 8 rows) is swizzled when its rows hold a power of two of at least two
+/// 16-byte units (32, 64, 128, ... bytes): xorMask = min(units, 8) - 1 and
+/// rowShift = log2(8 / min(units, 8)), so that any 8 consecutive rows put
+/// a given unit on 8 different 16-byte bank groups. We chose the XOR
+/// swizzle over a padded row pitch (+16 bytes) because padding cannot serve
+/// both access patterns of rows under 128 bytes: a pitch of an odd number
+/// of units makes ldmatrix conflict-free but splits a copy's 8-lane phase
+/// over rows with a gap, and an even one does the reverse (64-byte rows:
+/// 2-way conflicts on the copies or 4-way on ldmatrix); and padding costs
+/// shared memory (1/8 of a 128-byte-row tile). Other rows (16 bytes: 8
+/// rows already span all banks; 48, 96, ... bytes) stay row-major; the
+/// bank rule below prices what conflicts remain.
+SharedLayout planSharedLayout(llvm::ArrayRef<int64_t> shape,
+                              int64_t elementBytes, bool readAcrossRows);
+
+/// The element offset in its slot of the element of row-major index
+/// `linear` of a tile laid out by `layout`: the address function every
+/// integer analysis uses (the lowering builds the same arithmetic in IR,
+/// KernelEmitter::sharedIndex).
+int64_t sharedElementOffset(const SharedLayout &layout, int64_t linear);
+
+/// Wavefronts a set of warp accesses takes and the fewest it could take.
+struct BankCost {
+  int64_t wavefronts = 0;
+  int64_t ideal = 0;
+  BankCost &operator+=(const BankCost &o) {
+    wavefronts += o.wavefronts;
+    ideal += o.ideal;
+    return *this;
+  }
+  /// Wavefronts over the conflict-free count (1: no conflict).
+  double degree() const {
+    return ideal > 0 ? static_cast<double>(wavefronts) /
+                           static_cast<double>(ideal)
+                     : 1.0;
+  }
+  /// The replays conflicts add.
+  int64_t extra() const { return wavefronts - ideal; }
+};
+
+/// The static bank rule: the wavefronts of one warp instruction whose lane
+/// `l` accesses `width` bytes (1 to 16) at shared-memory byte address
+/// `laneBytes[l]` (negative: the lane takes no part). Per phase (see
+/// kSharedBanks) the wavefronts are the most distinct words any bank must
+/// serve; ideal is one per phase with an active lane (every phase moves at
+/// most 128 bytes).
+BankCost sharedAccessCost(llvm::ArrayRef<int64_t> laneBytes, int64_t width);
+
+/// Whether a tile matmul with `m` result rows runs on m16n8k16 with its
+/// operand roles swapped (C^T = W^T X^T: n fills the mma's 16 rows, the few
+/// rows of a decode matmul its 8 columns; docs/codegen.md).
+inline bool mmaSwapsOperands(int64_t m) { return m % 16 != 0; }
+
+/// Whether a tile matmul of an [.., m, k] by [.., k, n] f16 product fits
+/// m16n8k16 (plain: m a multiple of 16 and n of 8; swapped: n of 16), k a
+/// multiple of 16.
+bool mmaFitsShape(int64_t m, int64_t n, int64_t k);
+
+/// The shared-memory reads of one tensor-core matmul of an `lhs` [.., m, k]
+/// by `rhs` [.., k, n] f16 tile pair laid out by `lhsLayout` and
+/// `rhsLayout`, with the lane addressing of KernelEmitterMma.cpp: per
+/// 16x8 result tile and 16-wide k step, ldmatrix.x4 of A (lane l: row
+/// l % 16, column block l / 16) and ldmatrix.x2.trans of B (lane l: row
+/// l % 16); with swapped roles, ldmatrix.x4.trans of W (lane l: row
+/// l % 8 + 8 (l / 16), column block (l / 8) % 2) and four 2-byte loads
+/// of X per lane (row g = l / 4 clamped to m - 1, columns 2 (l % 4) + 0, 1,
+/// 8, 9). Summed over every instruction of the block.
+BankCost mmaSharedCost(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs,
+                       const SharedLayout &lhsLayout,
+                       const SharedLayout &rhsLayout);
+
+/// The shared-memory side of a tile copy (`plan`, elements of
+/// `elementBytes` bytes) into or out of a tile laid out by `layout`:
+/// consecutive lanes move consecutive chunks of the merged tile
+/// (KernelEmitterCopies.cpp, forEachChunk), 32 chunks per warp
+/// instruction. Summed over the tile.
+BankCost copySharedCost(const TileCopy &plan, const SharedLayout &layout,
+                        int64_t elementBytes);
+
 /// Whether an input tile is copied anew in every iteration of the kernel's
 /// for-loop (`walked`: its iterator has an fmap) of `forloop` iterations;
 /// otherwise the lowering loads it once, before the loop.
