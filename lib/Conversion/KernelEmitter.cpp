@@ -287,18 +287,20 @@ SmallVector<Value> KernelEmitter::sharedIndex(Value buf, ValueRange idx) {
   // The element's row: its linear index over rowElems (a power of two, as
   // the swizzle needs; the last dim of the view holds whole rows).
   int64_t rowsInLast = shape.back() / layout.rowElems;
-  Value row = rowsInLast > 1
-                  ? arith::ShRUIOp::create(b, loc, out.back(),
-                                           c(llvm::Log2_64(layout.rowElems)))
-                  : c(0);
+  Value row;
+  if (rowsInLast > 1)
+    row = arith::ShRUIOp::create(b, loc, out.back(),
+                                 c(llvm::Log2_64(layout.rowElems)));
   int64_t stride = rowsInLast;
   for (int64_t d = rank - 2; d >= 0; --d) {
-    row = arith::AddIOp::create(b, loc, row,
-                                stride == 1 ? out[d]
-                                            : arith::MulIOp::create(
-                                                  b, loc, out[d], c(stride)));
+    Value term = stride == 1 ? out[d]
+                             : arith::MulIOp::create(b, loc, out[d], c(stride))
+                                   .getResult();
+    row = row ? arith::AddIOp::create(b, loc, row, term).getResult() : term;
     stride *= shape[d];
   }
+  if (!row)
+    row = c(0);
   // column ^ (((row >> rowShift) & xorMask) * unitElems)
   if (layout.rowShift > 0)
     row = arith::ShRUIOp::create(b, loc, row, c(layout.rowShift));

@@ -143,30 +143,26 @@ BankCost mirage::search::sharedAccessCost(llvm::ArrayRef<int64_t> laneBytes,
   int64_t lanesPerPhase =
       kSharedBanks * kSharedBankBytes / std::max(width, kSharedBankBytes);
   for (size_t first = 0; first < laneBytes.size(); first += lanesPerPhase) {
-    // The distinct words each bank serves in this phase.
-    llvm::SmallVector<llvm::SmallVector<int64_t, 2>, kSharedBanks> banks(
-        kSharedBanks);
-    int64_t words = 0;
+    // The words this phase touches, each once.
+    llvm::SmallVector<int64_t, 64> words;
     size_t end = std::min(laneBytes.size(), first + lanesPerPhase);
-    for (size_t l = first; l < end; ++l) {
-      if (laneBytes[l] < 0)
-        continue;
-      for (int64_t w = laneBytes[l] / kSharedBankBytes;
-           w <= (laneBytes[l] + width - 1) / kSharedBankBytes; ++w) {
-        auto &bank = banks[w % kSharedBanks];
-        if (!llvm::is_contained(bank, w)) {
-          bank.push_back(w);
-          ++words;
-        }
-      }
-    }
-    if (words == 0)
+    for (size_t l = first; l < end; ++l)
+      if (laneBytes[l] >= 0)
+        for (int64_t w = laneBytes[l] / kSharedBankBytes;
+             w <= (laneBytes[l] + width - 1) / kSharedBankBytes; ++w)
+          words.push_back(w);
+    if (words.empty())
       continue;
-    size_t most = 0;
-    for (const auto &bank : banks)
-      most = std::max(most, bank.size());
-    cost.wavefronts += static_cast<int64_t>(most);
-    cost.ideal += (words + kSharedBanks - 1) / kSharedBanks;
+    llvm::sort(words);
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    // A bank serves one word a wavefront.
+    int64_t perBank[kSharedBanks] = {};
+    int64_t most = 0;
+    for (int64_t w : words)
+      most = std::max(most, ++perBank[w % kSharedBanks]);
+    cost.wavefronts += most;
+    cost.ideal += (static_cast<int64_t>(words.size()) + kSharedBanks - 1) /
+                  kSharedBanks;
   }
   return cost;
 }

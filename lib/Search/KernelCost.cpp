@@ -21,6 +21,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <vector>
 
 using namespace mlir;
 using namespace mirage;
@@ -55,6 +57,27 @@ double matmulFlops(ArrayRef<int64_t> result, int64_t k, bool unpadded) {
     kk = roundUp(kk, 16);
   }
   return 2.0 * batch * m * n * kk;
+}
+
+/// The shared-memory wavefronts of the tensor-core operand loads of one
+/// matmul of f16 tiles `lhs` by `rhs` (the operands tensor cores take),
+/// laid out as the lowering lays out tensor-core operands (CodePlan.h).
+/// None for shapes that do not fit m16n8k16. Memoised: the search prices
+/// the same tile shapes many times.
+BankCost mmaBankCost(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
+  constexpr int64_t kF16 = 2;
+  static thread_local std::map<std::vector<int64_t>, BankCost> memo;
+  std::vector<int64_t> key(lhs.begin(), lhs.end());
+  key.push_back(-1);
+  key.insert(key.end(), rhs.begin(), rhs.end());
+  auto it = memo.find(key);
+  if (it != memo.end())
+    return it->second;
+  BankCost cost = mmaSharedCost(
+      lhs, rhs, planSharedLayout(lhs, kF16, /*readAcrossRows=*/true),
+      planSharedLayout(rhs, kF16, /*readAcrossRows=*/true));
+  memo.emplace(std::move(key), cost);
+  return cost;
 }
 
 /// The thread-instructions of the butterflies of one row reduction of
@@ -103,6 +126,11 @@ void addOpWork(KernelWork &w, const CostOp &op, double times, double perBlock,
   case CostOp::Class::Matmul:
     w.tensorFlops +=
         times * matmulFlops(op.result, op.args[0].back(), unpadded);
+    if (threads > 0 && op.args.size() == 2) {
+      BankCost banks = mmaBankCost(op.args[0], op.args[1]);
+      w.smemWavefronts += times * static_cast<double>(banks.wavefronts);
+      w.bankConflictWavefronts += times * static_cast<double>(banks.extra());
+    }
     return;
   case CostOp::Class::Elementwise: {
     UnitCost c = elementwiseUnitCost(op.elementwise);
@@ -286,8 +314,14 @@ CostInput mirage::search::describeInput(ArrayRef<int64_t> tile,
   in.tileBytes = product(tile) * elementBytes;
   in.walked = walked;
   int64_t width = static_cast<int64_t>(elementBytes);
-  in.chunkBytes = static_cast<double>(planTileCopy(tile, tensor, width).chunk *
-                                      width);
+  TileCopy copy = planTileCopy(tile, tensor, width);
+  in.chunkBytes = static_cast<double>(copy.chunk * width);
+  // Copies move whole 128-byte lines per 8 lanes in either layout, so the
+  // row-major one stands for both.
+  BankCost banks = copySharedCost(
+      copy, planSharedLayout(tile, width, /*readAcrossRows=*/false), width);
+  in.copyWavefronts = static_cast<double>(banks.wavefronts);
+  in.copyConflictWavefronts = static_cast<double>(banks.extra());
   return in;
 }
 
@@ -359,6 +393,9 @@ KernelWork mirage::search::analyzeKernel(const DeviceModel &device,
   SmallVector<double, 4> reRead;
   double workingSet = 0;
   for (const CostInput &in : desc.inputs) {
+    double copies = blocks * (in.walked ? f : 1.0);
+    w.smemWavefronts += copies * in.copyWavefronts;
+    w.bankConflictWavefronts += copies * in.copyConflictWavefronts;
     double loaded = in.tileBytes * blocks * (in.walked ? f : 1.0);
     w.bytes += std::min(loaded, in.tensorBytes);
     reRead.push_back(std::max(0.0, loaded - in.tensorBytes));

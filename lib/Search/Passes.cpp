@@ -581,7 +581,11 @@ struct CostReportPass
              << fmt(100.0 * t.achievableBytesPerSecond /
                         device->bytesPerSecond,
                     "%.0f")
-             << " % of HBM)";
+             << " % of HBM); shared memory "
+             << mega(w.smemWavefronts) << " M wavefronts, bank conflicts "
+             << mega(w.bankConflictWavefronts) << " M ("
+             << fmt(t.bankConflicts, "%.2f")
+             << " us)";
         emitRemark(k.op->getLoc(), line);
       }
       const RooflineFloor &f = p->floor;

@@ -68,6 +68,10 @@ struct CostInput {
   /// Bytes one load of its tile copy moves (CodePlan.h: 16, 8 or 4, or one
   /// element); 0 for the inputs of a pre-defined op.
   double chunkBytes = 0;
+  /// Shared-memory wavefronts of one copy of its tile and the part bank
+  /// conflicts add (CodePlan.h, copySharedCost).
+  double copyWavefronts = 0;
+  double copyConflictWavefronts = 0;
 };
 
 /// The input of a graph-defined kernel that loads tiles of shape `tile` of
