@@ -237,8 +237,7 @@ int64_t KernelEmitter::planSharedMemory() {
 Type KernelEmitter::tileElementType(Value v) {
   auto it = slots.find(v);
   // Loop results are their accumulators' f32 buffers.
-  return it != slots.end() ? it->second.type.getElementType()
-                           : b.getF32Type();
+  return it != slots.end() ? it->second.type.getElementType() : b.getF32Type();
 }
 
 void KernelEmitter::planLayouts() {
@@ -293,9 +292,10 @@ SmallVector<Value> KernelEmitter::sharedIndex(Value buf, ValueRange idx) {
                                  c(llvm::Log2_64(layout.rowElems)));
   int64_t stride = rowsInLast;
   for (int64_t d = rank - 2; d >= 0; --d) {
-    Value term = stride == 1 ? out[d]
-                             : arith::MulIOp::create(b, loc, out[d], c(stride))
-                                   .getResult();
+    Value term =
+        stride == 1
+            ? out[d]
+            : arith::MulIOp::create(b, loc, out[d], c(stride)).getResult();
     row = row ? arith::AddIOp::create(b, loc, row, term).getResult() : term;
     stride *= shape[d];
   }
@@ -305,8 +305,8 @@ SmallVector<Value> KernelEmitter::sharedIndex(Value buf, ValueRange idx) {
   if (layout.rowShift > 0)
     row = arith::ShRUIOp::create(b, loc, row, c(layout.rowShift));
   Value flip = arith::AndIOp::create(b, loc, row, c(layout.xorMask));
-  flip = arith::ShLIOp::create(b, loc, flip,
-                               c(llvm::Log2_64(layout.unitElems)));
+  flip =
+      arith::ShLIOp::create(b, loc, flip, c(llvm::Log2_64(layout.unitElems)));
   out.back() = arith::XOrIOp::create(b, loc, out.back(), flip);
   return out;
 }
@@ -421,14 +421,13 @@ void KernelEmitter::emitAccumInit(AccumulatorOpInterface acc) {
   if (runningMax)
     writes.push_back(runningMax);
   stage({}, writes);
-  forEachElement(cast<MemRefType>(out.getType()).getShape(),
-                 [&](ValueRange idx) {
-                   store(cF32(b, loc, init), out,
-                                           idx);
-                   if (runningMax)
-                     store(cF32(b, loc, -std::numeric_limits<double>::infinity()),
-                         runningMax, idx);
-                 });
+  forEachElement(
+      cast<MemRefType>(out.getType()).getShape(), [&](ValueRange idx) {
+        store(cF32(b, loc, init), out, idx);
+        if (runningMax)
+          store(cF32(b, loc, -std::numeric_limits<double>::infinity()),
+                runningMax, idx);
+      });
 }
 
 void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
@@ -460,8 +459,7 @@ void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
         accumRowIndex(acc),
         [&](ValueRange idx, Value v) {
           Value old = load(out, idx);
-          store(arith::AddFOp::create(b, loc, old, v),
-                                  out, idx);
+          store(arith::AddFOp::create(b, loc, old, v), out, idx);
         },
         {out}, {out}, partials);
     return;
@@ -726,9 +724,9 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
           Value mean = arith::DivFOp::create(
               b, loc, ss, cF32(b, loc, static_cast<double>(n)));
           store(math::SqrtOp::create(
-                  b, loc,
-                  arith::AddFOp::create(b, loc, mean, cF32(b, loc, eps))),
-              stat, idx);
+                    b, loc,
+                    arith::AddFOp::create(b, loc, mean, cF32(b, loc, eps))),
+                stat, idx);
         },
         {}, {stat}, partials);
     SmallVector<Value> reads{in, stat};
@@ -738,8 +736,8 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
     forEachElement(rms.getType().getShape(), [&](ValueRange idx) {
       SmallVector<Value> row(idx);
       row.back() = cIndex(b, loc, 0);
-      Value y = arith::DivFOp::create(b, loc, loadF32(in, idx),
-                                      load(stat, row));
+      Value y =
+          arith::DivFOp::create(b, loc, loadF32(in, idx), load(stat, row));
       if (weight)
         y = arith::MulFOp::create(b, loc, y,
                                   loadF32(weight, ValueRange{idx.back()}));

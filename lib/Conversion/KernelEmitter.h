@@ -130,8 +130,7 @@ private:
   search::SharedLayout layoutOf(Value buf);
   /// Counts an access site of `op` with its bank cost (SharedAccessStats);
   /// a conflicted one gets a remark that says what (`what`) and how much.
-  void checkBanks(Operation *op, StringRef what,
-                  const search::BankCost &cost);
+  void checkBanks(Operation *op, StringRef what, const search::BankCost &cost);
   /// The element type a value's tile has in shared memory (f32 for
   /// accumulators and loop results).
   Type tileElementType(Value v);

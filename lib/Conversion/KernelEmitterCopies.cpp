@@ -158,9 +158,10 @@ void KernelEmitter::copyTile(Operation *at, Value src,
     if (inWorkgroup(side))
       checkBanks(
           at, side == dst ? "the copy into its tile" : "the copy of its tile",
-          search::copySharedCost(plan, layoutOf(side),
-                                 elementByteWidth(cast<MemRefType>(side.getType())
-                                                      .getElementType())));
+          search::copySharedCost(
+              plan, layoutOf(side),
+              elementByteWidth(
+                  cast<MemRefType>(side.getType()).getElementType())));
   forEachChunk(plan, [&](ValueRange idx) {
     SmallVector<Value> from = offsetIndex(from0, idx),
                        to = offsetIndex(to0, idx);
@@ -176,10 +177,10 @@ void KernelEmitter::copyTile(Operation *at, Value src,
     };
     // A chunk lies within one 16-byte unit of a swizzled tile, which the
     // swizzle moves whole.
-    Value v = vector::LoadOp::create(b, loc,
-                                     VectorType::get({chunk}, srcElement), src,
-                                     sharedIndex(src, from),
-                                     /*nontemporal=*/false, align(srcElement));
+    Value v =
+        vector::LoadOp::create(b, loc, VectorType::get({chunk}, srcElement),
+                               src, sharedIndex(src, from),
+                               /*nontemporal=*/false, align(srcElement));
     v = convertFloat(b, loc, v, VectorType::get({chunk}, dstElement));
     vector::StoreOp::create(b, loc, v, dst, sharedIndex(dst, to),
                             /*nontemporal=*/false, align(dstElement));
@@ -220,8 +221,8 @@ void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
   forEachChunk(plan, [&](ValueRange idx) {
     nvgpu::DeviceAsyncCopyOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst,
-        sharedIndex(dst, idx),
-        src, offsetIndex(off, idx), b.getIndexAttr(chunk),
+        sharedIndex(dst, idx), src, offsetIndex(off, idx),
+        b.getIndexAttr(chunk),
         /*srcElements=*/Value(), cg ? b.getUnitAttr() : UnitAttr());
   });
 }

@@ -175,8 +175,7 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
       Value kB = arith::AddIOp::create(b, loc, k0, t2);
       SmallVector<Value> bv;
       for (int64_t dr : {0, 1, 8, 9})
-        bv.push_back(
-            load(lhs, at(mRow, add(kB, dr))));
+        bv.push_back(load(lhs, at(mRow, add(kB, dr))));
       fragB = vector::FromElementsOp::create(b, loc, fragBType, bv);
     } else if (ldmatrix) {
       // x4: the four 8x8 blocks of the 16x16 A tile, rows then columns.
@@ -188,7 +187,8 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
       // x2, transposed: B is stored k-major, the fragment wants n-major.
       fragB = nvgpu::LdMatrixOp::create(
           b, loc, fragBType, rhs,
-          sharedIndex(rhs, at(arith::AddIOp::create(b, loc, k0, laneRow), col0)),
+          sharedIndex(rhs,
+                      at(arith::AddIOp::create(b, loc, k0, laneRow), col0)),
           /*transpose=*/true, /*numTiles=*/2);
     } else {
       fragA = scalarFragA(lhs, /*transposed=*/false);
@@ -197,8 +197,7 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
       Value rowB = arith::AddIOp::create(b, loc, k0, t2);
       SmallVector<Value> bv;
       for (int64_t dr : {0, 1, 8, 9})
-        bv.push_back(
-            load(rhs, at(add(rowB, dr), colB)));
+        bv.push_back(load(rhs, at(add(rowB, dr), colB)));
       fragB = vector::FromElementsOp::create(b, loc, fragBType, bv);
     }
     Value d = nvgpu::MmaSyncOp::create(

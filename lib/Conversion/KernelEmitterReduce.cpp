@@ -209,8 +209,7 @@ void KernelEmitter::combineWarpTotals(const RowLanes &l, Value partials,
   {
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(sum.getBody());
-    Value x = load(partials,
-                                     ValueRange{r, sum.getInductionVar()});
+    Value x = load(partials, ValueRange{r, sum.getInductionVar()});
     scf::YieldOp::create(b, loc,
                          reduceCombine(l.kind, sum.getRegionIterArgs()[0], x));
   }
@@ -334,9 +333,7 @@ void KernelEmitter::finishRowSums(AccumulatorOpInterface acc) {
   auto [rows, count] = accumRows(acc);
   search::RowReducePlan plan = rowPlan(rows, count);
   SmallVector<Value> &vals = regAccs[acc.getOperation()];
-  auto write = [&](ValueRange row, Value v) {
-    store(v, out, row);
-  };
+  auto write = [&](ValueRange row, Value v) { store(v, out, row); };
   // The kind only picks the identity and the combination (sums).
   RowLanes l =
       rowLanes(plan, rows, count, Value(), RowReduceKind::Sum, nullptr);

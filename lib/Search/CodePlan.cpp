@@ -161,8 +161,8 @@ BankCost mirage::search::sharedAccessCost(llvm::ArrayRef<int64_t> laneBytes,
     for (int64_t w : words)
       most = std::max(most, ++perBank[w % kSharedBanks]);
     cost.wavefronts += most;
-    cost.ideal += (static_cast<int64_t>(words.size()) + kSharedBanks - 1) /
-                  kSharedBanks;
+    cost.ideal +=
+        (static_cast<int64_t>(words.size()) + kSharedBanks - 1) / kSharedBanks;
   }
   return cost;
 }
@@ -205,8 +205,8 @@ BankCost mirage::search::mmaSharedCost(llvm::ArrayRef<int64_t> lhs,
         for (int64_t k0 = 0; k0 < k; k0 += 16) {
           if (!swapped) {
             for (int64_t l = 0; l < kWarpSize; ++l)
-              lanes[l] = addr(lhsLayout, m, bi, tm * 16 + l % 16,
-                              k0 + l / 16 * 8);
+              lanes[l] =
+                  addr(lhsLayout, m, bi, tm * 16 + l % 16, k0 + l / 16 * 8);
             cost += sharedAccessCost(lanes, kSharedUnitBytes);
             // x2: lanes 16..31 give no address.
             for (int64_t l = 0; l < kWarpSize; ++l)
@@ -240,10 +240,10 @@ BankCost mirage::search::copySharedCost(const TileCopy &plan,
   int64_t lanes[kWarpSize];
   for (int64_t first = 0; first < chunks; first += kWarpSize) {
     for (int64_t l = 0; l < kWarpSize; ++l)
-      lanes[l] = first + l < chunks
-                     ? elementBytes *
-                           sharedElementOffset(layout, (first + l) * chunk)
-                     : -1;
+      lanes[l] =
+          first + l < chunks
+              ? elementBytes * sharedElementOffset(layout, (first + l) * chunk)
+              : -1;
     cost += sharedAccessCost(lanes, chunk * elementBytes);
   }
   return cost;

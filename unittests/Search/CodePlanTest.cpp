@@ -86,9 +86,9 @@ std::vector<int64_t> ldmatrixA(const SharedLayout &layout, int64_t row0,
                                int64_t col0) {
   std::vector<int64_t> lanes;
   for (int64_t l = 0; l < kWarpSize; ++l)
-    lanes.push_back(2 * sharedElementOffset(
-                            layout, (row0 + l % 16) * layout.rowElems +
-                                        col0 + l / 16 * 8));
+    lanes.push_back(
+        2 * sharedElementOffset(layout, (row0 + l % 16) * layout.rowElems +
+                                            col0 + l / 16 * 8));
   return lanes;
 }
 
@@ -102,7 +102,8 @@ TEST(CodePlanTest, RowMajor128ByteRowsConflictEightWaysUnderLdmatrix) {
   EXPECT_EQ(before.wavefronts, 32);
   EXPECT_EQ(before.degree(), 8.0);
   // The swizzle: one wavefront a phase, at every k step.
-  SharedLayout swizzled = planSharedLayout({16, 64}, 2, /*readAcrossRows=*/true);
+  SharedLayout swizzled =
+      planSharedLayout({16, 64}, 2, /*readAcrossRows=*/true);
   EXPECT_TRUE(swizzled.swizzled());
   EXPECT_EQ(swizzled.xorMask, 7);
   EXPECT_EQ(swizzled.rowShift, 0);
@@ -198,7 +199,8 @@ TEST(CodePlanTest, TileCopiesAreConflictFreeInBothLayouts) {
   TileCopy copy = planTileCopy({64, 64}, {4096, 4096}, 2);
   ASSERT_EQ(copy.chunk, 8);
   for (bool swizzle : {false, true}) {
-    BankCost c = copySharedCost(copy, planSharedLayout({64, 64}, 2, swizzle), 2);
+    BankCost c =
+        copySharedCost(copy, planSharedLayout({64, 64}, 2, swizzle), 2);
     EXPECT_EQ(c.ideal, 64 * 64 / 8 / 8) << swizzle;
     EXPECT_EQ(c.extra(), 0) << swizzle;
   }
@@ -206,9 +208,9 @@ TEST(CodePlanTest, TileCopiesAreConflictFreeInBothLayouts) {
   // 16-byte one).
   TileCopy narrow = planTileCopy({32, 32}, {64, 36}, 2);
   ASSERT_EQ(narrow.chunk, 4);
-  EXPECT_EQ(copySharedCost(narrow, planSharedLayout({32, 32}, 2, true), 2)
-                .extra(),
-            0);
+  EXPECT_EQ(
+      copySharedCost(narrow, planSharedLayout({32, 32}, 2, true), 2).extra(),
+      0);
 }
 
 TEST(CodePlanTest, TensorCoreOperandLoadsConflictFreeWithTheSwizzle) {

@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Mirage/Search/Superoptimizer.h"
 #include "Mirage/Search/CodePlan.h"
 #include "Mirage/Search/CostModel.h"
 #include "Mirage/Search/KernelCost.h"
-#include "Mirage/Search/Superoptimizer.h"
 
 #include "Mirage/Dialect/Block/IR/Block.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
@@ -301,9 +301,9 @@ TEST_F(SuperoptimizerTest, BankConflictsAddToTheModelledCompute) {
   EXPECT_EQ(swizzled.bankConflictWavefronts, 0);
   // Per block and iteration: 3 k steps x 3 column tiles x (4 x4 phases of
   // A at 2 wavefronts + 2 x2 phases of B at 1): 36 extra of 108.
-  BankCost perStep = mmaSharedCost(
-      {16, 48}, {48, 24}, planSharedLayout({16, 48}, 2, true),
-      planSharedLayout({48, 24}, 2, true));
+  BankCost perStep =
+      mmaSharedCost({16, 48}, {48, 24}, planSharedLayout({16, 48}, 2, true),
+                    planSharedLayout({48, 24}, 2, true));
   EXPECT_EQ(perStep.ideal, 3 * 3 * 6);
   EXPECT_EQ(perStep.extra(), 3 * 3 * 4);
   EXPECT_DOUBLE_EQ(odd.bankConflictWavefronts, 132.0 * 64 * 36);

@@ -118,9 +118,9 @@ struct BankCost {
   }
   /// Wavefronts over the conflict-free count (1: no conflict).
   double degree() const {
-    return ideal > 0 ? static_cast<double>(wavefronts) /
-                           static_cast<double>(ideal)
-                     : 1.0;
+    return ideal > 0
+               ? static_cast<double>(wavefronts) / static_cast<double>(ideal)
+               : 1.0;
   }
   /// The replays conflicts add.
   int64_t extra() const { return wavefronts - ideal; }
