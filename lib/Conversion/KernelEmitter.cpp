@@ -172,19 +172,20 @@ void KernelEmitter::reserve(Value key, ArrayRef<int64_t> shape,
       shape, elementType, MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(b.getContext(),
                                  gpu::AddressSpace::Workgroup));
-  int64_t bytes = type.getNumElements() * elementByteWidth(elementType);
-  into[key] = {smemBytes, type,
-               search::planSharedLayout(shape, elementByteWidth(elementType),
-                                        /*readAcrossRows=*/false)};
+  int64_t width = elementByteWidth(elementType);
+  search::SharedLayout layout = search::planSharedLayout(
+      shape, width, &into == &slots && readAcrossRows.contains(key));
+  into[key] = {smemBytes, type, layout};
   order.push_back({key, &into == &aux            ? SlotMap::Aux
                         : &into == &partialSlots ? SlotMap::Partials
                                                  : SlotMap::Tiles});
-  smemBytes += search::sharedSlotBytes(bytes);
+  smemBytes += search::sharedTileBytes(layout, type.getNumElements(), width);
 }
 
 int64_t KernelEmitter::planSharedMemory() {
   Type f32 = b.getF32Type();
   stages = std::min<int64_t>(maxStages, kernel.getForloop());
+  planLayouts();
   kernel.getBody().walk([&](Operation *op) {
     if (isa<mb::ForLoopOp, mb::OutputSaverOp, mb::YieldOp, mb::ReturnOp>(op) ||
         op->getParentOfType<mt::ThreadGraphOp>())
@@ -230,93 +231,128 @@ int64_t KernelEmitter::planSharedMemory() {
       }
     }
   });
-  planLayouts();
   return smemBytes;
 }
 
 Type KernelEmitter::tileElementType(Value v) {
   auto it = slots.find(v);
-  // Loop results are their accumulators' f32 buffers.
-  return it != slots.end() ? it->second.type.getElementType() : b.getF32Type();
+  if (it != slots.end())
+    return it->second.type.getElementType();
+  // Before the slots are reserved, as planSharedMemory will reserve them:
+  // accumulators in f32; loop results are their accumulators' f32 buffers.
+  Operation *def = v.getDefiningOp();
+  if (!def || isa<mb::ForLoopOp, AccumulatorOpInterface>(def))
+    return b.getF32Type();
+  return cast<RankedTensorType>(v.getType()).getElementType();
 }
 
 void KernelEmitter::planLayouts() {
+  readAcrossRows.clear();
   if (!swizzle)
     return;
+  // ldmatrix phases and scalar fragments read 8 rows at one column.
   kernel.getBody().walk([&](mb::MatmulOp mm) {
     if (!fitsMma(mm))
       return;
-    // ldmatrix phases and scalar fragments read 8 rows at one column.
-    for (Value v : {mm.getLhs(), mm.getRhs()}) {
-      Slot &slot = slots.find(v)->second;
-      slot.layout = search::planSharedLayout(
-          slot.type.getShape(), elementByteWidth(slot.type.getElementType()),
-          /*readAcrossRows=*/true);
-    }
+    readAcrossRows.insert(mm.getLhs());
+    readAcrossRows.insert(mm.getRhs());
   });
 }
 
 Value KernelEmitter::sharedView(const Slot &slot, Value offset) {
   Value view = memref::ViewOp::create(b, loc, slot.type, rawShared, offset,
                                       ValueRange{});
-  if (slot.layout.swizzled())
-    viewLayouts[view] = slot.layout;
+  if (slot.layout.plain())
+    return view;
+  LaidOutView &laidOut = viewLayouts[view];
+  laidOut.layout = slot.layout;
+  if (slot.layout.padded()) {
+    // The accesses index the whole slot, padding included.
+    int64_t rows = slot.type.getNumElements() / slot.layout.rowElems;
+    laidOut.flat = memref::ViewOp::create(
+        b, loc,
+        MemRefType::get({rows * slot.layout.rowPitch},
+                        slot.type.getElementType(), MemRefLayoutAttrInterface(),
+                        slot.type.getMemorySpace()),
+        rawShared, offset, ValueRange{});
+  }
   return view;
 }
 
 search::SharedLayout KernelEmitter::layoutOf(Value buf) {
   auto it = viewLayouts.find(buf);
   if (it != viewLayouts.end())
-    return it->second;
+    return it->second.layout;
   auto type = cast<MemRefType>(buf.getType());
   return search::planSharedLayout(type.getShape(),
                                   elementByteWidth(type.getElementType()),
                                   /*readAcrossRows=*/false);
 }
 
-SmallVector<Value> KernelEmitter::sharedIndex(Value buf, ValueRange idx) {
-  SmallVector<Value> out(idx);
+KernelEmitter::SharedRef KernelEmitter::sharedAccess(Value buf,
+                                                     ValueRange idx) {
+  SharedRef out{buf, SmallVector<Value>(idx)};
   auto it = viewLayouts.find(buf);
-  if (it == viewLayouts.end() || out.empty())
+  if (it == viewLayouts.end() || idx.empty())
     return out;
-  const search::SharedLayout &layout = it->second;
+  const search::SharedLayout &layout = it->second.layout;
   ArrayRef<int64_t> shape = cast<MemRefType>(buf.getType()).getShape();
   int64_t rank = shape.size();
   auto c = [&](int64_t v) { return cIndex(b, loc, v); };
-  // The element's row: its linear index over rowElems (a power of two, as
-  // the swizzle needs; the last dim of the view holds whole rows).
+  // The element's row and column: the last dim of the view holds whole
+  // rows (several in the copies' collapsed views).
   int64_t rowsInLast = shape.back() / layout.rowElems;
-  Value row;
-  if (rowsInLast > 1)
-    row = arith::ShRUIOp::create(b, loc, out.back(),
+  Value row, col = idx.back();
+  if (rowsInLast > 1 && llvm::isPowerOf2_64(layout.rowElems)) {
+    row = arith::ShRUIOp::create(b, loc, idx.back(),
                                  c(llvm::Log2_64(layout.rowElems)));
+    col = arith::AndIOp::create(b, loc, idx.back(), c(layout.rowElems - 1));
+  } else if (rowsInLast > 1) {
+    row = arith::DivUIOp::create(b, loc, idx.back(), c(layout.rowElems));
+    col = arith::RemUIOp::create(b, loc, idx.back(), c(layout.rowElems));
+  }
   int64_t stride = rowsInLast;
   for (int64_t d = rank - 2; d >= 0; --d) {
     Value term =
         stride == 1
-            ? out[d]
-            : arith::MulIOp::create(b, loc, out[d], c(stride)).getResult();
+            ? idx[d]
+            : arith::MulIOp::create(b, loc, idx[d], c(stride)).getResult();
     row = row ? arith::AddIOp::create(b, loc, row, term).getResult() : term;
     stride *= shape[d];
   }
   if (!row)
     row = c(0);
-  // column ^ (((row >> rowShift) & xorMask) * unitElems)
-  if (layout.rowShift > 0)
-    row = arith::ShRUIOp::create(b, loc, row, c(layout.rowShift));
-  Value flip = arith::AndIOp::create(b, loc, row, c(layout.xorMask));
-  flip =
-      arith::ShLIOp::create(b, loc, flip, c(llvm::Log2_64(layout.unitElems)));
-  out.back() = arith::XOrIOp::create(b, loc, out.back(), flip);
+  if (layout.swizzled()) {
+    // column ^ (((row >> rowShift) & xorMask) * unitElems): the XOR only
+    // moves bits below the row's, so it applies to the view's last index.
+    Value shifted = layout.rowShift > 0
+                        ? arith::ShRUIOp::create(b, loc, row, c(layout.rowShift))
+                              .getResult()
+                        : row;
+    Value flip = arith::AndIOp::create(b, loc, shifted, c(layout.xorMask));
+    flip = arith::ShLIOp::create(b, loc, flip,
+                                 c(llvm::Log2_64(layout.unitElems)));
+    out.idx.back() = arith::XOrIOp::create(b, loc, idx.back(), flip);
+    return out;
+  }
+  // Padded: row * rowPitch + column in the slot, linear in both (a step
+  // along the row is a constant offset).
+  out.mem = it->second.flat;
+  out.idx.assign(
+      {arith::AddIOp::create(
+           b, loc, arith::MulIOp::create(b, loc, row, c(layout.rowPitch)), col)
+           .getResult()});
   return out;
 }
 
 Value KernelEmitter::load(Value buf, ValueRange idx) {
-  return memref::LoadOp::create(b, loc, buf, sharedIndex(buf, idx));
+  SharedRef ref = sharedAccess(buf, idx);
+  return memref::LoadOp::create(b, loc, ref.mem, ref.idx);
 }
 
 void KernelEmitter::store(Value v, Value buf, ValueRange idx) {
-  memref::StoreOp::create(b, loc, v, buf, sharedIndex(buf, idx));
+  SharedRef ref = sharedAccess(buf, idx);
+  memref::StoreOp::create(b, loc, v, ref.mem, ref.idx);
 }
 
 void KernelEmitter::checkBanks(Operation *op, StringRef what,

@@ -17,6 +17,7 @@
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Search/CodePlan.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -114,17 +115,23 @@ private:
   /// The multi-index of linear (row-major) element `e` of `shape`.
   SmallVector<Value> delinearize(Value e, ArrayRef<int64_t> shape);
   /// Every access to shared memory goes through these: `idx` is the
-  /// logical index into a tile (or a view of it), and sharedIndex gives the
-  /// index where the element sits under the tile's layout (CodePlan.h,
-  /// SharedLayout: the column XOR the swizzle of its row), the same index
-  /// for a plain tile or a device buffer.
-  SmallVector<Value> sharedIndex(Value buf, ValueRange idx);
+  /// logical index into a tile (or a view of it), and sharedAccess gives
+  /// the buffer and index where the element sits under the tile's layout
+  /// (CodePlan.h, SharedLayout): the column XOR the swizzle of its row in
+  /// `buf`, or for a padded tile the offset row * rowPitch + column in a
+  /// one-dimensional view of its whole slot; `buf` and `idx` unchanged for
+  /// a plain tile or a device buffer.
+  struct SharedRef {
+    Value mem;
+    SmallVector<Value> idx;
+  };
+  SharedRef sharedAccess(Value buf, ValueRange idx);
   Value load(Value buf, ValueRange idx);
   void store(Value v, Value buf, ValueRange idx);
   Value loadF32(Value buf, ValueRange idx);
   void storeF32(Value buf, ValueRange idx, Value v);
   /// A view of `slot` at byte `offset` of the dynamic shared memory, which
-  /// sharedIndex knows the layout of.
+  /// sharedAccess knows the layout of.
   Value sharedView(const Slot &slot, Value offset);
   /// The layout of shared-memory view `buf` (a plain one for others).
   search::SharedLayout layoutOf(Value buf);
@@ -304,8 +311,9 @@ private:
   Value buf(Value v) { return tiles.lookup(v); }
   /// Whether `mm` can run on tensor cores (m16n8k16, f16 in, f32 out).
   bool fitsMma(mb::MatmulOp mm);
-  /// After the slots are reserved: the layout of every tile, swizzled for
-  /// the operands of tensor-core matmuls (CodePlan.h, planSharedLayout).
+  /// Before the slots are reserved: the tiles read across rows, whose
+  /// layout (padded or swizzled, CodePlan.h planSharedLayout) and slot size
+  /// differ from row-major ones.
   void planLayouts();
   /// Emits `mm` with nvgpu.mma.sync, one 16x8 output tile per warp at a time.
   void emitMmaMatmul(mb::MatmulOp mm);
@@ -325,9 +333,17 @@ private:
   /// measure what it removes).
   bool swizzle;
   SharedAccessStats &bankStats;
-  /// The layout of every view of a swizzled tile (the pipeline's buffers
-  /// and the copies' collapsed views included).
-  llvm::DenseMap<Value, search::SharedLayout> viewLayouts;
+  /// The layout of every view of a swizzled or padded tile (the pipeline's
+  /// buffers and the copies' collapsed views included) and, padded, the
+  /// one-dimensional view of its whole slot the accesses index.
+  struct LaidOutView {
+    search::SharedLayout layout;
+    Value flat;
+  };
+  llvm::DenseMap<Value, LaidOutView> viewLayouts;
+  /// The tiles planSharedMemory lays out for reads across rows (the
+  /// operands of tensor-core matmuls).
+  llvm::DenseSet<Value> readAcrossRows;
   /// Walking input tiles loaded with cp.async into `stages` rotating
   /// buffers, `stages - 1` iterations ahead.
   SmallVector<mb::InputIterOp> pipelined;

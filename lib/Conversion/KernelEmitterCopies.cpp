@@ -38,8 +38,10 @@ Value KernelEmitter::collapseForCopy(Value memref, const TileCopy &plan) {
   Value collapsed = memref::CollapseShapeOp::create(b, loc, memref, groups);
   // The merged rows hold whole rows of the tile: the same layout.
   auto layout = viewLayouts.find(memref);
-  if (layout != viewLayouts.end())
-    viewLayouts[collapsed] = layout->second;
+  if (layout != viewLayouts.end()) {
+    LaidOutView laidOut = layout->second;
+    viewLayouts[collapsed] = laidOut;
+  }
   return collapsed;
 }
 
@@ -177,12 +179,13 @@ void KernelEmitter::copyTile(Operation *at, Value src,
     };
     // A chunk lies within one 16-byte unit of a swizzled tile, which the
     // swizzle moves whole.
+    SharedRef from1 = sharedAccess(src, from), to1 = sharedAccess(dst, to);
     Value v =
         vector::LoadOp::create(b, loc, VectorType::get({chunk}, srcElement),
-                               src, sharedIndex(src, from),
+                               from1.mem, from1.idx,
                                /*nontemporal=*/false, align(srcElement));
     v = convertFloat(b, loc, v, VectorType::get({chunk}, dstElement));
-    vector::StoreOp::create(b, loc, v, dst, sharedIndex(dst, to),
+    vector::StoreOp::create(b, loc, v, to1.mem, to1.idx,
                             /*nontemporal=*/false, align(dstElement));
   });
 }
@@ -219,9 +222,10 @@ void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
   checkBanks(op, "the cp.async copy into its tile",
              search::copySharedCost(plan, layoutOf(dst), elementBytes));
   forEachChunk(plan, [&](ValueRange idx) {
+    SharedRef to = sharedAccess(dst, idx);
     nvgpu::DeviceAsyncCopyOp::create(
-        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst,
-        sharedIndex(dst, idx), src, offsetIndex(off, idx),
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), to.mem,
+        to.idx, src, offsetIndex(off, idx),
         b.getIndexAttr(chunk),
         /*srcElements=*/Value(), cg ? b.getUnitAttr() : UnitAttr());
   });
@@ -233,8 +237,10 @@ Value KernelEmitter::commitGroup() {
 }
 
 int64_t KernelEmitter::pipelineStride(mb::InputIterOp op) {
-  return search::sharedSlotBytes(op.getType().getNumElements() *
-                                 elementByteWidth(op.getType().getElementType()));
+  // The tile's slot as reserved, padded rows included.
+  return search::sharedTileBytes(
+      slots.find(op.getTile())->second.layout, op.getType().getNumElements(),
+      elementByteWidth(op.getType().getElementType()));
 }
 
 Value KernelEmitter::stageView(mb::InputIterOp op, Value iteration) {

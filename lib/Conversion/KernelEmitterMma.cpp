@@ -161,8 +161,8 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
                     arith::DivUIOp::create(b, loc, lane, cIndex(b, loc, 8)),
                     cIndex(b, loc, 2)),
                 cIndex(b, loc, 8)));
-        fragA = nvgpu::LdMatrixOp::create(b, loc, fragAType, rhs,
-                                          sharedIndex(rhs, at(kRow, nCol)),
+        SharedRef w = sharedAccess(rhs, at(kRow, nCol));
+        fragA = nvgpu::LdMatrixOp::create(b, loc, fragAType, w.mem, w.idx,
                                           /*transpose=*/true, /*numTiles=*/4);
       } else {
         fragA = scalarFragA(rhs, /*transposed=*/true);
@@ -179,17 +179,16 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
       fragB = vector::FromElementsOp::create(b, loc, fragBType, bv);
     } else if (ldmatrix) {
       // x4: the four 8x8 blocks of the 16x16 A tile, rows then columns.
-      fragA = nvgpu::LdMatrixOp::create(
-          b, loc, fragAType, lhs,
-          sharedIndex(lhs, at(arith::AddIOp::create(b, loc, row0, laneRow),
-                              arith::AddIOp::create(b, loc, k0, laneColA))),
-          /*transpose=*/false, /*numTiles=*/4);
+      SharedRef a =
+          sharedAccess(lhs, at(arith::AddIOp::create(b, loc, row0, laneRow),
+                               arith::AddIOp::create(b, loc, k0, laneColA)));
+      fragA = nvgpu::LdMatrixOp::create(b, loc, fragAType, a.mem, a.idx,
+                                        /*transpose=*/false, /*numTiles=*/4);
       // x2, transposed: B is stored k-major, the fragment wants n-major.
-      fragB = nvgpu::LdMatrixOp::create(
-          b, loc, fragBType, rhs,
-          sharedIndex(rhs,
-                      at(arith::AddIOp::create(b, loc, k0, laneRow), col0)),
-          /*transpose=*/true, /*numTiles=*/2);
+      SharedRef w = sharedAccess(
+          rhs, at(arith::AddIOp::create(b, loc, k0, laneRow), col0));
+      fragB = nvgpu::LdMatrixOp::create(b, loc, fragBType, w.mem, w.idx,
+                                        /*transpose=*/true, /*numTiles=*/2);
     } else {
       fragA = scalarFragA(lhs, /*transposed=*/false);
       // b0..b3: (k = 2t, 2t+1, 2t+8, 2t+9; n = g).

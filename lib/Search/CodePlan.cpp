@@ -106,6 +106,7 @@ SharedLayout mirage::search::planSharedLayout(llvm::ArrayRef<int64_t> shape,
   if (shape.empty() || elementBytes <= 0)
     return layout;
   layout.rowElems = std::max<int64_t>(shape.back(), 1);
+  layout.rowPitch = layout.rowElems;
   layout.unitElems = std::max<int64_t>(kSharedUnitBytes / elementBytes, 1);
   int64_t rows = 1;
   for (int64_t d : shape.drop_back())
@@ -115,15 +116,19 @@ SharedLayout mirage::search::planSharedLayout(llvm::ArrayRef<int64_t> shape,
       rowBytes % kSharedUnitBytes != 0)
     return layout;
   int64_t units = rowBytes / kSharedUnitBytes;
-  if (units < 2 || !isPowerOf2(units))
-    return layout;
   // Units of one 128-byte line: 8 consecutive rows must put a given unit
   // on 8 different ones.
   constexpr int64_t kLineUnits =
       kSharedBanks * kSharedBankBytes / kSharedUnitBytes;
-  int64_t group = std::min(units, kLineUnits);
-  layout.xorMask = group - 1;
-  for (int64_t r = kLineUnits / group; r > 1; r /= 2)
+  if (units % kLineUnits == 0) {
+    // Rows 4 banks apart; offsets stay linear (k steps are immediates).
+    layout.rowPitch = layout.rowElems + layout.unitElems;
+    return layout;
+  }
+  if (units < 2 || !isPowerOf2(units))
+    return layout;
+  layout.xorMask = units - 1;
+  for (int64_t r = kLineUnits / units; r > 1; r /= 2)
     ++layout.rowShift;
   return layout;
 }
@@ -133,7 +138,17 @@ int64_t mirage::search::sharedElementOffset(const SharedLayout &layout,
   int64_t row = linear / layout.rowElems, col = linear % layout.rowElems;
   if (layout.swizzled())
     col ^= ((row >> layout.rowShift) & layout.xorMask) * layout.unitElems;
-  return row * layout.rowElems + col;
+  return row * layout.rowPitch + col;
+}
+
+int64_t mirage::search::sharedTileBytes(const SharedLayout &layout,
+                                        int64_t elements,
+                                        int64_t elementBytes) {
+  int64_t rowElems = std::max<int64_t>(layout.rowElems, 1);
+  int64_t rows = (elements + rowElems - 1) / rowElems;
+  int64_t slotElements =
+      layout.padded() ? rows * layout.rowPitch : elements;
+  return sharedSlotBytes(slotElements * elementBytes);
 }
 
 BankCost mirage::search::sharedAccessCost(llvm::ArrayRef<int64_t> laneBytes,
@@ -171,6 +186,14 @@ bool mirage::search::mmaFitsShape(int64_t m, int64_t n, int64_t k) {
   if (m <= 0 || n <= 0 || k <= 0 || k % 16 != 0)
     return false;
   return mmaSwapsOperands(m) ? n % 16 == 0 : n % 8 == 0;
+}
+
+bool mirage::search::mmaFitsTiles(llvm::ArrayRef<int64_t> lhs,
+                                  llvm::ArrayRef<int64_t> rhs) {
+  size_t r = lhs.size();
+  if (r < 2 || r > 3 || rhs.size() != r)
+    return false;
+  return mmaFitsShape(lhs[r - 2], rhs[r - 1], lhs[r - 1]);
 }
 
 BankCost mirage::search::mmaSharedCost(llvm::ArrayRef<int64_t> lhs,

@@ -302,7 +302,8 @@ UnitCost mirage::search::elementwiseUnitCost(ElementwiseKind kind) {
 
 CostInput mirage::search::describeInput(ArrayRef<int64_t> tile,
                                        ArrayRef<int64_t> tensor,
-                                       double elementBytes, bool walked) {
+                                       double elementBytes, bool walked,
+                                       bool readAcrossRows) {
   auto product = [](ArrayRef<int64_t> shape) {
     double n = 1;
     for (int64_t d : shape)
@@ -316,10 +317,10 @@ CostInput mirage::search::describeInput(ArrayRef<int64_t> tile,
   int64_t width = static_cast<int64_t>(elementBytes);
   TileCopy copy = planTileCopy(tile, tensor, width);
   in.chunkBytes = static_cast<double>(copy.chunk * width);
-  // Copies move whole 128-byte lines per 8 lanes in either layout, so the
-  // row-major one stands for both.
-  BankCost banks = copySharedCost(
-      copy, planSharedLayout(tile, width, /*readAcrossRows=*/false), width);
+  SharedLayout layout = planSharedLayout(tile, width, readAcrossRows);
+  in.slotBytes = static_cast<double>(
+      sharedTileBytes(layout, static_cast<int64_t>(product(tile)), width));
+  BankCost banks = copySharedCost(copy, layout, width);
   in.copyWavefronts = static_cast<double>(banks.wavefronts);
   in.copyConflictWavefronts = static_cast<double>(banks.extra());
   return in;
@@ -348,8 +349,10 @@ static void addLoadsInFlight(const DeviceModel &device, const KernelDesc &desc,
   double pipelined = 0;
   for (const CostInput &in : desc.inputs)
     if (walks(in) && async(in))
-      pipelined += static_cast<double>(
-          sharedSlotBytes(static_cast<int64_t>(in.tileBytes)));
+      pipelined += in.slotBytes > 0
+                       ? in.slotBytes
+                       : static_cast<double>(
+                             sharedSlotBytes(static_cast<int64_t>(in.tileBytes)));
   int64_t stages = choosePipelineStages(
       desc.forloop, static_cast<int64_t>(desc.smemLimit),
       [&](int64_t s) {
@@ -449,11 +452,20 @@ FailureOr<KernelDesc> mirage::search::describeKernel(Operation *op,
       return;
     bool inLoop = inner->getParentOfType<mb::ForLoopOp>() != nullptr;
     if (auto it = dyn_cast<mb::InputIterOp>(inner)) {
+      // An f16 operand of a matmul tensor cores take is laid out for reads
+      // across rows (KernelEmitter::fitsMma).
+      bool acrossRows = llvm::any_of(it->getUsers(), [](Operation *user) {
+        auto mm = dyn_cast<mb::MatmulOp>(user);
+        return mm && mm.getLhs().getType().getElementType().isF16() &&
+               mm.getRhs().getType().getElementType().isF16() &&
+               mmaFitsTiles(mm.getLhs().getType().getShape(),
+                            mm.getRhs().getType().getShape());
+      });
       d.inputs.push_back(describeInput(
           it.getType().getShape(), it.getInput().getType().getShape(),
           elementBytesOf(it.getType()),
           // fmap is stored unsigned; -1: no loop walk.
-          static_cast<int64_t>(it.getFmap()) >= 0));
+          static_cast<int64_t>(it.getFmap()) >= 0, acrossRows));
       return;
     }
     if (isa<mb::OutputSaverOp>(inner)) {

@@ -96,30 +96,36 @@ TEST(CodePlanTest, RowMajor128ByteRowsConflictEightWaysUnderLdmatrix) {
   // A [16, 64] f16 tile: rows of 128 bytes. Row-major, the 8 rows of every
   // phase of an ldmatrix.x4 hit the same 4 banks: 8 wavefronts a phase.
   SharedLayout plain = planSharedLayout({16, 64}, 2, /*readAcrossRows=*/false);
-  EXPECT_FALSE(plain.swizzled());
+  EXPECT_TRUE(plain.plain());
   BankCost before = sharedAccessCost(ldmatrixA(plain, 0, 16), 16);
   EXPECT_EQ(before.ideal, 4);
   EXPECT_EQ(before.wavefronts, 32);
   EXPECT_EQ(before.degree(), 8.0);
-  // The swizzle: one wavefront a phase, at every k step.
-  SharedLayout swizzled =
-      planSharedLayout({16, 64}, 2, /*readAcrossRows=*/true);
-  EXPECT_TRUE(swizzled.swizzled());
-  EXPECT_EQ(swizzled.xorMask, 7);
-  EXPECT_EQ(swizzled.rowShift, 0);
+  // Padded by one 16-byte unit a row: one wavefront a phase, at every k
+  // step, and every k step is the first one's addresses plus a constant.
+  SharedLayout padded = planSharedLayout({16, 64}, 2, /*readAcrossRows=*/true);
+  EXPECT_TRUE(padded.padded());
+  EXPECT_FALSE(padded.swizzled());
+  EXPECT_EQ(padded.rowPitch, 72);
+  std::vector<int64_t> first = ldmatrixA(padded, 0, 0);
   for (int64_t k0 = 0; k0 < 64; k0 += 16) {
-    BankCost after = sharedAccessCost(ldmatrixA(swizzled, 0, k0), 16);
+    std::vector<int64_t> lanes = ldmatrixA(padded, 0, k0);
+    BankCost after = sharedAccessCost(lanes, 16);
     EXPECT_EQ(after.wavefronts, 4) << "k0 = " << k0;
     EXPECT_EQ(after.ideal, 4);
+    for (int64_t l = 0; l < kWarpSize; ++l)
+      EXPECT_EQ(lanes[l], first[l] + 2 * k0) << "lane " << l << ", k0 " << k0;
   }
 }
 
-TEST(CodePlanTest, SwizzleCoversNarrowAndWideRows) {
-  // Rows of 32, 64, 256 and 512 bytes: 8 consecutive rows read at one
-  // 16-byte unit land on 8 unit slots of the 128-byte line.
-  for (int64_t cols : {16, 32, 128, 256}) {
+TEST(CodePlanTest, LayoutsCoverNarrowAndWideRows) {
+  // Rows of 32 and 64 bytes are swizzled, rows of 256, 384 and 512 bytes
+  // padded: 8 consecutive rows read at one 16-byte unit land on 8
+  // different 16-byte bank groups.
+  for (int64_t cols : {16, 32, 128, 192, 256}) {
     SharedLayout l = planSharedLayout({64, cols}, 2, true);
-    ASSERT_TRUE(l.swizzled()) << cols;
+    ASSERT_EQ(l.swizzled(), cols * 2 < 128) << cols;
+    ASSERT_EQ(l.padded(), cols * 2 >= 128) << cols;
     for (int64_t row0 = 0; row0 < 64; row0 += 8)
       for (int64_t col = 0; col < cols; col += 8) {
         std::vector<int64_t> lanes(kWarpSize, -1);
@@ -128,7 +134,8 @@ TEST(CodePlanTest, SwizzleCoversNarrowAndWideRows) {
         EXPECT_EQ(sharedAccessCost(lanes, 16).wavefronts, 1)
             << cols << " columns, row " << row0 << ", column " << col;
       }
-    // Without the swizzle, 64-byte rows conflict 4 ways, 32-byte rows 2.
+    // Row-major, 64-byte rows conflict 4 ways, 32-byte rows 2, rows of a
+    // multiple of 128 bytes 8.
     SharedLayout plain = planSharedLayout({64, cols}, 2, false);
     std::vector<int64_t> lanes(kWarpSize, -1);
     for (int64_t r = 0; r < 8; ++r)
@@ -137,11 +144,29 @@ TEST(CodePlanTest, SwizzleCoversNarrowAndWideRows) {
               std::min<int64_t>(8, cols * 2 / 16))
         << cols;
   }
-  // 16-byte rows need none; 48-byte rows (3 units) are left row-major.
-  EXPECT_FALSE(planSharedLayout({64, 8}, 2, true).swizzled());
-  EXPECT_FALSE(planSharedLayout({64, 24}, 2, true).swizzled());
+  // 16-byte rows need nothing; 48-byte rows (3 units) are left row-major.
+  EXPECT_TRUE(planSharedLayout({64, 8}, 2, true).plain());
+  EXPECT_TRUE(planSharedLayout({64, 24}, 2, true).plain());
   // A single row has nothing to spread.
-  EXPECT_FALSE(planSharedLayout({1, 64}, 2, true).swizzled());
+  EXPECT_TRUE(planSharedLayout({1, 64}, 2, true).plain());
+}
+
+TEST(CodePlanTest, PaddedRowsGrowTheSlotByOneUnitARow) {
+  // [2, 16, 64] f16 read across rows: 32 rows at a pitch of 72 elements;
+  // every element keeps its row and column, the slot grows by 16 bytes a
+  // row (the size the search, the lowering and the cost model count).
+  SharedLayout l = planSharedLayout({2, 16, 64}, 2, true);
+  ASSERT_TRUE(l.padded());
+  int64_t n = 2 * 16 * 64;
+  for (int64_t e = 0; e < n; ++e)
+    EXPECT_EQ(sharedElementOffset(l, e), e / 64 * 72 + e % 64) << e;
+  EXPECT_EQ(sharedTileBytes(l, n, 2), 32 * 72 * 2);
+  EXPECT_EQ(sharedTileBytes(planSharedLayout({2, 16, 64}, 2, false), n, 2),
+            n * 2);
+  // Swizzled and plain slots keep their (16-byte aligned) size.
+  EXPECT_EQ(sharedTileBytes(planSharedLayout({64, 32}, 2, true), 64 * 32, 2),
+            64 * 32 * 2);
+  EXPECT_EQ(sharedTileBytes(planSharedLayout({3, 3}, 2, true), 9, 2), 32);
 }
 
 TEST(CodePlanTest, SwizzlePermutesUnitsWithinRows) {
@@ -194,8 +219,9 @@ TEST(CodePlanTest, BankRuleScalarAndEightByteAccesses) {
 }
 
 TEST(CodePlanTest, TileCopiesAreConflictFreeInBothLayouts) {
-  // 16-byte chunks of consecutive lanes fill whole 128-byte lines; the
-  // swizzle permutes units within them.
+  // 16-byte chunks of consecutive lanes fill whole 128-byte lines: an
+  // 8-lane phase stays within one row of a padded tile, and the swizzle
+  // permutes units within them.
   TileCopy copy = planTileCopy({64, 64}, {4096, 4096}, 2);
   ASSERT_EQ(copy.chunk, 8);
   for (bool swizzle : {false, true}) {
@@ -213,10 +239,10 @@ TEST(CodePlanTest, TileCopiesAreConflictFreeInBothLayouts) {
       0);
 }
 
-TEST(CodePlanTest, TensorCoreOperandLoadsConflictFreeWithTheSwizzle) {
+TEST(CodePlanTest, TensorCoreOperandLoadsConflictFreeLaidOut) {
   // gated_mlp's decode tile (swapped roles): W [256, 32] read by
-  // ldmatrix.x4.trans (64-byte rows), X [8, 256] by scalar fragment loads
-  // of 8 rows 512 bytes apart.
+  // ldmatrix.x4.trans (64-byte rows, swizzled), X [8, 256] by scalar
+  // fragment loads of 8 rows 512 bytes apart (padded to 528).
   auto cost = [](llvm::ArrayRef<int64_t> x, llvm::ArrayRef<int64_t> w,
                  bool swizzle) {
     return mmaSharedCost(x, w, planSharedLayout(x, 2, swizzle),
@@ -228,7 +254,7 @@ TEST(CodePlanTest, TensorCoreOperandLoadsConflictFreeWithTheSwizzle) {
   EXPECT_EQ(decodeSwizzled.extra(), 0);
   EXPECT_EQ(decodePlain.ideal, decodeSwizzled.ideal);
   // A plain 16x64x64 tile: ldmatrix.x4 of A and x2.trans of B, 8-way
-  // conflicts in both, none swizzled.
+  // conflicts in both, none padded.
   BankCost plain = cost({16, 64}, {64, 64}, false);
   EXPECT_EQ(plain.degree(), 8.0);
   EXPECT_EQ(cost({16, 64}, {64, 64}, true).degree(), 1.0);

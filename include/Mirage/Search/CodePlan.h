@@ -59,45 +59,53 @@ constexpr int64_t kSharedBankBytes = 4;
 /// The unit the swizzle moves: one ldmatrix row, one 16-byte copy chunk.
 constexpr int64_t kSharedUnitBytes = 16;
 
-/// Where the elements of a tile sit in its shared-memory slot. Rows (the
-/// tile's last dim, `rowElems` elements) follow one another without
-/// padding; in a swizzled tile the 16-byte unit `c` of row `r` is stored
-/// at unit `c ^ ((r >> rowShift) & xorMask)` of the same row, i.e. element
-/// column `col` at `col ^ (((r >> rowShift) & xorMask) * unitElems)`. The
-/// XOR permutes the units of a row among themselves, so the slot keeps its
-/// size (no padding: the search's shared-memory count, Instantiation.cpp,
-/// and the lowering's stay equal), 16-byte units stay whole (ldmatrix rows,
-/// cp.async chunks) and row-contiguous accesses (copies, element-wise
-/// stages) touch the same banks as without it. What it changes: the 8
-/// rows an ldmatrix phase reads at one column, which in a row-major tile
-/// with a row pitch of 128 bytes (or any multiple) all hit the same 4
-/// banks, land on 8 different 16-byte bank groups.
+/// Where the elements of a tile sit in its shared-memory slot. Row `r`
+/// (the tile's last dim, `rowElems` elements) starts at element
+/// `r * rowPitch`; column `col` of it sits at `col`, or in a swizzled tile
+/// at `col ^ (((r >> rowShift) & xorMask) * unitElems)`. Two ways to keep
+/// the 8 rows an ldmatrix phase reads at one column (which row-major, with
+/// a row pitch of 128 bytes or any multiple, all hit the same 4 banks) on 8
+/// different 16-byte bank groups:
+/// - padding (rows of a multiple of 128 bytes): rowPitch = rowElems + one
+///   16-byte unit, so consecutive rows start 4 banks apart. An element's
+///   offset stays linear in its row and column: the k steps of a
+///   tensor-core matmul are constant offsets from one address, which the
+///   PTX folds into immediates. The slot grows by 16 bytes a row
+///   (sharedTileBytes: the one size the search, the lowering and the cost
+///   model count). A copy's 8-lane phase of 16-byte chunks (128 bytes)
+///   never straddles a row, so copies stay conflict-free.
+/// - the XOR swizzle (rows of 32 or 64 bytes): it permutes the units of a
+///   row among themselves (no padding; 16-byte units stay whole, so
+///   ldmatrix rows and cp.async chunks do), where a padded pitch could not
+///   serve both access patterns (an odd number of units a row frees
+///   ldmatrix but splits a copy's 8-lane phase over a gap; an even one does
+///   the reverse).
 struct SharedLayout {
-  /// Elements per row and per 16-byte unit.
+  /// Elements per row, between the starts of consecutive rows, and per
+  /// 16-byte unit.
   int64_t rowElems = 1;
+  int64_t rowPitch = 1;
   int64_t unitElems = 1;
-  /// 0: plain row-major.
+  /// 0: no swizzle.
   int64_t xorMask = 0;
   /// log2 of the rows that share one 128-byte line (rows under 128 bytes).
   int64_t rowShift = 0;
   bool swizzled() const { return xorMask != 0; }
+  bool padded() const { return rowPitch != rowElems; }
+  /// Whether an element's place differs from its row-major one.
+  bool plain() const { return !swizzled() && !padded(); }
 };
 
 /// The layout of a tile of `shape` with elements of `elementBytes` bytes.
 /// A tile read across its rows (`readAcrossRows`: the operands of tensor-core
 /// matmuls, read by ldmatrix phases of 8 rows and by scalar fragments of
-/// 8 rows) is swizzled when its rows hold a power of two of at least two
-/// 16-byte units (32, 64, 128, ... bytes): xorMask = min(units, 8) - 1 and
-/// rowShift = log2(8 / min(units, 8)), so that any 8 consecutive rows put
-/// a given unit on 8 different 16-byte bank groups. We chose the XOR
-/// swizzle over a padded row pitch (+16 bytes) because padding cannot serve
-/// both access patterns of rows under 128 bytes: a pitch of an odd number
-/// of units makes ldmatrix conflict-free but splits a copy's 8-lane phase
-/// over rows with a gap, and an even one does the reverse (64-byte rows:
-/// 2-way conflicts on the copies or 4-way on ldmatrix); and padding costs
-/// shared memory (1/8 of a 128-byte-row tile). Other rows (16 bytes: 8
-/// rows already span all banks; 48, 96, ... bytes) stay row-major; the
-/// bank rule below prices what conflicts remain.
+/// 8 rows) with at least two rows of whole 16-byte units is padded when
+/// its rows are a multiple of 128 bytes, and swizzled when they are 32 or
+/// 64 bytes: xorMask = units - 1 and rowShift = log2(8 / units), so that
+/// any 8 consecutive rows put a given unit on 8 different 16-byte bank
+/// groups. Other rows (16 bytes: 8 rows already span all banks; 48, 96,
+/// ... bytes) stay row-major; the bank rule below prices what conflicts
+/// remain.
 SharedLayout planSharedLayout(llvm::ArrayRef<int64_t> shape,
                               int64_t elementBytes, bool readAcrossRows);
 
@@ -106,6 +114,12 @@ SharedLayout planSharedLayout(llvm::ArrayRef<int64_t> shape,
 /// integer analysis uses (the lowering builds the same arithmetic in IR,
 /// KernelEmitter::sharedIndex).
 int64_t sharedElementOffset(const SharedLayout &layout, int64_t linear);
+
+/// The bytes of the shared-memory slot of a tile of `elements` elements of
+/// `elementBytes` bytes laid out by `layout` (padded rows included),
+/// 16-byte aligned.
+int64_t sharedTileBytes(const SharedLayout &layout, int64_t elements,
+                        int64_t elementBytes);
 
 /// Wavefronts a set of warp accesses takes and the fewest it could take.
 struct BankCost {
@@ -143,6 +157,12 @@ inline bool mmaSwapsOperands(int64_t m) { return m % 16 != 0; }
 /// m16n8k16 (plain: m a multiple of 16 and n of 8; swapped: n of 16), k a
 /// multiple of 16.
 bool mmaFitsShape(int64_t m, int64_t n, int64_t k);
+
+/// Whether a tile matmul of `lhs` [.., m, k] by `rhs` [.., k, n] (one batch
+/// dim at most) has a shape the lowering runs on tensor cores when its
+/// operands are f16 tiles (KernelEmitter::fitsMma): the tiles whose layout
+/// planSharedLayout plans with readAcrossRows.
+bool mmaFitsTiles(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs);
 
 /// The shared-memory reads of one tensor-core matmul of an `lhs` [.., m, k]
 /// by `rhs` [.., k, n] f16 tile pair laid out by `lhsLayout` and
