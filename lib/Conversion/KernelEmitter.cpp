@@ -325,13 +325,14 @@ KernelEmitter::SharedRef KernelEmitter::sharedAccess(Value buf,
   if (layout.swizzled()) {
     // column ^ (((row >> rowShift) & xorMask) * unitElems): the XOR only
     // moves bits below the row's, so it applies to the view's last index.
-    Value shifted = layout.rowShift > 0
-                        ? arith::ShRUIOp::create(b, loc, row, c(layout.rowShift))
-                              .getResult()
-                        : row;
+    Value shifted =
+        layout.rowShift > 0
+            ? arith::ShRUIOp::create(b, loc, row, c(layout.rowShift))
+                  .getResult()
+            : row;
     Value flip = arith::AndIOp::create(b, loc, shifted, c(layout.xorMask));
-    flip = arith::ShLIOp::create(b, loc, flip,
-                                 c(llvm::Log2_64(layout.unitElems)));
+    flip =
+        arith::ShLIOp::create(b, loc, flip, c(llvm::Log2_64(layout.unitElems)));
     out.idx.back() = arith::XOrIOp::create(b, loc, idx.back(), flip);
     return out;
   }

@@ -17,7 +17,6 @@
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Search/CodePlan.h"
 
-#include "llvm/ADT/DenseSet.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -329,8 +328,8 @@ private:
   /// Most buffers of a walking tile's cp.async pipeline.
   int64_t maxStages;
   bool registerAccumulators;
-  /// Lay out tensor-core operands with the swizzle (off: row-major, to
-  /// measure what it removes).
+  /// Lay out tensor-core operands padded or swizzled (off: row-major, to
+  /// measure what the layouts remove).
   bool swizzle;
   SharedAccessStats &bankStats;
   /// The layout of every view of a swizzled or padded tile (the pipeline's

@@ -178,12 +178,11 @@ void KernelEmitter::copyTile(Operation *at, Value src,
           std::min<int64_t>(16, chunk * elementByteWidth(element)));
     };
     // A chunk lies within one 16-byte unit of a swizzled tile, which the
-    // swizzle moves whole.
+    // swizzle moves whole, and within one row of a padded one.
     SharedRef from1 = sharedAccess(src, from), to1 = sharedAccess(dst, to);
-    Value v =
-        vector::LoadOp::create(b, loc, VectorType::get({chunk}, srcElement),
-                               from1.mem, from1.idx,
-                               /*nontemporal=*/false, align(srcElement));
+    Value v = vector::LoadOp::create(
+        b, loc, VectorType::get({chunk}, srcElement), from1.mem, from1.idx,
+        /*nontemporal=*/false, align(srcElement));
     v = convertFloat(b, loc, v, VectorType::get({chunk}, dstElement));
     vector::StoreOp::create(b, loc, v, to1.mem, to1.idx,
                             /*nontemporal=*/false, align(dstElement));
@@ -225,8 +224,7 @@ void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
     SharedRef to = sharedAccess(dst, idx);
     nvgpu::DeviceAsyncCopyOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), to.mem,
-        to.idx, src, offsetIndex(off, idx),
-        b.getIndexAttr(chunk),
+        to.idx, src, offsetIndex(off, idx), b.getIndexAttr(chunk),
         /*srcElements=*/Value(), cg ? b.getUnitAttr() : UnitAttr());
   });
 }

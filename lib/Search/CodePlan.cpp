@@ -146,8 +146,7 @@ int64_t mirage::search::sharedTileBytes(const SharedLayout &layout,
                                         int64_t elementBytes) {
   int64_t rowElems = std::max<int64_t>(layout.rowElems, 1);
   int64_t rows = (elements + rowElems - 1) / rowElems;
-  int64_t slotElements =
-      layout.padded() ? rows * layout.rowPitch : elements;
+  int64_t slotElements = layout.padded() ? rows * layout.rowPitch : elements;
   return sharedSlotBytes(slotElements * elementBytes);
 }
 

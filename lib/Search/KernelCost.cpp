@@ -301,9 +301,9 @@ UnitCost mirage::search::elementwiseUnitCost(ElementwiseKind kind) {
 }
 
 CostInput mirage::search::describeInput(ArrayRef<int64_t> tile,
-                                       ArrayRef<int64_t> tensor,
-                                       double elementBytes, bool walked,
-                                       bool readAcrossRows) {
+                                        ArrayRef<int64_t> tensor,
+                                        double elementBytes, bool walked,
+                                        bool readAcrossRows) {
   auto product = [](ArrayRef<int64_t> shape) {
     double n = 1;
     for (int64_t d : shape)
@@ -349,10 +349,9 @@ static void addLoadsInFlight(const DeviceModel &device, const KernelDesc &desc,
   double pipelined = 0;
   for (const CostInput &in : desc.inputs)
     if (walks(in) && async(in))
-      pipelined += in.slotBytes > 0
-                       ? in.slotBytes
-                       : static_cast<double>(
-                             sharedSlotBytes(static_cast<int64_t>(in.tileBytes)));
+      pipelined += in.slotBytes > 0 ? in.slotBytes
+                                    : static_cast<double>(sharedSlotBytes(
+                                          static_cast<int64_t>(in.tileBytes)));
   int64_t stages = choosePipelineStages(
       desc.forloop, static_cast<int64_t>(desc.smemLimit),
       [&](int64_t s) {

@@ -40,10 +40,11 @@ def ConvertMirageToGPU : Pass<"convert-mirage-to-gpu", "::mlir::ModuleOp"> {
     each warp takes 16x8 output tiles in turn and builds its fragments from
     shared memory with the lane layout of the PTX mma instruction. With
     `swizzle-shared` (the default), the operand tiles of those matmuls are
-    laid out with an XOR swizzle of their 16-byte units (the column's unit
-    XOR a function of the row, CodePlan.h), so that the 8 rows of an
-    ldmatrix phase hit 8 different bank groups; every access to shared
-    memory addresses it through the same layout. The statistics count the
+    laid out so that the 8 rows of an ldmatrix phase hit 8 different bank
+    groups (CodePlan.h): rows of a multiple of 128 bytes padded by 16
+    bytes, rows of 32 or 64 bytes with an XOR swizzle of their 16-byte
+    units (the column's unit XOR a function of the row); every access to
+    shared memory addresses it through the same layout. The statistics count the
     ldmatrix, fragment and tile-copy sites the static bank rule checked and
     those it found conflicted.
 
@@ -90,7 +91,8 @@ def ConvertMirageToGPU : Pass<"convert-mirage-to-gpu", "::mlir::ModuleOp"> {
            "the code to run with the block's full thread count">,
     Option<"swizzleShared", "swizzle-shared", "bool", /*default=*/"true",
            "Lay out the shared-memory operands of tensor-core matmuls with "
-           "the XOR swizzle of 16-byte units that keeps ldmatrix free of "
+           "padded rows (multiples of 128 bytes) or the XOR swizzle of "
+           "16-byte units (32- and 64-byte rows) that keeps ldmatrix free of "
            "bank conflicts (off: row-major, to measure what it removes)">,
   ];
   let statistics = [

@@ -56,7 +56,8 @@ inline int64_t sharedSlotBytes(int64_t bytes) { return (bytes + 15) / 16 * 16; }
 /// ones in 2 phases of 16, narrower ones in one phase of 32.
 constexpr int64_t kSharedBanks = 32;
 constexpr int64_t kSharedBankBytes = 4;
-/// The unit the swizzle moves: one ldmatrix row, one 16-byte copy chunk.
+/// The unit the swizzle moves and a padded row is padded by: one ldmatrix
+/// row, one 16-byte copy chunk.
 constexpr int64_t kSharedUnitBytes = 16;
 
 /// Where the elements of a tile sit in its shared-memory slot. Row `r`
@@ -112,7 +113,7 @@ SharedLayout planSharedLayout(llvm::ArrayRef<int64_t> shape,
 /// The element offset in its slot of the element of row-major index
 /// `linear` of a tile laid out by `layout`: the address function every
 /// integer analysis uses (the lowering builds the same arithmetic in IR,
-/// KernelEmitter::sharedIndex).
+/// KernelEmitter::sharedAccess).
 int64_t sharedElementOffset(const SharedLayout &layout, int64_t linear);
 
 /// The bytes of the shared-memory slot of a tile of `elements` elements of
