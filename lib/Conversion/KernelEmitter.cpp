@@ -7,6 +7,8 @@
 #include "KernelEmitter.h"
 #include "llvm/ADT/ScopeExit.h"
 
+#include "llvm/Support/Format.h"
+
 namespace mirage::lowering {
 
 
@@ -178,17 +180,20 @@ void KernelEmitter::reserve(Value key, ArrayRef<int64_t> shape,
       shape, elementType, MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(b.getContext(),
                                  gpu::AddressSpace::Workgroup));
-  int64_t bytes = type.getNumElements() * elementByteWidth(elementType);
-  into[key] = {smemBytes, type};
+  int64_t width = elementByteWidth(elementType);
+  search::SharedLayout layout = search::planSharedLayout(
+      shape, width, &into == &slots && readAcrossRows.contains(key));
+  into[key] = {smemBytes, type, layout};
   order.push_back({key, &into == &aux            ? SlotMap::Aux
                         : &into == &partialSlots ? SlotMap::Partials
                                                  : SlotMap::Tiles});
-  smemBytes += search::sharedSlotBytes(bytes);
+  smemBytes += search::sharedTileBytes(layout, type.getNumElements(), width);
 }
 
 int64_t KernelEmitter::planSharedMemory() {
   Type f32 = b.getF32Type();
   stages = std::min<int64_t>(maxStages, kernel.getForloop());
+  planLayouts();
   kernel.getBody().walk([&](Operation *op) {
     if (isa<mb::ForLoopOp, mb::OutputSaverOp, mb::YieldOp, mb::ReturnOp>(op) ||
         op->getParentOfType<mt::ThreadGraphOp>())
@@ -235,6 +240,141 @@ int64_t KernelEmitter::planSharedMemory() {
     }
   });
   return smemBytes;
+}
+
+Type KernelEmitter::tileElementType(Value v) {
+  auto it = slots.find(v);
+  if (it != slots.end())
+    return it->second.type.getElementType();
+  // Before the slots are reserved, as planSharedMemory will reserve them:
+  // accumulators in f32; loop results are their accumulators' f32 buffers.
+  Operation *def = v.getDefiningOp();
+  if (!def || isa<mb::ForLoopOp, AccumulatorOpInterface>(def))
+    return b.getF32Type();
+  return cast<RankedTensorType>(v.getType()).getElementType();
+}
+
+void KernelEmitter::planLayouts() {
+  readAcrossRows.clear();
+  if (!swizzle)
+    return;
+  // ldmatrix phases and scalar fragments read 8 rows at one column.
+  kernel.getBody().walk([&](mb::MatmulOp mm) {
+    if (!fitsMma(mm))
+      return;
+    readAcrossRows.insert(mm.getLhs());
+    readAcrossRows.insert(mm.getRhs());
+  });
+}
+
+Value KernelEmitter::sharedView(const Slot &slot, Value offset) {
+  Value view = memref::ViewOp::create(b, loc, slot.type, rawShared, offset,
+                                      ValueRange{});
+  if (slot.layout.plain())
+    return view;
+  LaidOutView &laidOut = viewLayouts[view];
+  laidOut.layout = slot.layout;
+  if (slot.layout.padded()) {
+    // The accesses index the whole slot, padding included.
+    int64_t rows = slot.type.getNumElements() / slot.layout.rowElems;
+    laidOut.flat = memref::ViewOp::create(
+        b, loc,
+        MemRefType::get({rows * slot.layout.rowPitch},
+                        slot.type.getElementType(), MemRefLayoutAttrInterface(),
+                        slot.type.getMemorySpace()),
+        rawShared, offset, ValueRange{});
+  }
+  return view;
+}
+
+search::SharedLayout KernelEmitter::layoutOf(Value buf) {
+  auto it = viewLayouts.find(buf);
+  if (it != viewLayouts.end())
+    return it->second.layout;
+  auto type = cast<MemRefType>(buf.getType());
+  return search::planSharedLayout(type.getShape(),
+                                  elementByteWidth(type.getElementType()),
+                                  /*readAcrossRows=*/false);
+}
+
+KernelEmitter::SharedRef KernelEmitter::sharedAccess(Value buf,
+                                                     ValueRange idx) {
+  SharedRef out{buf, SmallVector<Value>(idx)};
+  auto it = viewLayouts.find(buf);
+  if (it == viewLayouts.end() || idx.empty())
+    return out;
+  const search::SharedLayout &layout = it->second.layout;
+  ArrayRef<int64_t> shape = cast<MemRefType>(buf.getType()).getShape();
+  int64_t rank = shape.size();
+  auto c = [&](int64_t v) { return cIndex(b, loc, v); };
+  // The element's row and column: the last dim of the view holds whole
+  // rows (several in the copies' collapsed views).
+  int64_t rowsInLast = shape.back() / layout.rowElems;
+  Value row, col = idx.back();
+  if (rowsInLast > 1 && llvm::isPowerOf2_64(layout.rowElems)) {
+    row = arith::ShRUIOp::create(b, loc, idx.back(),
+                                 c(llvm::Log2_64(layout.rowElems)));
+    col = arith::AndIOp::create(b, loc, idx.back(), c(layout.rowElems - 1));
+  } else if (rowsInLast > 1) {
+    row = arith::DivUIOp::create(b, loc, idx.back(), c(layout.rowElems));
+    col = arith::RemUIOp::create(b, loc, idx.back(), c(layout.rowElems));
+  }
+  int64_t stride = rowsInLast;
+  for (int64_t d = rank - 2; d >= 0; --d) {
+    Value term =
+        stride == 1
+            ? idx[d]
+            : arith::MulIOp::create(b, loc, idx[d], c(stride)).getResult();
+    row = row ? arith::AddIOp::create(b, loc, row, term).getResult() : term;
+    stride *= shape[d];
+  }
+  if (!row)
+    row = c(0);
+  if (layout.swizzled()) {
+    // column ^ (((row >> rowShift) & xorMask) * unitElems): the XOR only
+    // moves bits below the row's, so it applies to the view's last index.
+    Value shifted =
+        layout.rowShift > 0
+            ? arith::ShRUIOp::create(b, loc, row, c(layout.rowShift))
+                  .getResult()
+            : row;
+    Value flip = arith::AndIOp::create(b, loc, shifted, c(layout.xorMask));
+    flip =
+        arith::ShLIOp::create(b, loc, flip, c(llvm::Log2_64(layout.unitElems)));
+    out.idx.back() = arith::XOrIOp::create(b, loc, idx.back(), flip);
+    return out;
+  }
+  // Padded: row * rowPitch + column in the slot, linear in both (a step
+  // along the row is a constant offset).
+  out.mem = it->second.flat;
+  out.idx.assign(
+      {arith::AddIOp::create(
+           b, loc, arith::MulIOp::create(b, loc, row, c(layout.rowPitch)), col)
+           .getResult()});
+  return out;
+}
+
+Value KernelEmitter::load(Value buf, ValueRange idx) {
+  SharedRef ref = sharedAccess(buf, idx);
+  return memref::LoadOp::create(b, loc, ref.mem, ref.idx);
+}
+
+void KernelEmitter::store(Value v, Value buf, ValueRange idx) {
+  SharedRef ref = sharedAccess(buf, idx);
+  memref::StoreOp::create(b, loc, v, ref.mem, ref.idx);
+}
+
+void KernelEmitter::checkBanks(Operation *op, StringRef what,
+                               const search::BankCost &cost) {
+  ++bankStats.checked;
+  if (cost.extra() <= 0)
+    return;
+  ++bankStats.conflicted;
+  std::string degree;
+  llvm::raw_string_ostream(degree) << llvm::format("%.3g", cost.degree());
+  op->emitRemark() << "shared-memory bank conflicts in " << what << ": "
+                   << cost.wavefronts << " wavefronts where " << cost.ideal
+                   << " would do (" << degree << "-way)";
 }
 
 void KernelEmitter::barrier() {
@@ -292,7 +432,7 @@ SmallVector<Value> KernelEmitter::broadcastIndex(Value buffer, ValueRange idx) {
 }
 
 Value KernelEmitter::loadF32(Value buffer, ValueRange idx) {
-  Value v = memref::LoadOp::create(b, loc, buffer, idx);
+  Value v = load(buffer, idx);
   if (!v.getType().isF32())
     v = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
   return v;
@@ -302,7 +442,7 @@ void KernelEmitter::storeF32(Value buffer, ValueRange idx, Value v) {
   Type et = cast<MemRefType>(buffer.getType()).getElementType();
   if (et != v.getType())
     v = arith::TruncFOp::create(b, loc, et, v);
-  memref::StoreOp::create(b, loc, v, buffer, idx);
+  store(v, buffer, idx);
 }
 
 void KernelEmitter::emitAccumInit(AccumulatorOpInterface acc) {
@@ -326,16 +466,13 @@ void KernelEmitter::emitAccumInit(AccumulatorOpInterface acc) {
   if (runningMax)
     writes.push_back(runningMax);
   stage({}, writes);
-  forEachElement(cast<MemRefType>(out.getType()).getShape(),
-                 [&](ValueRange idx) {
-                   memref::StoreOp::create(b, loc, cF32(b, loc, init), out,
-                                           idx);
-                   if (runningMax)
-                     memref::StoreOp::create(
-                         b, loc,
-                         cF32(b, loc, -std::numeric_limits<double>::infinity()),
-                         runningMax, idx);
-                 });
+  forEachElement(
+      cast<MemRefType>(out.getType()).getShape(), [&](ValueRange idx) {
+        store(cF32(b, loc, init), out, idx);
+        if (runningMax)
+          store(cF32(b, loc, -std::numeric_limits<double>::infinity()),
+                runningMax, idx);
+      });
 }
 
 void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
@@ -366,9 +503,8 @@ void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
         x, shape, accumRows(acc).second, accumReduceKind(acc),
         accumRowIndex(acc),
         [&](ValueRange idx, Value v) {
-          Value old = memref::LoadOp::create(b, loc, out, idx);
-          memref::StoreOp::create(b, loc, arith::AddFOp::create(b, loc, old, v),
-                                  out, idx);
+          Value old = load(out, idx);
+          store(arith::AddFOp::create(b, loc, old, v), out, idx);
         },
         {out}, {out}, partials);
     return;
@@ -384,14 +520,14 @@ void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
   }
   stage(reads, writes);
   forEachElement(shape, [&](ValueRange idx) {
-    Value old = memref::LoadOp::create(b, loc, out, idx);
+    Value old = load(out, idx);
     Value next;
     if (!m)
       next = accumStep(acc, old, idx);
     if (auto rs = dyn_cast<mb::AccumRescaledSumOp>(acc.getOperation())) {
       // M' = max(M, m); acc' = acc exp(M - M') + x exp(m - M')
       Value mi = loadF32(m, broadcastIndex(m, idx));
-      Value mOld = memref::LoadOp::create(b, loc, runningMax, idx);
+      Value mOld = load(runningMax, idx);
       Value mNew = arith::MaximumFOp::create(b, loc, mOld, mi);
       Value scaleOld =
           emitExp(b, loc, arith::SubFOp::create(b, loc, mOld, mNew));
@@ -400,9 +536,9 @@ void KernelEmitter::emitAccumUpdate(AccumulatorOpInterface acc) {
       next = arith::AddFOp::create(
           b, loc, arith::MulFOp::create(b, loc, old, scaleOld),
           arith::MulFOp::create(b, loc, loadF32(x, idx), scaleNew));
-      memref::StoreOp::create(b, loc, mNew, runningMax, idx);
+      store(mNew, runningMax, idx);
     }
-    memref::StoreOp::create(b, loc, next, out, idx);
+    store(next, out, idx);
   });
 }
 
@@ -476,7 +612,7 @@ void KernelEmitter::spillRegisterAccum(AccumulatorOpInterface acc) {
   forEachOwnedElement(
       cast<MemRefType>(out.getType()).getShape(),
       [&](int64_t j, ValueRange idx) {
-        memref::StoreOp::create(b, loc, vals[j], out, idx);
+        store(vals[j], out, idx);
         return vals[j];
       },
       [&](int64_t j) { return vals[j]; }, unused);
@@ -497,13 +633,13 @@ void KernelEmitter::emitAccumFinal(AccumulatorOpInterface acc) {
   stage({out}, {out});
   forEachElement(cast<MemRefType>(out.getType()).getShape(),
                  [&](ValueRange idx) {
-                   Value v = memref::LoadOp::create(b, loc, out, idx);
+                   Value v = load(out, idx);
                    v = arith::DivFOp::create(b, loc, v, cF32(b, loc, count));
                    if (kind == AccumulatorKind::RmsLast)
                      v = math::SqrtOp::create(
                          b, loc, arith::AddFOp::create(b, loc, v,
                                                        cF32(b, loc, eps)));
-                   memref::StoreOp::create(b, loc, v, out, idx);
+                   store(v, out, idx);
                  });
 }
 
@@ -636,12 +772,10 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
         [&](ValueRange idx, Value ss) {
           Value mean = arith::DivFOp::create(
               b, loc, ss, cF32(b, loc, static_cast<double>(n)));
-          memref::StoreOp::create(
-              b, loc,
-              math::SqrtOp::create(
-                  b, loc,
-                  arith::AddFOp::create(b, loc, mean, cF32(b, loc, eps))),
-              stat, idx);
+          store(math::SqrtOp::create(
+                    b, loc,
+                    arith::AddFOp::create(b, loc, mean, cF32(b, loc, eps))),
+                stat, idx);
         },
         {}, {stat}, partials);
     SmallVector<Value> reads{in, stat};
@@ -651,8 +785,8 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
     forEachElement(rms.getType().getShape(), [&](ValueRange idx) {
       SmallVector<Value> row(idx);
       row.back() = cIndex(b, loc, 0);
-      Value y = arith::DivFOp::create(b, loc, loadF32(in, idx),
-                                      memref::LoadOp::create(b, loc, stat, row));
+      Value y =
+          arith::DivFOp::create(b, loc, loadF32(in, idx), load(stat, row));
       if (weight)
         y = arith::MulFOp::create(b, loc, y,
                                   loadF32(weight, ValueRange{idx.back()}));
@@ -774,9 +908,7 @@ LogicalResult KernelEmitter::emit(gpu::LaunchOp launch) {
   Value raw = gpu::DynamicSharedMemoryOp::create(b, loc, rawType);
   rawShared = raw;
   auto view = [&](const Slot &s) {
-    return memref::ViewOp::create(b, loc, s.type, raw,
-                                  cIndex(b, loc, s.offset), ValueRange{})
-        .getResult();
+    return sharedView(s, cIndex(b, loc, s.offset));
   };
   for (auto [v, map] : order) {
     if (map == SlotMap::Aux)

@@ -67,16 +67,28 @@ using search::TileCopy;
 Value emitScalar(OpBuilder &b, Location loc, ElementwiseKind kind,
                  ArrayRef<double> params, ValueRange x);
 
+/// The shared-memory accesses whose bank conflicts the lowering checked
+/// with the static rule (CodePlan.h, sharedAccessCost): every ldmatrix and
+/// scalar fragment load of a tensor-core matmul and every tile copy into or
+/// out of shared memory, and those of them that take more wavefronts than
+/// a conflict-free access would.
+struct SharedAccessStats {
+  int64_t checked = 0;
+  int64_t conflicted = 0;
+};
+
 class KernelEmitter {
 public:
   KernelEmitter(mk::GraphKernelOp kernel, OpBuilder &b,
                 llvm::DenseMap<Value, Value> &global, int64_t &numBarriers,
                 bool tensorCores, int64_t &numMma, bool asyncCopies,
-                int64_t maxStages, bool registerAccumulators)
+                int64_t maxStages, bool registerAccumulators, bool swizzle,
+                SharedAccessStats &bankStats)
       : kernel(kernel), b(b), loc(kernel.getLoc()), global(global),
         numBarriers(numBarriers), tensorCores(tensorCores), numMma(numMma),
         asyncCopies(asyncCopies), maxStages(maxStages),
-        registerAccumulators(registerAccumulators) {}
+        registerAccumulators(registerAccumulators), swizzle(swizzle),
+        bankStats(bankStats) {}
 
   /// Plans the shared-memory layout; returns its size in bytes.
   int64_t planSharedMemory();
@@ -88,6 +100,8 @@ private:
   struct Slot {
     int64_t offset;
     MemRefType type;
+    /// Where the tile's elements sit in the slot (CodePlan.h).
+    search::SharedLayout layout;
   };
   /// Reserves a shared-memory slot for `key` with `shape` and `elementType`.
   void reserve(Value key, ArrayRef<int64_t> shape, Type elementType,
@@ -99,8 +113,33 @@ private:
                       function_ref<void(ValueRange)> body);
   /// The multi-index of linear (row-major) element `e` of `shape`.
   SmallVector<Value> delinearize(Value e, ArrayRef<int64_t> shape);
+  /// Every access to shared memory goes through these: `idx` is the
+  /// logical index into a tile (or a view of it), and sharedAccess gives
+  /// the buffer and index where the element sits under the tile's layout
+  /// (CodePlan.h, SharedLayout): the column XOR the swizzle of its row in
+  /// `buf`, or for a padded tile the offset row * rowPitch + column in a
+  /// one-dimensional view of its whole slot; `buf` and `idx` unchanged for
+  /// a plain tile or a device buffer.
+  struct SharedRef {
+    Value mem;
+    SmallVector<Value> idx;
+  };
+  SharedRef sharedAccess(Value buf, ValueRange idx);
+  Value load(Value buf, ValueRange idx);
+  void store(Value v, Value buf, ValueRange idx);
   Value loadF32(Value buf, ValueRange idx);
   void storeF32(Value buf, ValueRange idx, Value v);
+  /// A view of `slot` at byte `offset` of the dynamic shared memory, which
+  /// sharedAccess knows the layout of.
+  Value sharedView(const Slot &slot, Value offset);
+  /// The layout of shared-memory view `buf` (a plain one for others).
+  search::SharedLayout layoutOf(Value buf);
+  /// Counts an access site of `op` with its bank cost (SharedAccessStats);
+  /// a conflicted one gets a remark that says what (`what`) and how much.
+  void checkBanks(Operation *op, StringRef what, const search::BankCost &cost);
+  /// The element type a value's tile has in shared memory (f32 for
+  /// accumulators and loop results).
+  Type tileElementType(Value v);
   /// Index into a buffer that broadcasts along its size-1 dims.
   SmallVector<Value> broadcastIndex(Value buf, ValueRange idx);
   /// Declares that the next stage reads `reads` and writes `writes`; emits a
@@ -137,8 +176,8 @@ private:
   TileCopy inputCopy(mb::InputIterOp op);
   /// Copies the tile of `plan` at `srcOrigin` of `src` to `dstOrigin` of
   /// `dst` in chunks (one vector load and store each), converting the
-  /// element type.
-  void copyTile(Value src, ArrayRef<Value> srcOrigin, Value dst,
+  /// element type. `at` (the iterator or saver) takes the bank-rule remark.
+  void copyTile(Operation *at, Value src, ArrayRef<Value> srcOrigin, Value dst,
                 ArrayRef<Value> dstOrigin, const TileCopy &plan);
   /// `memref` with the merged dims of `plan` collapsed into one.
   Value collapseForCopy(Value memref, const TileCopy &plan);
@@ -279,6 +318,10 @@ private:
   Value buf(Value v) { return tiles.lookup(v); }
   /// Whether `mm` can run on tensor cores (m16n8k16, f16 in, f32 out).
   bool fitsMma(mb::MatmulOp mm);
+  /// Before the slots are reserved: the tiles read across rows, whose
+  /// layout (padded or swizzled, CodePlan.h planSharedLayout) and slot size
+  /// differ from row-major ones.
+  void planLayouts();
   /// Emits `mm` with nvgpu.mma.sync, one 16x8 output tile per warp at a time.
   void emitMmaMatmul(mb::MatmulOp mm);
 
@@ -293,6 +336,21 @@ private:
   /// Most buffers of a walking tile's cp.async pipeline.
   int64_t maxStages;
   bool registerAccumulators;
+  /// Lay out tensor-core operands padded or swizzled (off: row-major, to
+  /// measure what the layouts remove).
+  bool swizzle;
+  SharedAccessStats &bankStats;
+  /// The layout of every view of a swizzled or padded tile (the pipeline's
+  /// buffers and the copies' collapsed views included) and, padded, the
+  /// one-dimensional view of its whole slot the accesses index.
+  struct LaidOutView {
+    search::SharedLayout layout;
+    Value flat;
+  };
+  llvm::DenseMap<Value, LaidOutView> viewLayouts;
+  /// The tiles planSharedMemory lays out for reads across rows (the
+  /// operands of tensor-core matmuls).
+  llvm::DenseSet<Value> readAcrossRows;
   /// Walking input tiles loaded with cp.async into `stages` rotating
   /// buffers, `stages - 1` iterations ahead.
   SmallVector<mb::InputIterOp> pipelined;

@@ -35,7 +35,21 @@ Value KernelEmitter::collapseForCopy(Value memref, const TileCopy &plan) {
   groups.emplace_back();
   for (int64_t d = plan.mergeFrom; d < type.getRank(); ++d)
     groups.back().push_back(d);
-  return memref::CollapseShapeOp::create(b, loc, memref, groups);
+  Value collapsed = memref::CollapseShapeOp::create(b, loc, memref, groups);
+  // The merged rows hold whole rows of the tile: the same layout.
+  auto layout = viewLayouts.find(memref);
+  if (layout != viewLayouts.end()) {
+    LaidOutView laidOut = layout->second;
+    viewLayouts[collapsed] = laidOut;
+  }
+  return collapsed;
+}
+
+/// Whether `memref` is in shared (workgroup) memory.
+static bool inWorkgroup(Value memref) {
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+      cast<MemRefType>(memref.getType()).getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
 }
 
 SmallVector<Value> KernelEmitter::collapseOrigin(ArrayRef<Value> origin,
@@ -133,7 +147,8 @@ SmallVector<Value> KernelEmitter::offsetIndex(ArrayRef<Value> origin,
   return out;
 }
 
-void KernelEmitter::copyTile(Value src, ArrayRef<Value> srcOrigin, Value dst,
+void KernelEmitter::copyTile(Operation *at, Value src,
+                             ArrayRef<Value> srcOrigin, Value dst,
                              ArrayRef<Value> dstOrigin, const TileCopy &plan) {
   SmallVector<Value> from0 = collapseOrigin(
       srcOrigin, cast<MemRefType>(src.getType()).getShape(), plan);
@@ -144,13 +159,20 @@ void KernelEmitter::copyTile(Value src, ArrayRef<Value> srcOrigin, Value dst,
   Type srcElement = cast<MemRefType>(src.getType()).getElementType();
   Type dstElement = cast<MemRefType>(dst.getType()).getElementType();
   int64_t chunk = plan.chunk;
+  for (Value side : {src, dst})
+    if (inWorkgroup(side))
+      checkBanks(
+          at, side == dst ? "the copy into its tile" : "the copy of its tile",
+          search::copySharedCost(
+              plan, layoutOf(side),
+              elementByteWidth(
+                  cast<MemRefType>(side.getType()).getElementType())));
   forEachChunk(plan, [&](ValueRange idx) {
     SmallVector<Value> from = offsetIndex(from0, idx),
                        to = offsetIndex(to0, idx);
     if (chunk == 1) {
-      Value v = memref::LoadOp::create(b, loc, src, from);
-      memref::StoreOp::create(b, loc, convertFloat(b, loc, v, dstElement),
-                              dst, to);
+      Value v = load(src, from);
+      store(convertFloat(b, loc, v, dstElement), dst, to);
       return;
     }
     // Both addresses are multiples of the chunk's bytes on either side.
@@ -158,13 +180,15 @@ void KernelEmitter::copyTile(Value src, ArrayRef<Value> srcOrigin, Value dst,
       return llvm::MaybeAlign(
           std::min<int64_t>(16, chunk * elementByteWidth(element)));
     };
-    Value v = vector::LoadOp::create(b, loc,
-                                     VectorType::get({chunk}, srcElement), src,
-                                     from, /*nontemporal=*/false,
-                                     align(srcElement));
+    // A chunk lies within one 16-byte unit of a swizzled tile, which the
+    // swizzle moves whole, and within one row of a padded one.
+    SharedRef from1 = sharedAccess(src, from), to1 = sharedAccess(dst, to);
+    Value v = vector::LoadOp::create(
+        b, loc, VectorType::get({chunk}, srcElement), from1.mem, from1.idx,
+        /*nontemporal=*/false, align(srcElement));
     v = convertFloat(b, loc, v, VectorType::get({chunk}, dstElement));
-    vector::StoreOp::create(b, loc, v, dst, to, /*nontemporal=*/false,
-                            align(dstElement));
+    vector::StoreOp::create(b, loc, v, to1.mem, to1.idx,
+                            /*nontemporal=*/false, align(dstElement));
   });
 }
 
@@ -181,7 +205,8 @@ void KernelEmitter::emitSyncInputCopy(mb::InputIterOp op, Value iv,
   TileCopy plan = inputCopy(op);
   remarkScalarCopy(op, plan, op.getType().getElementType());
   SmallVector<Value> zero(op.getType().getRank(), cIndex(b, loc, 0));
-  copyTile(global.lookup(op.getInput()), inputOrigin(op, iv), dst, zero, plan);
+  copyTile(op, global.lookup(op.getInput()), inputOrigin(op, iv), dst, zero,
+           plan);
 }
 
 void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
@@ -194,11 +219,15 @@ void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
   dst = collapseForCopy(dst, plan);
   // Only 16-byte copies may bypass L1 (cp.async.cg); tiles are streamed once
   // per block, so they should.
-  bool cg = chunk * elementByteWidth(op.getType().getElementType()) == 16;
+  int64_t elementBytes = elementByteWidth(op.getType().getElementType());
+  bool cg = chunk * elementBytes == 16;
+  checkBanks(op, "the cp.async copy into its tile",
+             search::copySharedCost(plan, layoutOf(dst), elementBytes));
   forEachChunk(plan, [&](ValueRange idx) {
+    SharedRef to = sharedAccess(dst, idx);
     nvgpu::DeviceAsyncCopyOp::create(
-        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst, idx,
-        src, offsetIndex(off, idx), b.getIndexAttr(chunk),
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), to.mem,
+        to.idx, src, offsetIndex(off, idx), b.getIndexAttr(chunk),
         /*srcElements=*/Value(), cg ? b.getUnitAttr() : UnitAttr());
   });
 }
@@ -209,8 +238,10 @@ Value KernelEmitter::commitGroup() {
 }
 
 int64_t KernelEmitter::pipelineStride(mb::InputIterOp op) {
-  return search::sharedSlotBytes(op.getType().getNumElements() *
-                                 elementByteWidth(op.getType().getElementType()));
+  // The tile's slot as reserved, padded rows included.
+  return search::sharedTileBytes(
+      slots.find(op.getTile())->second.layout, op.getType().getNumElements(),
+      elementByteWidth(op.getType().getElementType()));
 }
 
 Value KernelEmitter::stageView(mb::InputIterOp op, Value iteration) {
@@ -222,8 +253,7 @@ Value KernelEmitter::stageView(mb::InputIterOp op, Value iteration) {
           b, loc,
           arith::RemUIOp::create(b, loc, iteration, cIndex(b, loc, stages)),
           cIndex(b, loc, stride)));
-  return memref::ViewOp::create(b, loc, s.type, rawShared, offset,
-                                ValueRange{});
+  return sharedView(s, offset);
 }
 
 void KernelEmitter::emitLoopPrologue() {
@@ -300,7 +330,7 @@ void KernelEmitter::emitOutputSaver(mb::OutputSaverOp op) {
   remarkScalarCopy(op, plan, out.getElementType());
   stage({src}, {});
   SmallVector<Value> zero(tile.size(), cIndex(b, loc, 0));
-  copyTile(src, zero, dst, off, plan);
+  copyTile(op, src, zero, dst, off, plan);
 }
 
 } // namespace mirage::lowering

@@ -8,16 +8,12 @@
 
 namespace mirage::lowering {
 
-namespace {
-
 /// Whether a tile matmul with `m` rows runs with its operand roles swapped:
 /// C^T = W^T X^T, so that the n columns fill the 16 rows of m16n8k16 and the
 /// few rows of a decode matmul (M = 1..15, or any M that is not a multiple
 /// of 16) are padded to the 8 columns of the mma tile instead of its 16
 /// rows (docs/codegen.md, "Decode matmuls").
-bool swapsMmaOperands(int64_t m) { return m % 16 != 0; }
-
-} // namespace
+using search::mmaSwapsOperands;
 
 bool KernelEmitter::fitsMma(mb::MatmulOp mm) {
   if (!tensorCores)
@@ -27,18 +23,14 @@ bool KernelEmitter::fitsMma(mb::MatmulOp mm) {
   ArrayRef<int64_t> w = mm.getRhs().getType().getShape();
   int64_t r = a.size();
   // Operands read straight from f16 buffers (not f32 accumulators); one
-  // batch dim at most.
-  auto isF16Buffer = [&](Value v) {
-    return cast<MemRefType>(buf(v).getType()).getElementType().isF16();
-  };
+  // batch dim at most. (Asked while the shared memory is planned, before
+  // the buffers exist: the planned slots' types.)
+  auto isF16Buffer = [&](Value v) { return tileElementType(v).isF16(); };
   if (r > 3 || (blk[0] * blk[1] * blk[2]) % 32 != 0 ||
-      !isF16Buffer(mm.getLhs()) || !isF16Buffer(mm.getRhs()) ||
-      a[r - 1] % 16 != 0)
+      !isF16Buffer(mm.getLhs()) || !isF16Buffer(mm.getRhs()))
     return false;
   // Swapped roles: n fills the 16 rows; m is padded to multiples of 8.
-  if (swapsMmaOperands(a[r - 2]))
-    return w[r - 1] % 16 == 0;
-  return w[r - 1] % 8 == 0;
+  return search::mmaFitsShape(a[r - 2], w[r - 1], a[r - 1]);
 }
 
 void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
@@ -50,7 +42,7 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
   int64_t k = mm.getLhs().getType().getShape().back();
   int64_t batch = r == 3 ? outShape[0] : 1;
   // Swapped roles: the mma's 16 rows walk n, its 8 columns m (padded).
-  bool swapped = swapsMmaOperands(m);
+  bool swapped = mmaSwapsOperands(m);
   int64_t tilesM = swapped ? n / 16 : m / 16;
   int64_t tilesN = swapped ? (m + 7) / 8 : n / 8;
   Value c32 = cIndex(b, loc, 32);
@@ -99,6 +91,13 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
     return space && space.getValue() == gpu::AddressSpace::Workgroup;
   };
   bool ldmatrix = inWorkgroup(lhs) && inWorkgroup(rhs);
+  // The static bank rule on every ldmatrix and scalar fragment load of
+  // this matmul, under the operands' layouts (CodePlan.h).
+  if (ldmatrix)
+    checkBanks(mm, "the tensor-core operand loads (ldmatrix, fragments)",
+               search::mmaSharedCost(mm.getLhs().getType().getShape(),
+                                     mm.getRhs().getType().getShape(),
+                                     layoutOf(lhs), layoutOf(rhs)));
   Value laneRow = arith::RemUIOp::create(b, loc, lane, cIndex(b, loc, 16));
   Value laneColA = arith::MulIOp::create(
       b, loc, arith::DivUIOp::create(b, loc, lane, cIndex(b, loc, 16)),
@@ -136,8 +135,7 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
         for (int64_t dr : {0, 8})
           for (int64_t j : {0, 1}) {
             Value ri = add(r, dr), ci = add(c, dc + j);
-            a.push_back(memref::LoadOp::create(
-                b, loc, src, transposed ? at(ci, ri) : at(ri, ci)));
+            a.push_back(load(src, transposed ? at(ci, ri) : at(ri, ci)));
           }
       return vector::FromElementsOp::create(b, loc, fragAType, a);
     };
@@ -163,8 +161,8 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
                     arith::DivUIOp::create(b, loc, lane, cIndex(b, loc, 8)),
                     cIndex(b, loc, 2)),
                 cIndex(b, loc, 8)));
-        fragA = nvgpu::LdMatrixOp::create(b, loc, fragAType, rhs,
-                                          at(kRow, nCol),
+        SharedRef w = sharedAccess(rhs, at(kRow, nCol));
+        fragA = nvgpu::LdMatrixOp::create(b, loc, fragAType, w.mem, w.idx,
                                           /*transpose=*/true, /*numTiles=*/4);
       } else {
         fragA = scalarFragA(rhs, /*transposed=*/true);
@@ -177,21 +175,20 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
       Value kB = arith::AddIOp::create(b, loc, k0, t2);
       SmallVector<Value> bv;
       for (int64_t dr : {0, 1, 8, 9})
-        bv.push_back(
-            memref::LoadOp::create(b, loc, lhs, at(mRow, add(kB, dr))));
+        bv.push_back(load(lhs, at(mRow, add(kB, dr))));
       fragB = vector::FromElementsOp::create(b, loc, fragBType, bv);
     } else if (ldmatrix) {
       // x4: the four 8x8 blocks of the 16x16 A tile, rows then columns.
-      fragA = nvgpu::LdMatrixOp::create(
-          b, loc, fragAType, lhs,
-          at(arith::AddIOp::create(b, loc, row0, laneRow),
-             arith::AddIOp::create(b, loc, k0, laneColA)),
-          /*transpose=*/false, /*numTiles=*/4);
+      SharedRef a =
+          sharedAccess(lhs, at(arith::AddIOp::create(b, loc, row0, laneRow),
+                               arith::AddIOp::create(b, loc, k0, laneColA)));
+      fragA = nvgpu::LdMatrixOp::create(b, loc, fragAType, a.mem, a.idx,
+                                        /*transpose=*/false, /*numTiles=*/4);
       // x2, transposed: B is stored k-major, the fragment wants n-major.
-      fragB = nvgpu::LdMatrixOp::create(
-          b, loc, fragBType, rhs,
-          at(arith::AddIOp::create(b, loc, k0, laneRow), col0),
-          /*transpose=*/true, /*numTiles=*/2);
+      SharedRef w = sharedAccess(
+          rhs, at(arith::AddIOp::create(b, loc, k0, laneRow), col0));
+      fragB = nvgpu::LdMatrixOp::create(b, loc, fragBType, w.mem, w.idx,
+                                        /*transpose=*/true, /*numTiles=*/2);
     } else {
       fragA = scalarFragA(lhs, /*transposed=*/false);
       // b0..b3: (k = 2t, 2t+1, 2t+8, 2t+9; n = g).
@@ -199,8 +196,7 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
       Value rowB = arith::AddIOp::create(b, loc, k0, t2);
       SmallVector<Value> bv;
       for (int64_t dr : {0, 1, 8, 9})
-        bv.push_back(
-            memref::LoadOp::create(b, loc, rhs, at(add(rowB, dr), colB)));
+        bv.push_back(load(rhs, at(add(rowB, dr), colB)));
       fragB = vector::FromElementsOp::create(b, loc, fragBType, bv);
     }
     Value d = nvgpu::MmaSyncOp::create(

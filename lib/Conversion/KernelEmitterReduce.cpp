@@ -184,7 +184,7 @@ void KernelEmitter::finishRowPart(const RowLanes &l, ValueRange row,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   if (l.plan.wholeBlock)
-    memref::StoreOp::create(b, loc, v, partials, ValueRange{rowLinear, l.warp});
+    store(v, partials, ValueRange{rowLinear, l.warp});
   else
     write(row, v);
 }
@@ -209,8 +209,7 @@ void KernelEmitter::combineWarpTotals(const RowLanes &l, Value partials,
   {
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(sum.getBody());
-    Value x = memref::LoadOp::create(b, loc, partials,
-                                     ValueRange{r, sum.getInductionVar()});
+    Value x = load(partials, ValueRange{r, sum.getInductionVar()});
     scf::YieldOp::create(b, loc,
                          reduceCombine(l.kind, sum.getRegionIterArgs()[0], x));
   }
@@ -334,9 +333,7 @@ void KernelEmitter::finishRowSums(AccumulatorOpInterface acc) {
   auto [rows, count] = accumRows(acc);
   search::RowReducePlan plan = rowPlan(rows, count);
   SmallVector<Value> &vals = regAccs[acc.getOperation()];
-  auto write = [&](ValueRange row, Value v) {
-    memref::StoreOp::create(b, loc, v, out, row);
-  };
+  auto write = [&](ValueRange row, Value v) { store(v, out, row); };
   // The kind only picks the identity and the combination (sums).
   RowLanes l =
       rowLanes(plan, rows, count, Value(), RowReduceKind::Sum, nullptr);

@@ -128,6 +128,7 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
 
   SmallVector<Value> temporaries;
   int64_t barriers = 0;
+  SharedAccessStats banks;
   for (Operation &op : body) {
     if (auto reshape = dyn_cast<mk::ReshapeOp>(op)) {
       memrefOf[reshape.getResult()] =
@@ -165,7 +166,7 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
     std::optional<KernelEmitter> emitter;
     auto plan = [&](bool async, int64_t stages) {
       emitter.emplace(kernel, b, global, barriers, tensorCores, mma, async,
-                      stages, registerAccumulators);
+                      stages, registerAccumulators, swizzleShared, banks);
       return emitter->planSharedMemory();
     };
     int64_t stages =
@@ -202,6 +203,8 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
     memref::DeallocOp::create(b, loc, t);
   func::ReturnOp::create(b, loc);
   numBarriers += barriers;
+  numSharedChecked += banks.checked;
+  numBankConflicted += banks.conflicted;
   fn.erase();
   return success();
 }

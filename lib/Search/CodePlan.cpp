@@ -6,6 +6,8 @@
 
 #include "Mirage/Search/CodePlan.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 
 using namespace mirage::search;
@@ -89,4 +91,182 @@ int64_t mirage::search::rowPartsPerThread(const RowReducePlan &plan,
   int64_t segments =
       (std::max<int64_t>(threads, 1) + plan.groupSize - 1) / plan.groupSize;
   return (rows + segments - 1) / segments;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared-memory layout and bank conflicts
+//===----------------------------------------------------------------------===//
+
+static bool isPowerOf2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+SharedLayout mirage::search::planSharedLayout(llvm::ArrayRef<int64_t> shape,
+                                              int64_t elementBytes,
+                                              bool readAcrossRows) {
+  SharedLayout layout;
+  if (shape.empty() || elementBytes <= 0)
+    return layout;
+  layout.rowElems = std::max<int64_t>(shape.back(), 1);
+  layout.rowPitch = layout.rowElems;
+  layout.unitElems = std::max<int64_t>(kSharedUnitBytes / elementBytes, 1);
+  int64_t rows = 1;
+  for (int64_t d : shape.drop_back())
+    rows *= d;
+  int64_t rowBytes = layout.rowElems * elementBytes;
+  if (!readAcrossRows || rows < 2 || kSharedUnitBytes % elementBytes != 0 ||
+      rowBytes % kSharedUnitBytes != 0)
+    return layout;
+  int64_t units = rowBytes / kSharedUnitBytes;
+  // Units of one 128-byte line: 8 consecutive rows must put a given unit
+  // on 8 different ones.
+  constexpr int64_t kLineUnits =
+      kSharedBanks * kSharedBankBytes / kSharedUnitBytes;
+  if (units % kLineUnits == 0) {
+    // Rows 4 banks apart; offsets stay linear (k steps are immediates).
+    layout.rowPitch = layout.rowElems + layout.unitElems;
+    return layout;
+  }
+  if (units < 2 || !isPowerOf2(units))
+    return layout;
+  layout.xorMask = units - 1;
+  for (int64_t r = kLineUnits / units; r > 1; r /= 2)
+    ++layout.rowShift;
+  return layout;
+}
+
+int64_t mirage::search::sharedElementOffset(const SharedLayout &layout,
+                                            int64_t linear) {
+  int64_t row = linear / layout.rowElems, col = linear % layout.rowElems;
+  if (layout.swizzled())
+    col ^= ((row >> layout.rowShift) & layout.xorMask) * layout.unitElems;
+  return row * layout.rowPitch + col;
+}
+
+int64_t mirage::search::sharedTileBytes(const SharedLayout &layout,
+                                        int64_t elements,
+                                        int64_t elementBytes) {
+  int64_t rowElems = std::max<int64_t>(layout.rowElems, 1);
+  int64_t rows = (elements + rowElems - 1) / rowElems;
+  int64_t slotElements = layout.padded() ? rows * layout.rowPitch : elements;
+  return sharedSlotBytes(slotElements * elementBytes);
+}
+
+BankCost mirage::search::sharedAccessCost(llvm::ArrayRef<int64_t> laneBytes,
+                                          int64_t width) {
+  BankCost cost;
+  width = std::max<int64_t>(width, 1);
+  int64_t lanesPerPhase =
+      kSharedBanks * kSharedBankBytes / std::max(width, kSharedBankBytes);
+  for (size_t first = 0; first < laneBytes.size(); first += lanesPerPhase) {
+    // The words this phase touches, each once.
+    llvm::SmallVector<int64_t, 64> words;
+    size_t end = std::min(laneBytes.size(), first + lanesPerPhase);
+    for (size_t l = first; l < end; ++l)
+      if (laneBytes[l] >= 0)
+        for (int64_t w = laneBytes[l] / kSharedBankBytes;
+             w <= (laneBytes[l] + width - 1) / kSharedBankBytes; ++w)
+          words.push_back(w);
+    if (words.empty())
+      continue;
+    llvm::sort(words);
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    // A bank serves one word a wavefront.
+    int64_t perBank[kSharedBanks] = {};
+    int64_t most = 0;
+    for (int64_t w : words)
+      most = std::max(most, ++perBank[w % kSharedBanks]);
+    cost.wavefronts += most;
+    cost.ideal +=
+        (static_cast<int64_t>(words.size()) + kSharedBanks - 1) / kSharedBanks;
+  }
+  return cost;
+}
+
+bool mirage::search::mmaFitsShape(int64_t m, int64_t n, int64_t k) {
+  if (m <= 0 || n <= 0 || k <= 0 || k % 16 != 0)
+    return false;
+  return mmaSwapsOperands(m) ? n % 16 == 0 : n % 8 == 0;
+}
+
+bool mirage::search::mmaFitsTiles(llvm::ArrayRef<int64_t> lhs,
+                                  llvm::ArrayRef<int64_t> rhs) {
+  size_t r = lhs.size();
+  if (r < 2 || r > 3 || rhs.size() != r)
+    return false;
+  return mmaFitsShape(lhs[r - 2], rhs[r - 1], lhs[r - 1]);
+}
+
+BankCost mirage::search::mmaSharedCost(llvm::ArrayRef<int64_t> lhs,
+                                       llvm::ArrayRef<int64_t> rhs,
+                                       const SharedLayout &lhsLayout,
+                                       const SharedLayout &rhsLayout) {
+  BankCost cost;
+  if (lhs.size() < 2 || rhs.size() < 2)
+    return cost;
+  size_t r = lhs.size();
+  int64_t m = lhs[r - 2], k = lhs[r - 1], n = rhs.back();
+  if (!mmaFitsShape(m, n, k))
+    return cost;
+  int64_t batch = 1;
+  for (int64_t d : lhs.drop_back(2))
+    batch *= d;
+  constexpr int64_t kF16 = 2;
+  // Byte address of element (row, col) of batch `bi` of a tile of `rows`
+  // rows.
+  auto addr = [&](const SharedLayout &layout, int64_t rows, int64_t bi,
+                  int64_t row, int64_t col) {
+    return kF16 * sharedElementOffset(
+                      layout, (bi * rows + row) * layout.rowElems + col);
+  };
+  bool swapped = mmaSwapsOperands(m);
+  int64_t tilesM = swapped ? n / 16 : m / 16;
+  int64_t tilesN = swapped ? (m + 7) / 8 : n / 8;
+  int64_t lanes[kWarpSize];
+  for (int64_t bi = 0; bi < batch; ++bi)
+    for (int64_t tm = 0; tm < tilesM; ++tm)
+      for (int64_t tn = 0; tn < tilesN; ++tn)
+        for (int64_t k0 = 0; k0 < k; k0 += 16) {
+          if (!swapped) {
+            for (int64_t l = 0; l < kWarpSize; ++l)
+              lanes[l] =
+                  addr(lhsLayout, m, bi, tm * 16 + l % 16, k0 + l / 16 * 8);
+            cost += sharedAccessCost(lanes, kSharedUnitBytes);
+            // x2: lanes 16..31 give no address.
+            for (int64_t l = 0; l < kWarpSize; ++l)
+              lanes[l] = l < 16 ? addr(rhsLayout, k, bi, k0 + l, tn * 8) : -1;
+            cost += sharedAccessCost(lanes, kSharedUnitBytes);
+            continue;
+          }
+          for (int64_t l = 0; l < kWarpSize; ++l)
+            lanes[l] = addr(rhsLayout, k, bi, k0 + l % 8 + l / 16 * 8,
+                            tm * 16 + l / 8 % 2 * 8);
+          cost += sharedAccessCost(lanes, kSharedUnitBytes);
+          for (int64_t dc : {0, 1, 8, 9}) {
+            for (int64_t l = 0; l < kWarpSize; ++l)
+              lanes[l] = addr(lhsLayout, m, bi, std::min(tn * 8 + l / 4, m - 1),
+                              k0 + 2 * (l % 4) + dc);
+            cost += sharedAccessCost(lanes, kF16);
+          }
+        }
+  return cost;
+}
+
+BankCost mirage::search::copySharedCost(const TileCopy &plan,
+                                        const SharedLayout &layout,
+                                        int64_t elementBytes) {
+  BankCost cost;
+  int64_t elements = 1;
+  for (int64_t d : plan.tile)
+    elements *= d;
+  int64_t chunk = std::max<int64_t>(plan.chunk, 1);
+  int64_t chunks = elements / chunk;
+  int64_t lanes[kWarpSize];
+  for (int64_t first = 0; first < chunks; first += kWarpSize) {
+    for (int64_t l = 0; l < kWarpSize; ++l)
+      lanes[l] =
+          first + l < chunks
+              ? elementBytes * sharedElementOffset(layout, (first + l) * chunk)
+              : -1;
+    cost += sharedAccessCost(lanes, chunk * elementBytes);
+  }
+  return cost;
 }

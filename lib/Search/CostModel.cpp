@@ -161,10 +161,15 @@ KernelTime mirage::search::modelKernel(const DeviceModel &device,
   t.memory = (work.bytes / t.achievableBytesPerSecond +
               work.l2Bytes / (device.l2BytesPerSecond * t.memoryShare)) *
              1e6;
+  // A shared-memory wavefront takes an SM's shared memory for a clock; the
+  // replays of bank conflicts stall the warps that issue them.
+  t.bankConflicts = work.bankConflictWavefronts /
+                    (device.sms * device.clockHz) / t.share * 1e6;
   t.compute = (work.tensorFlops / device.tensorFlopsPerSecond +
                work.cudaOps / device.cudaOpsPerSecond +
                work.sfuOps / device.sfuOpsPerSecond) /
-              t.share * 1e6;
+                  t.share * 1e6 +
+              t.bankConflicts;
   t.latency = t.waves * (device.firstLoadMicros +
                          static_cast<double>(work.loopIterations) *
                              device.iterationMicros);

@@ -128,6 +128,8 @@ private:
     // f32, plus an f32 row statistic per rms_norm and an f32 running
     // maximum per accum_rescaled_sum, plus the warps' partial sums of
     // whole-block row reductions; otherwise a search result may not lower.
+    // The operands of tensor-core matmuls are laid out for reads across
+    // rows, rows of 128 bytes or more padded (CodePlan.h, sharedTileBytes).
     // (Thread graphs, formed after the search, only save slots.)
     auto slot = [](int64_t elements, int64_t width) {
       return static_cast<double>(sharedSlotBytes(elements * width));
@@ -136,14 +138,25 @@ private:
     for (unsigned j = k.numBody; j < k.numBody + k.numAcc; ++j)
       accumulated[k.ops[j].result] = true;
     SmallVector<int64_t> elements;
-    for (auto [i, v] : llvm::enumerate(k.vals)) {
+    for (auto v : k.vals) {
       shapes.push_back(blockShape(k, v, full));
       elements.push_back(1);
       for (int64_t d : shapes.back())
         elements.back() *= d;
       largestTile =
           std::max(largestTile, static_cast<double>(elements.back()));
-      smem += slot(elements.back(), accumulated[i] ? 4 : target.elementBytes);
+    }
+    SmallVector<bool> acrossRows(k.vals.size(), false);
+    for (const SOp &op : k.ops)
+      if (op.kind == Kind::Matmul && op.args.size() == 2 &&
+          target.elementBytes == 2 && !accumulated[op.args[0]] &&
+          !accumulated[op.args[1]] &&
+          mmaFitsTiles(shapes[op.args[0]], shapes[op.args[1]]))
+        acrossRows[op.args[0]] = acrossRows[op.args[1]] = true;
+    for (auto [i, shape] : llvm::enumerate(shapes)) {
+      int64_t width = accumulated[i] ? 4 : target.elementBytes;
+      smem += static_cast<double>(sharedTileBytes(
+          planSharedLayout(shape, width, acrossRows[i]), elements[i], width));
     }
     int64_t threads = 32;
     while (threads < options.maxBlockThreads &&
@@ -181,7 +194,7 @@ private:
     for (auto [i, in] : llvm::enumerate(k.inputs))
       d.inputs.push_back(describeInput(shapes[i], kernelShape(p.vals[in], full),
                                        static_cast<double>(target.elementBytes),
-                                       k.vals[i].variant));
+                                       k.vals[i].variant, acrossRows[i]));
     for (int r : k.results)
       d.outputBytes.push_back(bytesOf(kernelShape(p.vals[r], full)));
     for (auto [j, op] : llvm::enumerate(k.ops)) {

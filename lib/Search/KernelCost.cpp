@@ -21,6 +21,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <vector>
 
 using namespace mlir;
 using namespace mirage;
@@ -55,6 +57,27 @@ double matmulFlops(ArrayRef<int64_t> result, int64_t k, bool unpadded) {
     kk = roundUp(kk, 16);
   }
   return 2.0 * batch * m * n * kk;
+}
+
+/// The shared-memory wavefronts of the tensor-core operand loads of one
+/// matmul of f16 tiles `lhs` by `rhs` (the operands tensor cores take),
+/// laid out as the lowering lays out tensor-core operands (CodePlan.h).
+/// None for shapes that do not fit m16n8k16. Memoised: the search prices
+/// the same tile shapes many times.
+BankCost mmaBankCost(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
+  constexpr int64_t kF16 = 2;
+  static thread_local std::map<std::vector<int64_t>, BankCost> memo;
+  std::vector<int64_t> key(lhs.begin(), lhs.end());
+  key.push_back(-1);
+  key.insert(key.end(), rhs.begin(), rhs.end());
+  auto it = memo.find(key);
+  if (it != memo.end())
+    return it->second;
+  BankCost cost = mmaSharedCost(
+      lhs, rhs, planSharedLayout(lhs, kF16, /*readAcrossRows=*/true),
+      planSharedLayout(rhs, kF16, /*readAcrossRows=*/true));
+  memo.emplace(std::move(key), cost);
+  return cost;
 }
 
 /// The thread-instructions of the butterflies of one row reduction of
@@ -103,6 +126,11 @@ void addOpWork(KernelWork &w, const CostOp &op, double times, double perBlock,
   case CostOp::Class::Matmul:
     w.tensorFlops +=
         times * matmulFlops(op.result, op.args[0].back(), unpadded);
+    if (threads > 0 && op.args.size() == 2) {
+      BankCost banks = mmaBankCost(op.args[0], op.args[1]);
+      w.smemWavefronts += times * static_cast<double>(banks.wavefronts);
+      w.bankConflictWavefronts += times * static_cast<double>(banks.extra());
+    }
     return;
   case CostOp::Class::Elementwise: {
     UnitCost c = elementwiseUnitCost(op.elementwise);
@@ -280,8 +308,9 @@ UnitCost mirage::search::elementwiseUnitCost(ElementwiseKind kind) {
 }
 
 CostInput mirage::search::describeInput(ArrayRef<int64_t> tile,
-                                       ArrayRef<int64_t> tensor,
-                                       double elementBytes, bool walked) {
+                                        ArrayRef<int64_t> tensor,
+                                        double elementBytes, bool walked,
+                                        bool readAcrossRows) {
   auto product = [](ArrayRef<int64_t> shape) {
     double n = 1;
     for (int64_t d : shape)
@@ -293,8 +322,14 @@ CostInput mirage::search::describeInput(ArrayRef<int64_t> tile,
   in.tileBytes = product(tile) * elementBytes;
   in.walked = walked;
   int64_t width = static_cast<int64_t>(elementBytes);
-  in.chunkBytes = static_cast<double>(planTileCopy(tile, tensor, width).chunk *
-                                      width);
+  TileCopy copy = planTileCopy(tile, tensor, width);
+  in.chunkBytes = static_cast<double>(copy.chunk * width);
+  SharedLayout layout = planSharedLayout(tile, width, readAcrossRows);
+  in.slotBytes = static_cast<double>(
+      sharedTileBytes(layout, static_cast<int64_t>(product(tile)), width));
+  BankCost banks = copySharedCost(copy, layout, width);
+  in.copyWavefronts = static_cast<double>(banks.wavefronts);
+  in.copyConflictWavefronts = static_cast<double>(banks.extra());
   return in;
 }
 
@@ -321,8 +356,9 @@ static void addLoadsInFlight(const DeviceModel &device, const KernelDesc &desc,
   double pipelined = 0;
   for (const CostInput &in : desc.inputs)
     if (walks(in) && async(in))
-      pipelined += static_cast<double>(
-          sharedSlotBytes(static_cast<int64_t>(in.tileBytes)));
+      pipelined += in.slotBytes > 0 ? in.slotBytes
+                                    : static_cast<double>(sharedSlotBytes(
+                                          static_cast<int64_t>(in.tileBytes)));
   int64_t stages = choosePipelineStages(
       desc.forloop, static_cast<int64_t>(desc.smemLimit),
       [&](int64_t s) {
@@ -366,6 +402,9 @@ KernelWork mirage::search::analyzeKernel(const DeviceModel &device,
   SmallVector<double, 4> reRead;
   double workingSet = 0;
   for (const CostInput &in : desc.inputs) {
+    double copies = blocks * (in.walked ? f : 1.0);
+    w.smemWavefronts += copies * in.copyWavefronts;
+    w.bankConflictWavefronts += copies * in.copyConflictWavefronts;
     double loaded = in.tileBytes * blocks * (in.walked ? f : 1.0);
     w.bytes += std::min(loaded, in.tensorBytes);
     reRead.push_back(std::max(0.0, loaded - in.tensorBytes));
@@ -419,11 +458,20 @@ FailureOr<KernelDesc> mirage::search::describeKernel(Operation *op,
       return;
     bool inLoop = inner->getParentOfType<mb::ForLoopOp>() != nullptr;
     if (auto it = dyn_cast<mb::InputIterOp>(inner)) {
+      // An f16 operand of a matmul tensor cores take is laid out for reads
+      // across rows (KernelEmitter::fitsMma).
+      bool acrossRows = llvm::any_of(it->getUsers(), [](Operation *user) {
+        auto mm = dyn_cast<mb::MatmulOp>(user);
+        return mm && mm.getLhs().getType().getElementType().isF16() &&
+               mm.getRhs().getType().getElementType().isF16() &&
+               mmaFitsTiles(mm.getLhs().getType().getShape(),
+                            mm.getRhs().getType().getShape());
+      });
       d.inputs.push_back(describeInput(
           it.getType().getShape(), it.getInput().getType().getShape(),
           elementBytesOf(it.getType()),
           // fmap is stored unsigned; -1: no loop walk.
-          static_cast<int64_t>(it.getFmap()) >= 0));
+          static_cast<int64_t>(it.getFmap()) >= 0, acrossRows));
       return;
     }
     if (isa<mb::OutputSaverOp>(inner)) {

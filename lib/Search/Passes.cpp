@@ -578,10 +578,12 @@ struct CostReportPass
              << fmt(t.bytesInFlightPerSM, "%.0f") << " B/SM, "
              << w.pipelineStages << " stage(s), achievable DRAM "
              << fmt(t.achievableBytesPerSecond / 1e9, "%.0f") << " GB/s ("
-             << fmt(100.0 * t.achievableBytesPerSecond /
-                        device->bytesPerSecond,
+             << fmt(100.0 * t.achievableBytesPerSecond / device->bytesPerSecond,
                     "%.0f")
-             << " % of HBM)";
+             << " % of HBM); shared memory " << mega(w.smemWavefronts)
+             << " M wavefronts, bank conflicts "
+             << mega(w.bankConflictWavefronts) << " M ("
+             << fmt(t.bankConflicts, "%.2f") << " us)";
         emitRemark(k.op->getLoc(), line);
       }
       const RooflineFloor &f = p->floor;

@@ -21,9 +21,13 @@
 // CHECK: arith.minui %[[T]], %c7
 // CHECK: scf.for %{{.*}} = %c0{{.*}} to %c64{{.*}} step %c16{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<2x2xf32>)
 // The fragments come from shared memory through ldmatrix: x4 for the 16x16
-// A block, x2 transposed for the 16x8 B block (stored k-major).
-// CHECK: nvgpu.ldmatrix %{{.*}}[%{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<16x64xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-// CHECK: nvgpu.ldmatrix %{{.*}}[%{{.*}}, %{{.*}}] {numTiles = 2 : i32, transpose = true} : memref<64x64xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// A block, x2 transposed for the 16x8 B block (stored k-major). The operand
+// tiles' rows of 128 bytes are padded to 144 (CodePlan.h, planSharedLayout):
+// ldmatrix reads a one-dimensional view of the slot at row * 72 + column.
+// CHECK: %[[AROW:.*]] = arith.muli %{{.*}}, %c72
+// CHECK: %[[AIDX:.*]] = arith.addi %[[AROW]], %{{.*}}
+// CHECK: nvgpu.ldmatrix %{{.*}}[%[[AIDX]]] {numTiles = 4 : i32, transpose = false} : memref<1152xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.ldmatrix %{{.*}}[%{{.*}}] {numTiles = 2 : i32, transpose = true} : memref<4608xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
 // CHECK: nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // CHECK: scf.if %[[ACTIVE]]
 // CHECK-COUNT-4: vector.extract

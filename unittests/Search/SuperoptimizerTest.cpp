@@ -6,9 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Mirage/Search/Superoptimizer.h"
+#include "Mirage/Search/CodePlan.h"
 #include "Mirage/Search/CostModel.h"
 #include "Mirage/Search/KernelCost.h"
-#include "Mirage/Search/Superoptimizer.h"
 
 #include "Mirage/Dialect/Block/IR/Block.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
@@ -270,6 +271,63 @@ TEST_F(SuperoptimizerTest, ScalarLoadKernelIsModelledSlowerThanVectorisedTwin) {
   EXPECT_LT(ts.achievableBytesPerSecond, 0.02 * h100->bytesPerSecond);
   EXPECT_GT(ts.total, 20 * tv.total);
   EXPECT_STREQ(ts.bound, "memory");
+}
+
+TEST_F(SuperoptimizerTest, BankConflictsAddToTheModelledCompute) {
+  // Two tensor-core kernels of 132 blocks that walk 64 k tiles: a 16x64 by
+  // 64x64 tile (rows of 128 bytes, padded: no conflict) and a 16x48 by
+  // 48x24 one, whose A rows of 96 bytes (6 units, no power of two) stay
+  // row-major: its ldmatrix phases hit bank groups 0, 6, 4, 2, 0, ... (2
+  // ways). The rule's extra wavefronts enter the compute term at one per
+  // SM and clock.
+  std::optional<DeviceModel> h100 = getDeviceModel("h100-sxm");
+  ASSERT_TRUE(h100);
+  auto kernel = [](SmallVector<int64_t, 4> a, SmallVector<int64_t, 4> w) {
+    KernelDesc d;
+    d.blocks = 132;
+    d.threads = 128;
+    d.forloop = 64;
+    CostOp mm;
+    mm.cls = CostOp::Class::Matmul;
+    mm.result = {a[0], w[1]};
+    mm.args = {a, w};
+    mm.inLoop = true;
+    d.ops.push_back(mm);
+    return d;
+  };
+  KernelWork laidOut = analyzeKernel(*h100, kernel({16, 64}, {64, 64}));
+  KernelWork odd = analyzeKernel(*h100, kernel({16, 48}, {48, 24}));
+  EXPECT_GT(laidOut.smemWavefronts, 0);
+  EXPECT_EQ(laidOut.bankConflictWavefronts, 0);
+  // Per block and iteration: 3 k steps x 3 column tiles x (4 x4 phases of
+  // A at 2 wavefronts + 2 x2 phases of B at 1): 36 extra of 108.
+  BankCost perStep =
+      mmaSharedCost({16, 48}, {48, 24}, planSharedLayout({16, 48}, 2, true),
+                    planSharedLayout({48, 24}, 2, true));
+  EXPECT_EQ(perStep.ideal, 3 * 3 * 6);
+  EXPECT_EQ(perStep.extra(), 3 * 3 * 4);
+  EXPECT_DOUBLE_EQ(odd.bankConflictWavefronts, 132.0 * 64 * 36);
+  KernelTime ts = modelKernel(*h100, laidOut), to = modelKernel(*h100, odd);
+  EXPECT_EQ(ts.bankConflicts, 0);
+  EXPECT_NEAR(to.bankConflicts,
+              132.0 * 64 * 36 / (h100->sms * h100->clockHz) * 1e6, 1e-9);
+  KernelWork noConflicts = odd;
+  noConflicts.bankConflictWavefronts = 0;
+  EXPECT_NEAR(to.compute - modelKernel(*h100, noConflicts).compute,
+              to.bankConflicts, 1e-12);
+}
+
+TEST_F(SuperoptimizerTest, PaddedOperandTilesCountTheirPadding) {
+  // A 64x64 f16 operand tile of a tensor-core matmul has rows of 128
+  // bytes, padded by 16 (CodePlan.h): its slot, and each further buffer of
+  // its cp.async pipeline, is 64 x 144 bytes; other tiles keep 64 x 128.
+  CostInput operand = describeInput({64, 64}, {4096, 4096}, 2,
+                                    /*walked=*/true, /*readAcrossRows=*/true);
+  CostInput other = describeInput({64, 64}, {4096, 4096}, 2, /*walked=*/true);
+  EXPECT_EQ(operand.tileBytes, 64 * 128);
+  EXPECT_EQ(operand.slotBytes, 64 * 144);
+  EXPECT_EQ(other.slotBytes, 64 * 128);
+  EXPECT_EQ(operand.copyConflictWavefronts, 0);
 }
 
 TEST_F(SuperoptimizerTest, EstimatesExistingPrograms) {

@@ -38,7 +38,15 @@ def ConvertMirageToGPU : Pass<"convert-mirage-to-gpu", "::mlir::ModuleOp"> {
     With `tensor-cores`, an f16 matmul tile whose shape is a multiple of
     16x8x16 is computed by `nvgpu.mma.sync` (m16n8k16, f32 accumulation):
     each warp takes 16x8 output tiles in turn and builds its fragments from
-    shared memory with the lane layout of the PTX mma instruction.
+    shared memory with the lane layout of the PTX mma instruction. With
+    `swizzle-shared` (the default), the operand tiles of those matmuls are
+    laid out so that the 8 rows of an ldmatrix phase hit 8 different bank
+    groups (CodePlan.h): rows of a multiple of 128 bytes padded by 16
+    bytes, rows of 32 or 64 bytes with an XOR swizzle of their 16-byte
+    units (the column's unit XOR a function of the row); every access to
+    shared memory addresses it through the same layout. The statistics count the
+    ldmatrix, fragment and tile-copy sites the static bank rule checked and
+    those it found conflicted.
 
     Tiles move in 16-, 8- or 4-byte chunks (the widest that divides the
     tile's and the device tensor's contiguous rows; trailing dims a tile spans
@@ -81,11 +89,22 @@ def ConvertMirageToGPU : Pass<"convert-mirage-to-gpu", "::mlir::ModuleOp"> {
            "when each thread owns at most 16 of their elements (row sums: "
            "its parts of at most 16 rows, reduced after the loop); needs "
            "the code to run with the block's full thread count">,
+    Option<"swizzleShared", "swizzle-shared", "bool", /*default=*/"true",
+           "Lay out the shared-memory operands of tensor-core matmuls with "
+           "padded rows (multiples of 128 bytes) or the XOR swizzle of "
+           "16-byte units (32- and 64-byte rows) that keeps ldmatrix free of "
+           "bank conflicts (off: row-major, to measure what it removes)">,
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Graph-defined kernels lowered">,
     Statistic<"numMmaTiles", "mma-matmuls", "Matmul tiles on tensor cores">,
     Statistic<"numBarriers", "barriers", "Barriers emitted">,
+    Statistic<"numSharedChecked", "shared-accesses-checked",
+              "ldmatrix, mma fragment and tile-copy sites whose shared-memory "
+              "bank conflicts the static rule checked">,
+    Statistic<"numBankConflicted", "bank-conflicted-accesses",
+              "Checked sites that take more wavefronts than a "
+              "conflict-free access">,
   ];
 }
 

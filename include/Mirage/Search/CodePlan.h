@@ -45,6 +45,147 @@ TileCopy planTileCopy(llvm::ArrayRef<int64_t> tile,
 /// slot starts 16-byte aligned, so 16-byte copies and ldmatrix rows line up.
 inline int64_t sharedSlotBytes(int64_t bytes) { return (bytes + 15) / 16 * 16; }
 
+//===----------------------------------------------------------------------===//
+// Shared-memory layout and bank conflicts
+//===----------------------------------------------------------------------===//
+
+/// Shared memory has 32 banks of 4-byte words; a warp's request is served
+/// in wavefronts, each of which reads or writes at most one word per bank
+/// (lanes reading the same word share it). 16-byte accesses (ldmatrix rows,
+/// 16-byte cp.async and vector stores) go in 4 phases of 8 lanes, 8-byte
+/// ones in 2 phases of 16, narrower ones in one phase of 32.
+constexpr int64_t kSharedBanks = 32;
+constexpr int64_t kSharedBankBytes = 4;
+/// The unit the swizzle moves and a padded row is padded by: one ldmatrix
+/// row, one 16-byte copy chunk.
+constexpr int64_t kSharedUnitBytes = 16;
+
+/// Where the elements of a tile sit in its shared-memory slot. Row `r`
+/// (the tile's last dim, `rowElems` elements) starts at element
+/// `r * rowPitch`; column `col` of it sits at `col`, or in a swizzled tile
+/// at `col ^ (((r >> rowShift) & xorMask) * unitElems)`. Two ways to keep
+/// the 8 rows an ldmatrix phase reads at one column (which row-major, with
+/// a row pitch of 128 bytes or any multiple, all hit the same 4 banks) on 8
+/// different 16-byte bank groups:
+/// - padding (rows of a multiple of 128 bytes): rowPitch = rowElems + one
+///   16-byte unit, so consecutive rows start 4 banks apart. An element's
+///   offset stays linear in its row and column: the k steps of a
+///   tensor-core matmul are constant offsets from one address, which the
+///   PTX folds into immediates. The slot grows by 16 bytes a row
+///   (sharedTileBytes: the one size the search, the lowering and the cost
+///   model count). A copy's 8-lane phase of 16-byte chunks (128 bytes)
+///   never straddles a row, so copies stay conflict-free.
+/// - the XOR swizzle (rows of 32 or 64 bytes): it permutes the units of a
+///   row among themselves (no padding; 16-byte units stay whole, so
+///   ldmatrix rows and cp.async chunks do), where a padded pitch could not
+///   serve both access patterns (an odd number of units a row frees
+///   ldmatrix but splits a copy's 8-lane phase over a gap; an even one does
+///   the reverse).
+struct SharedLayout {
+  /// Elements per row, between the starts of consecutive rows, and per
+  /// 16-byte unit.
+  int64_t rowElems = 1;
+  int64_t rowPitch = 1;
+  int64_t unitElems = 1;
+  /// 0: no swizzle.
+  int64_t xorMask = 0;
+  /// log2 of the rows that share one 128-byte line (rows under 128 bytes).
+  int64_t rowShift = 0;
+  bool swizzled() const { return xorMask != 0; }
+  bool padded() const { return rowPitch != rowElems; }
+  /// Whether an element's place differs from its row-major one.
+  bool plain() const { return !swizzled() && !padded(); }
+};
+
+/// The layout of a tile of `shape` with elements of `elementBytes` bytes.
+/// A tile read across its rows (`readAcrossRows`: the operands of tensor-core
+/// matmuls, read by ldmatrix phases of 8 rows and by scalar fragments of
+/// 8 rows) with at least two rows of whole 16-byte units is padded when
+/// its rows are a multiple of 128 bytes, and swizzled when they are 32 or
+/// 64 bytes: xorMask = units - 1 and rowShift = log2(8 / units), so that
+/// any 8 consecutive rows put a given unit on 8 different 16-byte bank
+/// groups. Other rows (16 bytes: 8 rows already span all banks; 48, 96,
+/// ... bytes) stay row-major; the bank rule below prices what conflicts
+/// remain.
+SharedLayout planSharedLayout(llvm::ArrayRef<int64_t> shape,
+                              int64_t elementBytes, bool readAcrossRows);
+
+/// The element offset in its slot of the element of row-major index
+/// `linear` of a tile laid out by `layout`: the address function every
+/// integer analysis uses (the lowering builds the same arithmetic in IR,
+/// KernelEmitter::sharedAccess).
+int64_t sharedElementOffset(const SharedLayout &layout, int64_t linear);
+
+/// The bytes of the shared-memory slot of a tile of `elements` elements of
+/// `elementBytes` bytes laid out by `layout` (padded rows included),
+/// 16-byte aligned.
+int64_t sharedTileBytes(const SharedLayout &layout, int64_t elements,
+                        int64_t elementBytes);
+
+/// Wavefronts a set of warp accesses takes and the fewest it could take.
+struct BankCost {
+  int64_t wavefronts = 0;
+  int64_t ideal = 0;
+  BankCost &operator+=(const BankCost &o) {
+    wavefronts += o.wavefronts;
+    ideal += o.ideal;
+    return *this;
+  }
+  /// Wavefronts over the conflict-free count (1: no conflict).
+  double degree() const {
+    return ideal > 0
+               ? static_cast<double>(wavefronts) / static_cast<double>(ideal)
+               : 1.0;
+  }
+  /// The replays conflicts add.
+  int64_t extra() const { return wavefronts - ideal; }
+};
+
+/// The static bank rule: the wavefronts of one warp instruction whose lane
+/// `l` accesses `width` bytes (1 to 16) at shared-memory byte address
+/// `laneBytes[l]` (negative: the lane takes no part). Per phase (see
+/// kSharedBanks) the wavefronts are the most distinct words any bank must
+/// serve; ideal is one per phase with an active lane (every phase moves at
+/// most 128 bytes).
+BankCost sharedAccessCost(llvm::ArrayRef<int64_t> laneBytes, int64_t width);
+
+/// Whether a tile matmul with `m` result rows runs on m16n8k16 with its
+/// operand roles swapped (C^T = W^T X^T: n fills the mma's 16 rows, the few
+/// rows of a decode matmul its 8 columns; docs/codegen.md).
+inline bool mmaSwapsOperands(int64_t m) { return m % 16 != 0; }
+
+/// Whether a tile matmul of an [.., m, k] by [.., k, n] f16 product fits
+/// m16n8k16 (plain: m a multiple of 16 and n of 8; swapped: n of 16), k a
+/// multiple of 16.
+bool mmaFitsShape(int64_t m, int64_t n, int64_t k);
+
+/// Whether a tile matmul of `lhs` [.., m, k] by `rhs` [.., k, n] (one batch
+/// dim at most) has a shape the lowering runs on tensor cores when its
+/// operands are f16 tiles (KernelEmitter::fitsMma): the tiles whose layout
+/// planSharedLayout plans with readAcrossRows.
+bool mmaFitsTiles(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs);
+
+/// The shared-memory reads of one tensor-core matmul of an `lhs` [.., m, k]
+/// by `rhs` [.., k, n] f16 tile pair laid out by `lhsLayout` and
+/// `rhsLayout`, with the lane addressing of KernelEmitterMma.cpp: per
+/// 16x8 result tile and 16-wide k step, ldmatrix.x4 of A (lane l: row
+/// l % 16, column block l / 16) and ldmatrix.x2.trans of B (lane l: row
+/// l % 16); with swapped roles, ldmatrix.x4.trans of W (lane l: row
+/// l % 8 + 8 (l / 16), column block (l / 8) % 2) and four 2-byte loads
+/// of X per lane (row g = l / 4 clamped to m - 1, columns 2 (l % 4) + 0, 1,
+/// 8, 9). Summed over every instruction of the block.
+BankCost mmaSharedCost(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs,
+                       const SharedLayout &lhsLayout,
+                       const SharedLayout &rhsLayout);
+
+/// The shared-memory side of a tile copy (`plan`, elements of
+/// `elementBytes` bytes) into or out of a tile laid out by `layout`:
+/// consecutive lanes move consecutive chunks of the merged tile
+/// (KernelEmitterCopies.cpp, forEachChunk), 32 chunks per warp
+/// instruction. Summed over the tile.
+BankCost copySharedCost(const TileCopy &plan, const SharedLayout &layout,
+                        int64_t elementBytes);
+
 /// Whether an input tile is copied anew in every iteration of the kernel's
 /// for-loop (`walked`: its iterator has an fmap) of `forloop` iterations;
 /// otherwise the lowering loads it once, before the loop.

@@ -126,6 +126,11 @@ struct KernelWork {
   double bytesInFlight = 0;
   /// Buffers per walked tile of its cp.async pipeline (1: none).
   int64_t pipelineStages = 1;
+  /// Shared-memory wavefronts of the whole kernel's tensor-core operand
+  /// loads and tile copies under the lowering's layouts (CodePlan.h, the
+  /// static bank rule), and the part of them bank conflicts add.
+  double smemWavefronts = 0;
+  double bankConflictWavefronts = 0;
 };
 
 /// The modelled time of one kernel and its parts.
@@ -144,6 +149,9 @@ struct KernelTime {
   double achievableBytesPerSecond = 0;
   /// Microseconds: launch overhead, memory, compute, loop latency, total.
   double launch = 0, memory = 0, compute = 0, latency = 0, total = 0;
+  /// The part of `compute` that bank conflicts add: their extra wavefronts
+  /// at one wavefront per SM and clock.
+  double bankConflicts = 0;
   /// The term that sets the time: "memory", "compute" or "latency".
   const char *bound = "memory";
 };

@@ -67,18 +67,27 @@ struct CostOp {
 struct CostInput {
   double tensorBytes = 0;
   double tileBytes = 0;
+  /// Its shared-memory slot: tileBytes 16-byte aligned, plus the padding
+  /// of a padded layout (CodePlan.h, sharedTileBytes); 0: tileBytes.
+  double slotBytes = 0;
   bool walked = false;
   /// Bytes one load of its tile copy moves (CodePlan.h: 16, 8 or 4, or one
   /// element); 0 for the inputs of a pre-defined op.
   double chunkBytes = 0;
+  /// Shared-memory wavefronts of one copy of its tile and the part bank
+  /// conflicts add (CodePlan.h, copySharedCost).
+  double copyWavefronts = 0;
+  double copyConflictWavefronts = 0;
 };
 
 /// The input of a graph-defined kernel that loads tiles of shape `tile` of
 /// a tensor of shape `tensor` (elements of `elementBytes` bytes), a new one
-/// every iteration if `walked`; its chunk is the lowering's (CodePlan.h).
+/// every iteration if `walked`; its chunk and its tile's layout (for
+/// `readAcrossRows`, the operands of tensor-core matmuls) are the
+/// lowering's (CodePlan.h).
 CostInput describeInput(llvm::ArrayRef<int64_t> tile,
                         llvm::ArrayRef<int64_t> tensor, double elementBytes,
-                        bool walked);
+                        bool walked, bool readAcrossRows = false);
 
 /// A kernel as the cost analysis sees it.
 struct KernelDesc {
