@@ -348,7 +348,7 @@ static void addLoadsInFlight(const DeviceModel &device, const KernelDesc &desc,
                    [](const CostInput &in) { return in.chunkBytes <= 0; }))
     return;
   auto async = [](const CostInput &in) {
-    return in.chunkBytes >= kMinAsyncCopyBytes;
+    return !in.afterLoop && in.chunkBytes >= kMinAsyncCopyBytes;
   };
   auto walks = [&](const CostInput &in) {
     return tileWalksLoop(in.walked, desc.forloop);
@@ -472,6 +472,7 @@ FailureOr<KernelDesc> mirage::search::describeKernel(Operation *op,
           elementBytesOf(it.getType()),
           // fmap is stored unsigned; -1: no loop walk.
           static_cast<int64_t>(it.getFmap()) >= 0, acrossRows));
+      d.inputs.back().afterLoop = it.isEpilogue();
       return;
     }
     if (isa<mb::OutputSaverOp>(inner)) {
