@@ -51,10 +51,9 @@ const char *kindName(Kind k) {
 bool isEpilogueInput(const SKernel &k, int b) {
   if (b < 0 || b >= static_cast<int>(k.inputs.size()))
     return false;
-  return llvm::any_of(llvm::drop_begin(k.ops, k.numBody + k.numAcc),
-                      [&](const SOp &op) {
-                        return llvm::is_contained(op.args, b);
-                      });
+  return llvm::any_of(
+      llvm::drop_begin(k.ops, k.numBody + k.numAcc),
+      [&](const SOp &op) { return llvm::is_contained(op.args, b); });
 }
 
 int64_t splitOf(const SKernel &k, uint32_t label) {
