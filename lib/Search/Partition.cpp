@@ -754,7 +754,8 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
   // longer than maxLen (docs/partitioning.md, "Joined subprograms"): a
   // masked attention of 8 ops is cut by the bound of 6 into two kernels
   // that one kernel does better. Only a join whose one-kernel form can fit
-  // the block-op bound (an op each and an accumulator) is added; the
+  // the block-op bound (an op each and an accumulator; at max-block-ops=0
+  // the default bound deepened by up to kExtraBlockOps) is added; the
   // branch and bound then searches it like any interval, or bounds it
   // away. Returns whether a join is left to search.
   auto joinChosen = [&]() -> FailureOr<bool> {
@@ -769,19 +770,32 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
             return j.order == o && j.start == s && j.len == len;
           }))
         continue;
-      unsigned blockOps = so.maxBlockOps;
+      // Its one-kernel form has an op each and an accumulator at least.
+      unsigned need = len + 1, blockOps = so.maxBlockOps;
+      bool deeper = false;
       if (blockOps == 0) {
-        // defaultMaxBlockOps of the joined subprogram.
+        // defaultMaxBlockOps of the joined subprogram, deepened by up to
+        // kExtraBlockOps as a fruitless search would be (a scaled causal
+        // attention: 9 ops and an accumulator).
         bool hasMax = false;
         for (unsigned q = s; q < s + len; ++q)
           hasMax |= isa<mk::ReduceMaxOp>(graph.ops[orders[o][q]]);
         blockOps = hasMax ? 9 : 8;
+        deeper = need > blockOps;
+        if (deeper)
+          blockOps = std::min(16u, blockOps + kExtraBlockOps);
       }
-      if (len + 1 > blockOps)
+      if (need > blockOps)
         continue;
       FailureOr<unsigned> id = distinctOf(o, s, len);
       if (failed(id))
         return failure();
+      // A deeper join is searched after the shallow searches, with just
+      // the block ops its one-kernel form needs.
+      if (Distinct &d = distinct[*id]; deeper && !d.resolved && !d.deepened) {
+        d.blockOps = need;
+        d.deepened = true;
+      }
       joined.push_back({o, s, len, *id});
       if (*id >= occurs.size())
         occurs.resize(*id + 1);
@@ -795,6 +809,8 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
       searchUnresolved();
       chooseCover();
     } while (recheckChosen());
+    if (!options.joins)
+      break;
     FailureOr<bool> more = joinChosen();
     if (failed(more))
       return failure();

@@ -421,6 +421,7 @@ struct SuperoptimizePass
     PartitionOptions po;
     po.search = o;
     po.maxOps = maxOps;
+    po.joins = partitionJoins;
     // No cache when measured times re-rank (they are not part of the key).
     if (cacheDir != "none" && o.measuredMicros.empty())
       po.cacheDirectory =
