@@ -170,15 +170,62 @@ Reason importClamp(tosa::ClampOp op, OpBuilder &b) {
   return {};
 }
 
+/// tosa.select(m, x, c) or tosa.select(m, c, x) of a boolean tensor m that
+/// no compare here computes (an argument: torch's masked_fill, a padding
+/// mask) and a splat c: mk.where of m's 0/1 float conversion (a tosa.cast
+/// that stays outside the mk ops, as mk holds no booleans), or of 1 - m for
+/// the second form. m broadcasts to x as mk.where's operands do.
+Reason importBooleanSelect(tosa::SelectOp op, OpBuilder &b) {
+  Value m = op.getInput1(), t = op.getInput2(), f = op.getInput3();
+  std::optional<double> tc = scalarSplat(t), fc = scalarSplat(f);
+  if (tc.has_value() == fc.has_value())
+    return "tosa.select by a boolean tensor that does not choose between a "
+           "value and a constant";
+  Value x = fc ? t : f;
+  double fill = fc ? *fc : *tc;
+  if (std::isnan(fill))
+    return "a mask filled with NaN";
+  if (Reason r = checkTypes(x, op->getResultTypes()); !r.empty())
+    return r;
+  if (x.getType() != op->getResult(0).getType())
+    return "a select that broadcasts the selected value";
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto mType = dyn_cast<RankedTensorType>(m.getType());
+  if (!mType || !mType.hasStaticShape() ||
+      mType.getRank() != xType.getRank() ||
+      llvm::any_of(llvm::zip(mType.getShape(), xType.getShape()),
+                   [](auto d) {
+                     auto [md, xd] = d;
+                     return md != xd && md != 1;
+                   }))
+    return "a boolean mask that does not broadcast to the selected value";
+  b.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  auto floatMask = mType.clone(xType.getElementType());
+  Value mask =
+      tosa::CastOp::create(b, loc, floatMask, m).getResult();
+  // select(m, c, x) keeps x where m is 0: 1 - m is exact on 0 and 1.
+  if (tc) {
+    Value neg = mk::NegOp::create(b, loc, TypeRange{floatMask}, ValueRange{mask})
+                    .getResult();
+    mask = mk::AddScalarOp::create(b, loc, floatMask, neg,
+                                   b.getF64FloatAttr(1.0))
+               .getResult();
+  }
+  replaceOp(op, mk::WhereOp::create(b, loc, xType, mask, x,
+                                    b.getF64FloatAttr(fill))
+                    .getResult());
+  return {};
+}
+
 /// tosa.select(x > c, x, c) and its variants (tosa.greater or
 /// tosa.greater_equal, the constant on either side, either orientation):
 /// max(x, c) or min(x, c) as mk.relu or mk.clamp, as in linalg bodies.
+/// Other boolean conditions: importBooleanSelect.
 Reason importSelect(tosa::SelectOp op, OpBuilder &b) {
   Operation *cmp = op.getInput1().getDefiningOp();
   if (!isa_and_nonnull<tosa::GreaterOp, tosa::GreaterEqualOp>(cmp))
-    return "tosa.select whose condition is not a tosa.greater or "
-           "tosa.greater_equal (a boolean tensor condition is not imported "
-           "from tosa yet)";
+    return importBooleanSelect(op, b);
   Value lhs = cmp->getOperand(0), rhs = cmp->getOperand(1);
   std::optional<double> lc = scalarSplat(lhs), rc = scalarSplat(rhs);
   if (lc.has_value() == rc.has_value())

@@ -46,6 +46,10 @@ constexpr double l2Rate(double sms, double clock) { return 32 * sms * clock; }
 /// same for the GDDR parts. An assumption of the model (docs/cost-model.md)
 /// until a GPU calibrates it.
 constexpr double kDramLatencyMicros = 0.7;
+/// Load/store lanes per SM: the load/store units issue 32 thread-level
+/// memory instructions (one warp instruction) per SM and clock on every
+/// architecture from sm_80 to sm_120.
+constexpr double kLsuLanesPerSM = 32;
 
 const DeviceModel kDevices[] = {
     {"a100-40gb", "sm_80", 108, kA100Clock, 1.555e12, 40e6, 5.0e12, 167936,
@@ -170,6 +174,11 @@ KernelTime mirage::search::modelKernel(const DeviceModel &device,
                work.sfuOps / device.sfuOpsPerSecond) /
                   t.share * 1e6 +
               t.bankConflicts;
+  // The load/store units issue one warp instruction per SM and clock: a
+  // kernel that copies its tiles in 2-byte chunks issues 8 times the
+  // instructions of one that copies them in 16-byte chunks.
+  t.issue = work.memoryInstructions /
+            (device.sms * kLsuLanesPerSM * device.clockHz) / t.share * 1e6;
   t.latency = t.waves * (device.firstLoadMicros +
                          static_cast<double>(work.loopIterations) *
                              device.iterationMicros);
@@ -177,6 +186,10 @@ KernelTime mirage::search::modelKernel(const DeviceModel &device,
   if (t.compute > body) {
     body = t.compute;
     t.bound = "compute";
+  }
+  if (t.issue > body) {
+    body = t.issue;
+    t.bound = "issue";
   }
   if (t.latency > body) {
     body = t.latency;

@@ -403,6 +403,9 @@ KernelWork mirage::search::analyzeKernel(const DeviceModel &device,
   double workingSet = 0;
   for (const CostInput &in : desc.inputs) {
     double copies = blocks * (in.walked ? f : 1.0);
+    if (in.chunkBytes > 0)
+      w.memoryInstructions += copies * std::ceil(in.tileBytes / in.chunkBytes) *
+                              (in.chunkBytes >= kMinAsyncCopyBytes ? 1 : 2);
     w.smemWavefronts += copies * in.copyWavefronts;
     w.bankConflictWavefronts += copies * in.copyConflictWavefronts;
     double loaded = in.tileBytes * blocks * (in.walked ? f : 1.0);

@@ -55,6 +55,10 @@ constexpr double kMinSearchSeconds = 0.05;
 /// after every subprogram not yet deepened.
 constexpr unsigned kExtraBlockOps = 2;
 
+/// The longest joined subprogram (two adjacent chosen subprograms searched
+/// as one): the partition's own limit on a subprogram's ops.
+constexpr unsigned kMaxJoinedOps = 16;
+
 /// Relative slack of cost comparisons (the models' sums in another order).
 constexpr double kEps = 1e-9;
 
@@ -333,83 +337,102 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
   // Distinct. at[o][s][len - 1] is the Distinct of interval [s, s + len).
   std::vector<Distinct> distinct;
   llvm::StringMap<unsigned> byText;
+  // The Distinct of interval [s, s + len) of order o, new or shared: its
+  // lower bound and unfused cost (the upper bound), or a memoised result;
+  // fails if the cost model cannot read it.
+  auto distinctOf = [&](unsigned o, unsigned s,
+                        unsigned len) -> FailureOr<unsigned> {
+    // The interval's ops in body order (a topological order of any subset),
+    // so that one set of ops from several orders is one subprogram.
+    SmallVector<unsigned> members(orders[o].begin() + s,
+                                  orders[o].begin() + s + len);
+    llvm::sort(members);
+    SmallVector<Operation *> ops;
+    for (unsigned k : members)
+      ops.push_back(graph.ops[k]);
+    Outlined out = outline(ops, so.smemLimit);
+    auto [it, inserted] = byText.try_emplace(out.text, distinct.size());
+    if (!inserted)
+      return it->second;
+    Distinct d;
+    d.len = len;
+    d.bound = device->launchMicros +
+              std::max(out.bytes / device->bytesPerSecond * 1e6,
+                       device->firstLoadMicros + device->iterationMicros);
+    for (Operation *op : ops)
+      d.unfusedSummary += (d.unfusedSummary.empty() ? "" : "; ") +
+                          op->getName().getStringRef().str();
+    d.outlined = std::move(out);
+    // An op the search does not take stays on its own, as it is (its
+    // singleton is costed unfused and never searched).
+    if (llvm::any_of(ops, [](Operation *op) {
+          return !detail::isSearchableOp(op);
+        })) {
+      d.resolved = true;
+      d.result.note = "the search does not take this op";
+      d.barrier = len > 1;
+    }
+    if (d.barrier) {
+      d.bound = d.result.micros = d.result.unfusedMicros = kNoSubprogram;
+    } else {
+      std::string costError;
+      FailureOr<ProgramCost> unfused =
+          analyzeProgram(d.outlined.func, *device, costError);
+      if (failed(unfused)) {
+        error = "the cost model cannot read a subprogram: " + costError;
+        return failure();
+      }
+      SubprogramResult &r = d.result;
+      r.unfusedMicros = r.micros = unfused->totalMicros;
+      r.unfusedKernels = r.kernels = unfused->kernels.size();
+      r.summary = d.unfusedSummary;
+      d.bound = std::min(d.bound, r.unfusedMicros);
+      d.unfused = r;
+      if (memo) {
+        auto m = memo->find(d.outlined.text);
+        if (m != memo->end()) {
+          r = m->second;
+          d.resolved = d.fromMemo = true;
+        }
+      }
+    }
+    distinct.push_back(std::move(d));
+    return it->second;
+  };
   std::vector<std::vector<SmallVector<unsigned, 8>>> at(orders.size());
   for (unsigned len = 1; len <= maxLen; ++len)
-    for (auto [o, order] : llvm::enumerate(orders)) {
+    for (unsigned o = 0; o < orders.size(); ++o) {
       at[o].resize(n);
       for (unsigned s = 0; s + len <= n; ++s) {
-        // The interval's ops in body order (a topological order of any
-        // subset), so that one set of ops from several orders is one
-        // subprogram.
-        SmallVector<unsigned> members(order.begin() + s,
-                                      order.begin() + s + len);
-        llvm::sort(members);
-        SmallVector<Operation *> ops;
-        for (unsigned k : members)
-          ops.push_back(graph.ops[k]);
-        Outlined out = outline(ops, so.smemLimit);
-        auto [it, inserted] = byText.try_emplace(out.text, distinct.size());
-        if (inserted) {
-          Distinct d;
-          d.len = len;
-          d.bound = device->launchMicros +
-                    std::max(out.bytes / device->bytesPerSecond * 1e6,
-                             device->firstLoadMicros + device->iterationMicros);
-          for (Operation *op : ops)
-            d.unfusedSummary += (d.unfusedSummary.empty() ? "" : "; ") +
-                                op->getName().getStringRef().str();
-          d.outlined = std::move(out);
-          // An op the search does not take stays on its own, as it is (its
-          // singleton is costed unfused and never searched).
-          bool unsearchable = llvm::any_of(
-              ops, [](Operation *op) { return !detail::isSearchableOp(op); });
-          if (unsearchable) {
-            d.resolved = true;
-            d.result.note = "the search does not take this op";
-            d.barrier = len > 1;
-          }
-          distinct.push_back(std::move(d));
-        }
-        at[o][s].push_back(it->second);
+        FailureOr<unsigned> id = distinctOf(o, s, len);
+        if (failed(id))
+          return failure();
+        at[o][s].push_back(*id);
         ++result.intervals;
       }
     }
-  result.considered = distinct.size();
+  // Joined intervals, longer than maxLen: adjacent chosen subprograms
+  // searched as one (joinChosen below).
+  struct Joined {
+    unsigned order, start, len, id;
+  };
+  SmallVector<Joined> joined;
+  auto idOf = [&](unsigned o, unsigned s, unsigned len) -> unsigned {
+    if (len <= maxLen)
+      return at[o][s][len - 1];
+    for (const Joined &j : joined)
+      if (j.order == o && j.start == s && j.len == len)
+        return j.id;
+    llvm_unreachable("an interval that is neither short nor joined");
+  };
 
-  // Unfused costs (the upper bounds), the lower bounds, memo hits, and
-  // where each distinct subprogram occurs.
+  // Where each distinct subprogram occurs.
   std::vector<SmallVector<std::pair<unsigned, unsigned>, 2>> occurs(
       distinct.size());
   for (unsigned o = 0; o < orders.size(); ++o)
     for (unsigned s = 0; s < n; ++s)
       for (auto [l, id] : llvm::enumerate(at[o][s]))
         occurs[id].emplace_back(o, s);
-  for (Distinct &d : distinct) {
-    if (d.barrier) {
-      d.bound = d.result.micros = d.result.unfusedMicros = kNoSubprogram;
-      continue;
-    }
-    std::string costError;
-    FailureOr<ProgramCost> unfused =
-        analyzeProgram(d.outlined.func, *device, costError);
-    if (failed(unfused)) {
-      error = "the cost model cannot read a subprogram: " + costError;
-      return failure();
-    }
-    SubprogramResult &r = d.result;
-    r.unfusedMicros = r.micros = unfused->totalMicros;
-    r.unfusedKernels = r.kernels = unfused->kernels.size();
-    r.summary = d.unfusedSummary;
-    d.bound = std::min(d.bound, r.unfusedMicros);
-    d.unfused = r;
-    if (memo) {
-      auto it = memo->find(d.outlined.text);
-      if (it != memo->end()) {
-        r = it->second;
-        d.resolved = d.fromMemo = true;
-      }
-    }
-  }
 
   // Branch and bound over the subprograms. `lo` is the cost of a subprogram
   // as far as known (its lower bound until resolved), `hi` what is surely
@@ -428,14 +451,22 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     SmallVector<double> f(n + 1, kInf);
     if (forward) {
       f[0] = 0;
-      for (unsigned p = 1; p <= n; ++p)
+      for (unsigned p = 1; p <= n; ++p) {
         for (unsigned l = 1; l <= std::min(p, maxLen); ++l)
           f[p] = std::min(f[p], f[p - l] + cost(at[o][p - l][l - 1]));
+        for (const Joined &j : joined)
+          if (j.order == o && j.start + j.len == p)
+            f[p] = std::min(f[p], f[j.start] + cost(j.id));
+      }
     } else {
       f[n] = 0;
-      for (unsigned p = n; p-- > 0;)
+      for (unsigned p = n; p-- > 0;) {
         for (unsigned l = 1; l <= std::min(n - p, maxLen); ++l)
           f[p] = std::min(f[p], cost(at[o][p][l - 1]) + f[p + l]);
+        for (const Joined &j : joined)
+          if (j.order == o && j.start == p)
+            f[p] = std::min(f[p], cost(j.id) + f[p + j.len]);
+      }
     }
     return f;
   };
@@ -664,14 +695,20 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
       SmallVector<double> f(n + 1, std::numeric_limits<double>::max());
       SmallVector<unsigned> from(n + 1, 0);
       f[0] = 0;
-      for (unsigned p = 1; p <= n; ++p)
-        for (unsigned l = 1; l <= std::min(p, maxLen); ++l) {
-          double c = f[p - l] + distinct[at[o][p - l][l - 1]].result.micros;
+      for (unsigned p = 1; p <= n; ++p) {
+        auto relax = [&](unsigned s, unsigned id) {
+          double c = f[s] + distinct[id].result.micros;
           if (c < f[p]) {
             f[p] = c;
-            from[p] = p - l;
+            from[p] = s;
           }
-        }
+        };
+        for (unsigned l = 1; l <= std::min(p, maxLen); ++l)
+          relax(p - l, at[o][p - l][l - 1]);
+        for (const Joined &j : joined)
+          if (j.order == o && j.start + j.len == p)
+            relax(j.start, j.id);
+      }
       if (f[n] < bestTotal * (1 - kEps)) {
         bestTotal = f[n];
         bestOrder = o;
@@ -691,7 +728,7 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     bool dropped = false;
     for (unsigned k = 0; k + 1 < bestCuts.size(); ++k) {
       unsigned s = bestCuts[k], len = bestCuts[k + 1] - s;
-      Distinct &d = distinct[at[bestOrder][s][len - 1]];
+      Distinct &d = distinct[idOf(bestOrder, s, len)];
       if (!d.result.recheckPending)
         continue;
       // Only a lookup sets recheckPending, so there is a cache.
@@ -713,10 +750,74 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     }
     return dropped;
   };
-  do {
-    searchUnresolved();
-    chooseCover();
-  } while (recheckChosen());
+  // Joins two adjacent subprograms of the chosen cover into one interval
+  // longer than maxLen (docs/partitioning.md, "Joined subprograms"): a
+  // masked attention of 8 ops is cut by the bound of 6 into two kernels
+  // that one kernel does better. Only a join whose one-kernel form can fit
+  // the block-op bound (an op each and an accumulator; at max-block-ops=0
+  // the default bound deepened by up to kExtraBlockOps) is added; the
+  // branch and bound then searches it like any interval, or bounds it
+  // away. Returns whether a join is left to search.
+  auto joinChosen = [&]() -> FailureOr<bool> {
+    bool added = false;
+    // The cuts change as joins are added; the chosen cover's stays.
+    SmallVector<unsigned> cuts = bestCuts;
+    unsigned o = bestOrder;
+    for (unsigned k = 0; k + 2 < cuts.size(); ++k) {
+      unsigned s = cuts[k], len = cuts[k + 2] - s;
+      if (len <= maxLen || len > kMaxJoinedOps ||
+          llvm::any_of(joined, [&](const Joined &j) {
+            return j.order == o && j.start == s && j.len == len;
+          }))
+        continue;
+      // Its one-kernel form has an op each and an accumulator at least.
+      unsigned need = len + 1, blockOps = so.maxBlockOps;
+      bool deeper = false;
+      if (blockOps == 0) {
+        // defaultMaxBlockOps of the joined subprogram, deepened by up to
+        // kExtraBlockOps as a fruitless search would be (a scaled causal
+        // attention: 9 ops and an accumulator).
+        bool hasMax = false;
+        for (unsigned q = s; q < s + len; ++q)
+          hasMax |= isa<mk::ReduceMaxOp>(graph.ops[orders[o][q]]);
+        blockOps = hasMax ? 9 : 8;
+        deeper = need > blockOps;
+        if (deeper)
+          blockOps = std::min(16u, blockOps + kExtraBlockOps);
+      }
+      if (need > blockOps)
+        continue;
+      FailureOr<unsigned> id = distinctOf(o, s, len);
+      if (failed(id))
+        return failure();
+      // A deeper join is searched after the shallow searches, with just
+      // the block ops its one-kernel form needs.
+      if (Distinct &d = distinct[*id]; deeper && !d.resolved && !d.deepened) {
+        d.blockOps = need;
+        d.deepened = true;
+      }
+      joined.push_back({o, s, len, *id});
+      if (*id >= occurs.size())
+        occurs.resize(*id + 1);
+      occurs[*id].emplace_back(o, s);
+      added |= !distinct[*id].resolved;
+    }
+    return added;
+  };
+  while (true) {
+    do {
+      searchUnresolved();
+      chooseCover();
+    } while (recheckChosen());
+    if (!options.joins)
+      break;
+    FailureOr<bool> more = joinChosen();
+    if (failed(more))
+      return failure();
+    if (!*more)
+      break;
+  }
+  result.considered = distinct.size();
 
   // Splice into a clone, in a module with the function's shared-memory
   // limit so that the verifier checks the same limit; the function takes
@@ -743,7 +844,7 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
   for (unsigned k = 0; k + 1 < bestCuts.size(); ++k) {
     Piece piece;
     unsigned s = bestCuts[k], len = bestCuts[k + 1] - s;
-    piece.id = at[bestOrder][s][len - 1];
+    piece.id = idOf(bestOrder, s, len);
     SmallVector<unsigned> members(order.begin() + s, order.begin() + s + len);
     llvm::sort(members);
     ChosenSubprogram chosen{

@@ -421,6 +421,7 @@ struct SuperoptimizePass
     PartitionOptions po;
     po.search = o;
     po.maxOps = maxOps;
+    po.joins = partitionJoins;
     // No cache when measured times re-rank (they are not part of the key).
     if (cacheDir != "none" && o.measuredMicros.empty())
       po.cacheDirectory =
@@ -561,6 +562,8 @@ struct CostReportPass
         os << ", ";
         term("compute", t.compute);
         os << ", ";
+        term("issue", t.issue);
+        os << ", ";
         term("latency", t.latency);
         os << "); DRAM " << mega(w.bytes) << " MB, L2 " << mega(w.l2Bytes)
            << " MB; tensor " << mega(w.tensorFlops) << " MFLOP, CUDA "
@@ -580,7 +583,9 @@ struct CostReportPass
              << fmt(t.achievableBytesPerSecond / 1e9, "%.0f") << " GB/s ("
              << fmt(100.0 * t.achievableBytesPerSecond / device->bytesPerSecond,
                     "%.0f")
-             << " % of HBM); shared memory " << mega(w.smemWavefronts)
+             << " % of HBM); load/store instructions "
+             << mega(w.memoryInstructions) << " M; shared memory "
+             << mega(w.smemWavefronts)
              << " M wavefronts, bank conflicts "
              << mega(w.bankConflictWavefronts) << " M ("
              << fmt(t.bankConflicts, "%.2f") << " us)";

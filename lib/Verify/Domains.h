@@ -60,6 +60,9 @@ public:
   Elem add(Elem a, Elem b) const { return a + b; }
   Elem sub(Elem a, Elem b) const { return a - b; }
   Elem mul(Elem a, Elem b) const { return a * b; }
+  /// a / b rounded once, as arith.divf: a * (1 / b) rounds twice, and is
+  /// NaN where 1 / b overflows (a subnormal b) and a is 0.
+  Elem div(Elem a, Elem b) const { return a / b; }
   Elem neg(Elem a) const { return -a; }
   Elem exp(Elem a) { return std::exp(a); }
   void expAll(const Elem *x, Elem *out, int64_t n) {

@@ -40,7 +40,10 @@ Evaluator<Dom>::binary(ElementwiseKind kind, ArrayRef<double> params,
   case ElementwiseKind::Mul:
     return broadcast(a, b, [&](E x, E y) { return dom.mul(x, y); });
   case ElementwiseKind::Div: {
-    // Invert the divisor once (batch inversion), then multiply.
+    if constexpr (!std::is_same_v<Dom, FieldDomain>)
+      return broadcast(a, b, [&](E x, E y) { return dom.div(x, y); });
+    // In the field, invert the divisor once (batch inversion), then
+    // multiply.
     T inv = b;
     dom.invertAll(inv.data);
     return broadcast(a, inv, [&](E x, E y) { return dom.mul(x, y); });

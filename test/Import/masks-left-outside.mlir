@@ -93,3 +93,31 @@ func.func @mask_argument_two_values(%s: tensor<8x8xf32>, %t: tensor<8x8xf32>, %m
   } -> tensor<8x8xf32>
   return %r : tensor<8x8xf32>
 }
+
+// -----
+
+// tosa.select by a boolean tensor between two tensors, with a NaN fill, or
+// broadcasting the selected value: left outside.
+// CHECK-LABEL: func.func @tosa_select_two_values
+// CHECK: tosa.select
+func.func @tosa_select_two_values(%s: tensor<8x8xf32>, %t: tensor<8x8xf32>, %m: tensor<8x8xi1>) -> tensor<8x8xf32> {
+  // expected-remark @below {{left outside: tosa.select by a boolean tensor that does not choose between a value and a constant}}
+  %0 = tosa.select %m, %s, %t : (tensor<8x8xi1>, tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+// CHECK-LABEL: func.func @tosa_select_nan_fill
+// CHECK: tosa.select
+func.func @tosa_select_nan_fill(%s: tensor<8x8xf32>, %m: tensor<8x8xi1>) -> tensor<8x8xf32> {
+  %c = "tosa.const"() <{values = dense<0x7FC00000> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  // expected-remark @below {{left outside: a mask filled with NaN}}
+  %0 = tosa.select %m, %s, %c : (tensor<8x8xi1>, tensor<8x8xf32>, tensor<1x1xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+// CHECK-LABEL: func.func @tosa_select_broadcast_value
+// CHECK: tosa.select
+func.func @tosa_select_broadcast_value(%s: tensor<1x8xf32>, %m: tensor<8x8xi1>) -> tensor<8x8xf32> {
+  %c = "tosa.const"() <{values = dense<0.0> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  // expected-remark @below {{left outside: a select that broadcasts the selected value}}
+  %0 = tosa.select %m, %s, %c : (tensor<8x8xi1>, tensor<1x8xf32>, tensor<1x1xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}

@@ -18,7 +18,9 @@
 // DIFF: PASS @bool_mask_mul
 // DIFF: PASS @bool_mask_select
 // DIFF: PASS @masked_fill
-// DIFF: 11 passed, 0 failed, 0 not checked
+// DIFF: PASS @tosa_masked_fill
+// DIFF: PASS @tosa_padding_mask
+// DIFF: 13 passed, 0 failed, 0 not checked
 
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #last2 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
@@ -304,4 +306,32 @@ func.func @masked_fill(%s: tensor<8x16xf32>, %m: tensor<8x16xi1>) -> tensor<8x16
     linalg.yield %v : f32
   } -> tensor<8x16xf32>
   return %r : tensor<8x16xf32>
+}
+
+// tosa.select by a boolean argument (TFLite's masked_fill): the mask's 0/1
+// conversion (tosa.cast) stays outside, mk.where of 1 - m keeps the scores
+// where the mask is false.
+// CHECK-LABEL: func.func @tosa_masked_fill(
+// CHECK: tosa.cast %{{.*}} : (tensor<2x8x16xi1>) -> tensor<2x8x16xf32>
+// CHECK: func.func private @tosa_masked_fill_mk0(
+// CHECK: mk.neg
+// CHECK: mk.add_scalar %{{.*}}, 1.000000e+00
+// CHECK: mk.where %{{.*}}, %{{.*}} fill = -1.000000e+09 : tensor<2x8x16xf32>, tensor<2x8x16xf32> -> tensor<2x8x16xf32>
+// CHECK-NOT: tosa.select
+func.func @tosa_masked_fill(%s: tensor<2x8x16xf32>, %m: tensor<2x8x16xi1>) -> tensor<2x8x16xf32> {
+  %c = "tosa.const"() <{values = dense<-1.0e+09> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %0 = tosa.select %m, %c, %s : (tensor<2x8x16xi1>, tensor<1x1x1xf32>, tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  %1 = tosa.exp %0 : (tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  return %1 : tensor<2x8x16xf32>
+}
+
+// A key-padding mask [1, 1, keys] broadcast over the batch and queries:
+// mk.where broadcasts it.
+// CHECK-LABEL: func.func @tosa_padding_mask(
+// CHECK: tosa.cast %{{.*}} : (tensor<1x1x16xi1>) -> tensor<1x1x16xf32>
+// CHECK: mk.where %{{.*}}, %{{.*}} fill = 0.000000e+00 : tensor<1x1x16xf32>, tensor<2x8x16xf32> -> tensor<2x8x16xf32>
+func.func @tosa_padding_mask(%s: tensor<2x8x16xf32>, %m: tensor<1x1x16xi1>) -> tensor<2x8x16xf32> {
+  %c = "tosa.const"() <{values = dense<0.0> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %0 = tosa.select %m, %s, %c : (tensor<1x1x16xi1>, tensor<2x8x16xf32>, tensor<1x1x1xf32>) -> tensor<2x8x16xf32>
+  return %0 : tensor<2x8x16xf32>
 }

@@ -3,9 +3,11 @@
 // canonical text, whatever their value names and weights) are searched once.
 // Each layer is rms_norm, a weight, a matmul and the residual add; the
 // second layer's subprogram and the whole second function are answered from
-// the first one's search.
+// the first one's search. Without joins (partition-joins=0): the join of
+// the two layers is one kernel at these shapes and would leave no second
+// subprogram to deduplicate.
 //
-// RUN: mirage-opt --mirage-superoptimize="threads=2 keep-reference=1 cache-dir=none" %s -o %t 2> %t.remarks
+// RUN: mirage-opt --mirage-superoptimize="threads=2 keep-reference=1 cache-dir=none partition-joins=0" %s -o %t 2> %t.remarks
 // RUN: FileCheck %s --input-file=%t
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // RUN: mirage-opt --mirage-check-equivalence %t -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV

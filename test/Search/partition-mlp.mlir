@@ -1,13 +1,25 @@
 // Partitioned search (docs/partitioning.md) of an 8-op chain shaped like the
 // MLP half of a Llama decoder layer at small shapes: rms_norm, the weight,
 // gate and up matmuls, silu, mul, down matmul, residual add. More ops than
-// max-partition-ops (6), so the function is split; each half becomes one
-// graph-defined kernel, and the spliced result is equivalent to the input.
+// max-partition-ops (6), so the function is split; without joins
+// (partition-joins=0) each half becomes one graph-defined kernel, and the
+// spliced result is equivalent to the input. At the default options the two
+// chosen halves are joined (docs/partitioning.md, "Joined subprograms": 8
+// ops and an accumulator, the default bound of 8 deepened to 9) and the
+// whole MLP is one kernel at these small shapes.
 //
-// RUN: mirage-opt --mirage-superoptimize="threads=2 keep-reference=1 cache-dir=none" %s -o %t 2> %t.remarks
+// RUN: mirage-opt --mirage-superoptimize="threads=2 keep-reference=1 cache-dir=none partition-joins=0" %s -o %t 2> %t.remarks
 // RUN: FileCheck %s --input-file=%t
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 // RUN: mirage-opt --mirage-check-equivalence %t -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV
+// RUN: mirage-opt --mirage-superoptimize="threads=2 keep-reference=1 cache-dir=none partition-searches=1" %s -o %t.joined 2> %t.joined.remarks
+// RUN: FileCheck %s --check-prefix=JOINED --input-file=%t.joined.remarks
+// RUN: mirage-opt --mirage-check-equivalence %t.joined -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV
+
+// JOINED: remark: subprogram 1 of 1: ops 0-7 (mk.rms_norm, mk.mul, mk.matmul, mk.matmul, mk.silu, mk.mul, mk.matmul, mk.add): graph_kernel
+// JOINED-SAME: 1 kernel(s)
+// JOINED: remark: searched subprogram (mk.rms_norm; mk.mul; mk.matmul; mk.matmul; mk.silu; mk.mul; mk.matmul; mk.add) with max-block-ops=9
+// JOINED: remark: superoptimized in 1 subprogram(s): 8 ops, 1 kernel(s) (unfused 8)
 
 // REMARK: remark: subprogram 1 of 2: ops 0-3 (mk.rms_norm, mk.mul, mk.matmul, mk.matmul): graph_kernel grid [{{[0-9,]+}}] forloop {{[0-9]+}} {rms_norm mul matmul matmul accum_sum accum_sum}; 1 kernel(s), modelled {{[0-9.]+}} us, unfused 14.4 us; searched in {{[0-9.]+}} s
 // REMARK: remark: subprogram 2 of 2: ops 4-7 (mk.silu, mk.mul, mk.matmul, mk.add): graph_kernel grid [{{[0-9,]+}}] forloop {{[0-9]+}} {silu mul matmul add accum_sum}; 1 kernel(s), modelled {{[0-9.]+}} us, unfused 14.4 us; searched in {{[0-9.]+}} s

@@ -167,8 +167,9 @@ bool mirage::run::compareOutputs(ArrayRef<Buffer> outBufs,
                                  ArrayRef<verify::FloatTensor> reference,
                                  double tolScale, double &maxAbs,
                                  double &maxRel,
-                                 ArrayRef<verify::FloatTensor> f32Reference,
-                                 double roundingScale) {
+                                 const ComparisonAids &aids) {
+  ArrayRef<verify::FloatTensor> f32Reference = aids.f32Reference;
+  double roundingScale = aids.roundingScale;
   bool ok = true;
   maxAbs = maxRel = 0;
   for (auto [o, b] : llvm::enumerate(outBufs)) {
@@ -186,7 +187,10 @@ bool mirage::run::compareOutputs(ArrayRef<Buffer> outBufs,
     if (!(scale > 0) || !std::isfinite(scale))
       scale = 1.0;
     int64_t bad = 0, firstBad = -1, agree = 0, firstAgree = -1, overflow = 0,
-            firstOverflow = -1, illConditioned = 0, firstIll = -1;
+            firstOverflow = -1, illConditioned = 0, firstIll = -1,
+            sensitive = 0, firstSensitive = -1, overflowWide = 0,
+            firstOverflowWide = -1;
+    double firstMoved = 0, firstWide = 0;
     // The f32 rounding error of the reference in f32, per row (the last
     // dim): one sample of rounding per element can be small by chance where
     // its neighbours, computed from the same rows of the inputs, show the
@@ -211,16 +215,29 @@ bool mirage::run::compareOutputs(ArrayRef<Buffer> outBufs,
         ++agree;
         continue;
       }
-      if (!std::isfinite(got) && std::isfinite(want) &&
-          o < f32Reference.size() && roundingScale == 1.0 &&
-          !std::isfinite(f32Reference[o].data[i])) {
-        if (firstOverflow < 0)
-          firstOverflow = i;
-        ++overflow;
-        continue;
-      }
       double err = std::fabs(got - want);
       double lim = tolScale * (tol.rel * std::fabs(want) + tol.abs * scale);
+      if (!std::isfinite(got) && std::isfinite(want) && roundingScale == 1.0) {
+        if (o < f32Reference.size() &&
+            !std::isfinite(f32Reference[o].data[i])) {
+          if (firstOverflow < 0)
+            firstOverflow = i;
+          ++overflow;
+          continue;
+        }
+        const std::vector<Buffer> *wide =
+            aids.outputsInF64 ? aids.outputsInF64() : nullptr;
+        double inF64 = wide && o < wide->size() ? readElement((*wide)[o], i)
+                                                : NAN;
+        if (std::fabs(inF64 - want) <= lim) {
+          if (firstOverflowWide < 0) {
+            firstOverflowWide = i;
+            firstWide = inF64;
+          }
+          ++overflowWide;
+          continue;
+        }
+      }
       double inF32 = o < f32Reference.size() ? f32Reference[o].data[i] : NAN;
       double f32Err = roundingScale * std::max(std::fabs(inF32 - want),
                                                rowF32Err[i / rowLength]);
@@ -232,7 +249,26 @@ bool mirage::run::compareOutputs(ArrayRef<Buffer> outBufs,
           !std::isfinite(want) && o < f32Reference.size() &&
           (std::isfinite(got) ? std::isfinite(inF32)
                               : sameNonFinite(got, inF32));
-      if (roundingDecides ||
+      // Moved out of tolerance, or to another kind, by a perturbation of
+      // the inputs far below the tolerance: ill-conditioned here.
+      bool sensitiveHere = false;
+      for (unsigned k = 0; aids.perturbedReference && !(err <= lim) &&
+                           !sensitiveHere && k < kPerturbations;
+           ++k) {
+        const std::vector<verify::FloatTensor> *p = aids.perturbedReference(k);
+        if (!p || o >= p->size())
+          break;
+        double moved = (*p)[o].data[i];
+        sensitiveHere = !sameNonFinite(moved, want) &&
+                        !(std::fabs(moved - want) <= lim);
+        if (sensitiveHere && firstSensitive < 0) {
+          firstSensitive = i;
+          firstMoved = moved;
+        }
+      }
+      if (sensitiveHere) {
+        ++sensitive;
+      } else if (roundingDecides ||
           (!(err <= lim) && std::isfinite(got) && f32Err > lim &&
            err <= kIllConditionedFactor * f32Err + lim)) {
         if (firstIll < 0)
@@ -278,6 +314,16 @@ bool mirage::run::compareOutputs(ArrayRef<Buffer> outBufs,
                    << " in f32: the computation overflows in f32 (" << overflow
                    << " of " << ref.numElements()
                    << " elements; not counted as a mismatch)\n";
+    if (overflowWide)
+      llvm::outs() << "NOTE output " << o << " " << where(firstOverflowWide)
+                   << ": got "
+                   << llvm::format("%g", readElement(b, firstOverflowWide))
+                   << ", expected "
+                   << llvm::format("%.6g", ref.data[firstOverflowWide])
+                   << ", which is " << llvm::format("%.6g", firstWide)
+                   << " computed in f64: an intermediate overflows in f32 ("
+                   << overflowWide << " of " << ref.numElements()
+                   << " elements; not counted as a mismatch)\n";
     if (illConditioned)
       llvm::outs() << "NOTE output " << o << " " << where(firstIll)
                    << ": got " << llvm::format("%.6g", readElement(b, firstIll))
@@ -295,6 +341,19 @@ bool mirage::run::compareOutputs(ArrayRef<Buffer> outBufs,
                                               "the ratio of the precisions)")
                    << ", or not finite in f64 only; not counted as a "
                       "mismatch)\n";
+    if (sensitive)
+      llvm::outs() << "NOTE output " << o << " " << where(firstSensitive)
+                   << ": got "
+                   << llvm::format("%.6g", readElement(b, firstSensitive))
+                   << ", expected "
+                   << llvm::format("%.6g", ref.data[firstSensitive])
+                   << ", which is "
+                   << llvm::format("%.6g", firstMoved)
+                   << " on inputs moved by "
+                   << llvm::format("%g", kInputPerturbation)
+                   << " relative: ill-conditioned at these inputs ("
+                   << sensitive << " of " << ref.numElements()
+                   << " elements; not counted as a mismatch)\n";
     if (bad) {
       ok = false;
       llvm::outs() << "MISMATCH output " << o << " " << where(firstBad)
@@ -308,6 +367,25 @@ bool mirage::run::compareOutputs(ArrayRef<Buffer> outBufs,
     maxRel = std::max(maxRel, outRel);
   }
   return ok;
+}
+
+std::vector<verify::FloatTensor>
+mirage::run::perturbInputs(ArrayRef<verify::FloatTensor> inputs,
+                           ArrayRef<bool> isFloat, uint64_t seed) {
+  std::vector<verify::FloatTensor> out(inputs.begin(), inputs.end());
+  uint64_t state = seed ^ 0x9e3779b97f4a7c15ULL;
+  for (auto [i, t] : llvm::enumerate(out)) {
+    if (i < isFloat.size() && !isFloat[i])
+      continue;
+    for (double &v : t.data) {
+      // xorshift64: one random sign per element.
+      state ^= state << 13;
+      state ^= state >> 7;
+      state ^= state << 17;
+      v *= (state & 1) ? 1 + kInputPerturbation : 1 - kInputPerturbation;
+    }
+  }
+  return out;
 }
 
 /// Expanded memref descriptor of a row-major buffer at `ptr`: allocated

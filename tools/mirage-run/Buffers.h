@@ -14,6 +14,7 @@
 
 #include "mlir/IR/Types.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
 
@@ -43,31 +44,72 @@ double readElement(const Buffer &b, int64_t i);
 /// Every element of `b` as a double.
 verify::FloatTensor readBuffer(const Buffer &b);
 
+/// What a comparison may consult besides the reference to tell f32
+/// overflow, rounding and ill-conditioning from a mismatch (compareOutputs).
+struct ComparisonAids {
+  /// The reference computed in f32 (empty: none).
+  llvm::ArrayRef<verify::FloatTensor> f32Reference;
+  /// The ratio of the outputs' rounding unit to f32's: 1 for outputs
+  /// computed in f32, 2^-29 for outputs computed in f64.
+  double roundingScale = 1.0;
+  /// The reference evaluated again on inputs moved by kInputPerturbation
+  /// relative (seed k); null when it cannot be evaluated.
+  llvm::function_ref<const std::vector<verify::FloatTensor> *(unsigned k)>
+      perturbedReference;
+  /// The outputs computed again in f64 (null when they cannot be).
+  llvm::function_ref<const std::vector<Buffer> *()> outputsInF64;
+};
+
 /// Compares every output with the reference and prints one line per output
 /// (and the first mismatch); false on a mismatch. The tolerance of an
 /// element type is multiplied by `tolScale`. A NaN on both sides, or an
-/// infinity of the same sign, agrees (counted on a line of its own). Where
-/// an output element is non-finite and the reference finite, `f32Reference`
-/// (the reference computed in f32, when given) decides: non-finite there
-/// too means the computation overflows in f32, which a NOTE line reports
-/// instead of a mismatch. Where a finite output element is out of tolerance
-/// and `f32Reference` departs from the reference by more than the tolerance
-/// there or elsewhere in its row (the last dim), the element is
-/// ill-conditioned in f32 (the rounding of f32 alone moves it that far); it
-/// agrees when its error is at most kIllConditionedFactor times the f32
-/// reference's largest in the row, on a NOTE line; so does
-/// an element that is not finite in the reference where the output and
-/// `f32Reference` are both finite, or both the same non-finite value (f32
-/// rounding decides: there is no real value to compare with). Outputs
-/// computed in f64 pass `roundingScale` = the ratio of f64's to f32's
-/// rounding unit: the f32 reference's error, times it, estimates theirs
-/// (an f64 output that is not finite where the reference is finite is then
-/// a mismatch: f64 does not overflow where the reference does not).
+/// infinity of the same sign, agrees (counted on a line of its own). With
+/// `aids`:
+///  - overflow: where an output element computed in f32 is non-finite and
+///    the reference finite, the computation overflows in f32 (a NOTE, not
+///    a mismatch) when the f32 reference is non-finite there too, or the
+///    outputs computed in f64 are within tolerance of the reference there
+///    (x * (1 / y) with a subnormal y overflows where x / y does not);
+///  - f32 rounding: where a finite output element is out of tolerance and
+///    the f32 reference departs from the reference by more than the
+///    tolerance there or elsewhere in its row (the last dim), the element
+///    is ill-conditioned in f32; it agrees when its error is at most
+///    kIllConditionedFactor times the f32 reference's largest in the row,
+///    on a NOTE line; so does an element that is not finite in the
+///    reference where the output and the f32 reference are both finite, or
+///    both the same non-finite value (f32 rounding decides: there is no real
+///    value to compare with). For outputs computed in f64 the f32
+///    reference's error times `roundingScale` estimates theirs (an f64
+///    output that is not finite where the reference is finite is then not
+///    an overflow);
+///  - ill-conditioned inputs: an element still out of tolerance that one of
+///    kPerturbations perturbed references moves out of tolerance, or to
+///    another finite or non-finite kind, is ill-conditioned at these inputs
+///    (e.g. the sign of a cancellation that rounding decides, a coin flip
+///    per evaluation): a NOTE, not a mismatch. The perturbed references
+///    and the outputs in f64 are asked for only at such elements.
 bool compareOutputs(llvm::ArrayRef<Buffer> outBufs,
                     llvm::ArrayRef<verify::FloatTensor> reference,
                     double tolScale, double &maxAbs, double &maxRel,
-                    llvm::ArrayRef<verify::FloatTensor> f32Reference = {},
-                    double roundingScale = 1.0);
+                    const ComparisonAids &aids = {});
+
+/// How many perturbed evaluations an out-of-tolerance element is tried
+/// against: an element that rounding alone decides escapes all of them
+/// with probability 2^-kPerturbations.
+constexpr unsigned kPerturbations = 8;
+
+/// The relative size of the input perturbation of a perturbed reference:
+/// 2^13 times f64's rounding unit, so that it moves an ill-conditioned
+/// element further than the rounding of another order of f64 operations
+/// does, and a well-conditioned one (condition number below about 2^20)
+/// by less than the tolerance.
+constexpr double kInputPerturbation = 0x1p-40;
+
+/// `inputs` moved by +-kInputPerturbation relative, a seeded random sign
+/// per element (float inputs only: `isFloat[i]`).
+std::vector<verify::FloatTensor>
+perturbInputs(llvm::ArrayRef<verify::FloatTensor> inputs,
+              llvm::ArrayRef<bool> isFloat, uint64_t seed);
 
 /// How much further than the reference evaluated in f32 an output computed
 /// in f32 elsewhere (another order of operations) may be from the f64

@@ -271,6 +271,41 @@ TEST_F(SuperoptimizerTest, ScalarLoadKernelIsModelledSlowerThanVectorisedTwin) {
   EXPECT_LT(ts.achievableBytesPerSecond, 0.02 * h100->bytesPerSecond);
   EXPECT_GT(ts.total, 20 * tv.total);
   EXPECT_STREQ(ts.bound, "memory");
+  // Load/store issue: per block and iteration, 16 KB in 1024 cp.async
+  // chunks of 16 bytes, or 8192 loads of 2 bytes each followed by a
+  // shared-memory store; at 32 per SM and clock on 128 of 132 SMs.
+  EXPECT_EQ(wv.memoryInstructions, 128.0 * 32 * 1024);
+  EXPECT_EQ(ws.memoryInstructions, 128.0 * 32 * 8192 * 2);
+  double lanes = h100->sms * 32 * h100->clockHz * (128.0 / h100->sms);
+  EXPECT_NEAR(tv.issue, 128.0 * 32 * 1024 / lanes * 1e6, 1e-9);
+  EXPECT_NEAR(ts.issue, 16 * tv.issue, 1e-9);
+}
+
+TEST_F(SuperoptimizerTest, LoadStoreIssueBindsScalarCopiesOfL2ResidentTiles) {
+  // 1056 blocks (8 per SM) that each copy the same 1 MB of one-byte
+  // elements, re-read from L2: copied one element at a time (a load and a
+  // shared-memory store each: 2 instructions per byte) the load/store units
+  // (one warp instruction per SM and clock) take longer than L2 (32 bytes
+  // per SM and clock) delivers the bytes; 16-byte cp.async chunks issue 32
+  // times fewer instructions and L2 sets the time. (f16 elements copied
+  // one at a time issue one instruction per byte: the two rates tie.)
+  std::optional<DeviceModel> h100 = getDeviceModel("h100-sxm");
+  ASSERT_TRUE(h100);
+  KernelWork w;
+  w.blocks = 1056;
+  w.threads = 256;
+  w.bytes = 1 << 20;
+  w.l2Bytes = 1056.0 * (1 << 20);
+  w.memoryInstructions = 2 * w.l2Bytes;
+  KernelTime scalar = modelKernel(*h100, w);
+  EXPECT_STREQ(scalar.bound, "issue");
+  EXPECT_NEAR(scalar.issue,
+              w.memoryInstructions / (h100->sms * 32 * h100->clockHz) * 1e6,
+              1e-9);
+  w.memoryInstructions /= 32;
+  KernelTime vectorised = modelKernel(*h100, w);
+  EXPECT_STREQ(vectorised.bound, "memory");
+  EXPECT_LT(vectorised.total, scalar.total);
 }
 
 TEST_F(SuperoptimizerTest, EpilogueInputIsReadOncePerBlockSynchronously) {

@@ -131,6 +131,10 @@ struct KernelWork {
   /// static bank rule), and the part of them bank conflicts add.
   double smemWavefronts = 0;
   double bankConflictWavefronts = 0;
+  /// Thread-level load/store instructions of the tile copies (one per chunk
+  /// of each copy: a cp.async moves its chunk from global to shared memory
+  /// in one; a synchronous copy loads it and stores it to shared memory).
+  double memoryInstructions = 0;
 };
 
 /// The modelled time of one kernel and its parts.
@@ -147,12 +151,15 @@ struct KernelTime {
   /// latency).
   double bytesInFlightPerSM = 0;
   double achievableBytesPerSecond = 0;
-  /// Microseconds: launch overhead, memory, compute, loop latency, total.
-  double launch = 0, memory = 0, compute = 0, latency = 0, total = 0;
+  /// Microseconds: launch overhead, memory, compute, load/store issue, loop
+  /// latency, total.
+  double launch = 0, memory = 0, compute = 0, issue = 0, latency = 0,
+         total = 0;
   /// The part of `compute` that bank conflicts add: their extra wavefronts
   /// at one wavefront per SM and clock.
   double bankConflicts = 0;
-  /// The term that sets the time: "memory", "compute" or "latency".
+  /// The term that sets the time: "memory", "compute", "issue" or
+  /// "latency".
   const char *bound = "memory";
 };
 

@@ -37,6 +37,9 @@ struct PartitionOptions {
   /// search that deepens to two kernels costs far more to enumerate and to
   /// verify at real shapes (docs/partitioning.md).
   unsigned maxKernelOps = 1;
+  /// Also search two adjacent subprograms of the chosen cover as one where
+  /// their union is longer than `maxOps` (a join, docs/partitioning.md).
+  bool joins = true;
   /// Directory of the on-disk result cache (ResultCache.h) consulted per
   /// subprogram before it is searched; empty: no cache. A hit with a
   /// program is re-checked (finite-field test against the subprogram)

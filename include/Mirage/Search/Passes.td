@@ -131,6 +131,11 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "functions of at least this many ops are partitioned, smaller ones "
            "are searched whole (the programs of DESIGN section 8 have at most "
            "7)">,
+    Option<"partitionJoins", "partition-joins", "bool",
+           /*default=*/"true",
+           "also search two adjacent chosen subprograms as one where their "
+           "union is longer than max-partition-ops and its one-kernel form "
+           "fits the block-op bound (docs/partitioning.md)">,
     Option<"partitionSearches", "partition-searches", "bool",
            /*default=*/"false",
            "a remark for every search of a subprogram of a partitioned "
