@@ -331,6 +331,10 @@ TEST_F(SuperoptimizerTest, EpilogueInputIsReadOncePerBlockSynchronously) {
   KernelWork hoisted = analyzeKernel(*h100, d);
   EXPECT_EQ(hoisted.bytes, epilogue.bytes);
   EXPECT_EQ(hoisted.bytesInFlight, 64 * 128 * 2);
+  // 1024 chunks of 16 bytes a block: a synchronous load and store each
+  // after the loop, one cp.async each before it.
+  EXPECT_EQ(epilogue.memoryInstructions, 64.0 * 1024 * 2);
+  EXPECT_EQ(hoisted.memoryInstructions, 64.0 * 1024);
 }
 
 TEST_F(SuperoptimizerTest, BankConflictsAddToTheModelledCompute) {
