@@ -227,7 +227,8 @@ int64_t KernelEmitter::planSharedMemory() {
     }
     if (auto acc = dyn_cast<mb::AccumRescaledSumOp>(op))
       reserve(acc.getResult(), acc.getType().getShape(), f32, aux);
-    if (auto it = dyn_cast<mb::InputIterOp>(op)) {
+    // An epilogue input is copied after the loop, where it is read.
+    if (auto it = dyn_cast<mb::InputIterOp>(op); it && !it.isEpilogue()) {
       if (isLoopInvariant(it)) {
         hoisted.push_back(it);
       } else if (asyncCopies && stages > 1 && asyncChunk(it) > 0) {
@@ -978,6 +979,12 @@ LogicalResult KernelEmitter::emit(gpu::LaunchOp launch) {
       continue;
     if (auto saver = dyn_cast<mb::OutputSaverOp>(op)) {
       emitOutputSaver(saver);
+      continue;
+    }
+    // An epilogue input: its tile of this block, once, with the vector
+    // copies of the loop's tiles.
+    if (auto it = dyn_cast<mb::InputIterOp>(op)) {
+      emitInputIter(it, Value());
       continue;
     }
     if (failed(emitTileOp(&op)))

@@ -150,6 +150,8 @@ private:
   LogicalResult emitLoopBody(mb::ForLoopOp loop, Value iv);
   LogicalResult emitTileOp(Operation *op);
   // Tile copies (KernelEmitterCopies.cpp).
+  /// The copy of an input tile at iteration `iv` (null for an epilogue
+  /// input, after the loop).
   void emitInputIter(mb::InputIterOp op, Value iv);
   /// Tile origin of an input iterator at iteration `iv` (DESIGN §3.2).
   SmallVector<Value> inputOrigin(mb::InputIterOp op, Value iv);

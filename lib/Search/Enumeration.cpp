@@ -5,8 +5,10 @@
 // * Kernel level: append a pre-defined op, or open a graph-defined kernel:
 //   choose its inputs, the axis the loop walks and the axes the grid splits;
 //   imaps and fmaps follow (every input dim carrying a walked axis is
-//   walked). Block level: body ops, then accumulators, then post-loop ops;
-//   closing saves every unconsumed post-loop value.
+//   walked). Block level: body ops, then accumulators, then post-loop ops
+//   (on loop results, post-loop values and epilogue inputs: input tiles
+//   without the loop axis that no body op reads); closing saves every
+//   unconsumed post-loop value.
 // * Canonical order: within a level (and a block phase) ops are appended in
 //   increasing key order, the key starting with the largest operand index,
 //   so each graph is generated once.
@@ -474,12 +476,30 @@ private:
     // needed. A body op or an accumulator lowers the number of unconsumed
     // body values by at most one (a binary op consumes two and adds one);
     // likewise a post-loop op for the unsaved post-loop values.
-    unsigned unconsumed = 0, unsaved = 0;
-    for (const SValue &v : k.vals)
-      if (v.uses == 0)
-        ++(v.after ? unsaved : unconsumed);
+    // An input tile that does not carry the loop axis and that no body op
+    // reads may be read after the loop instead, by post-loop ops: an
+    // epilogue input (a bias, a residual, a per-column scale), which a body
+    // op could only add once per iteration. A kernel without a loop axis
+    // reads such tiles in the body.
+    auto epilogueCandidate = [&](int i) {
+      return k.loopAxis && i < static_cast<int>(k.inputs.size()) &&
+             !k.vals[i].variant &&
+             (k.vals[i].uses == 0 || isEpilogueInput(k, i));
+    };
+    unsigned unconsumed = 0, unsaved = 0, deferred = 0;
+    for (auto [i, v] : llvm::enumerate(k.vals)) {
+      if (v.uses != 0)
+        continue;
+      if (v.after) {
+        ++unsaved;
+        continue;
+      }
+      ++unconsumed;
+      if (epilogueCandidate(static_cast<int>(i)))
+        ++deferred;
+    }
     unsigned remaining = options.maxBlockOps - used;
-    if (unconsumed > remaining || (phase == 2 && unconsumed > 0) ||
+    if (unconsumed > remaining || (phase == 2 && unconsumed > deferred) ||
         unsaved > remaining + options.maxKernelOutputs)
       return;
     LoopCtx loop{open->repF, open->loopAxis};
@@ -529,8 +549,14 @@ private:
       extend(0, before, /*acc=*/false);
     if (phase <= 1 && !stopped)
       extend(1, before, /*acc=*/true);
-    if (!after.empty() && !stopped)
+    if (!after.empty() && !stopped) {
+      // Post-loop ops read loop results, post-loop values and epilogue
+      // inputs (a result needs one operand from after the loop).
+      for (int i = 0, e = static_cast<int>(k.inputs.size()); i < e; ++i)
+        if (epilogueCandidate(i))
+          after.push_back(i);
       extend(2, after, /*acc=*/false);
+    }
   }
 
   /// Saves every unconsumed post-loop value and returns to the kernel level.

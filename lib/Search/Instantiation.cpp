@@ -191,10 +191,12 @@ private:
     d.forloop = k.forloop;
     d.smemBytes = smem;
     d.smemLimit = static_cast<double>(options.smemLimit);
-    for (auto [i, in] : llvm::enumerate(k.inputs))
+    for (auto [i, in] : llvm::enumerate(k.inputs)) {
       d.inputs.push_back(describeInput(shapes[i], kernelShape(p.vals[in], full),
                                        static_cast<double>(target.elementBytes),
                                        k.vals[i].variant, acrossRows[i]));
+      d.inputs.back().afterLoop = isEpilogueInput(k, static_cast<int>(i));
+    }
     for (int r : k.results)
       d.outputBytes.push_back(bytesOf(kernelShape(p.vals[r], full)));
     for (auto [j, op] : llvm::enumerate(k.ops)) {

@@ -333,6 +333,13 @@ CostInput mirage::search::describeInput(ArrayRef<int64_t> tile,
   return in;
 }
 
+/// Whether the lowering copies `in`'s tile with cp.async (chunks of 4 bytes
+/// or more), not with synchronous loads; an epilogue input's tile is copied
+/// synchronously after the loop.
+static bool copiedAsync(const CostInput &in) {
+  return !in.afterLoop && in.chunkBytes >= kMinAsyncCopyBytes;
+}
+
 /// Sets w.bytesInFlight, w.pipelineStages and the pipeline's shared memory
 /// from the copies the lowering emits for `desc` (CodePlan.h,
 /// KernelEmitterCopies.cpp): tiles whose chunks are 4 bytes or more go
@@ -347,15 +354,12 @@ static void addLoadsInFlight(const DeviceModel &device, const KernelDesc &desc,
   if (llvm::any_of(desc.inputs,
                    [](const CostInput &in) { return in.chunkBytes <= 0; }))
     return;
-  auto async = [](const CostInput &in) {
-    return in.chunkBytes >= kMinAsyncCopyBytes;
-  };
   auto walks = [&](const CostInput &in) {
     return tileWalksLoop(in.walked, desc.forloop);
   };
   double pipelined = 0;
   for (const CostInput &in : desc.inputs)
-    if (walks(in) && async(in))
+    if (walks(in) && copiedAsync(in))
       pipelined += in.slotBytes > 0 ? in.slotBytes
                                     : static_cast<double>(sharedSlotBytes(
                                           static_cast<int64_t>(in.tileBytes)));
@@ -374,7 +378,7 @@ static void addLoadsInFlight(const DeviceModel &device, const KernelDesc &desc,
     if (anyWalked && !walked)
       continue;
     double inFlight = std::min(in.tileBytes, threads * in.chunkBytes);
-    if (stages > 0 && async(in)) {
+    if (stages > 0 && copiedAsync(in)) {
       if (!walked)
         inFlight = in.tileBytes;
       else if (stages > 1)
@@ -405,7 +409,7 @@ KernelWork mirage::search::analyzeKernel(const DeviceModel &device,
     double copies = blocks * (in.walked ? f : 1.0);
     if (in.chunkBytes > 0)
       w.memoryInstructions += copies * std::ceil(in.tileBytes / in.chunkBytes) *
-                              (in.chunkBytes >= kMinAsyncCopyBytes ? 1 : 2);
+                              (copiedAsync(in) ? 1 : 2);
     w.smemWavefronts += copies * in.copyWavefronts;
     w.bankConflictWavefronts += copies * in.copyConflictWavefronts;
     double loaded = in.tileBytes * blocks * (in.walked ? f : 1.0);
@@ -475,6 +479,7 @@ FailureOr<KernelDesc> mirage::search::describeKernel(Operation *op,
           elementBytesOf(it.getType()),
           // fmap is stored unsigned; -1: no loop walk.
           static_cast<int64_t>(it.getFmap()) >= 0, acrossRows));
+      d.inputs.back().afterLoop = it.isEpilogue();
       return;
     }
     if (isa<mb::OutputSaverOp>(inner)) {

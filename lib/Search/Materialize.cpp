@@ -185,16 +185,24 @@ std::string printProgram(const SProgram &prog, ArrayRef<int> outputs,
     for (unsigned j = 0; j < k.numAcc; ++j)
       os << (j ? ", " : "") << btype(k.ops[firstAcc + j].result);
     os << ") {\n";
-    for (auto [i, in] : llvm::enumerate(k.inputs)) {
+    // Input iterators in the loop body; epilogue inputs ([B21]) after the
+    // loop, with fmap -1.
+    auto printInputIter = [&](unsigned i) {
+      int in = k.inputs[i];
       const Labels &labels = prog.vals[in].labels;
+      bool epilogue = isEpilogueInput(k, static_cast<int>(i));
       os << "    " << inner[i] << " = mb.input_iter " << prefix << "in" << i
          << " imap = [";
       for (unsigned g = 0; g < 3; ++g)
         os << (g ? ", " : "")
            << (g < k.grid.size() ? dimOf(labels, k.grid[g].first) : -1);
-      os << "] fmap = " << (k.forloop > 1 ? dimOf(labels, k.loopAxis) : -1)
+      os << "] fmap = "
+         << (k.forloop > 1 && !epilogue ? dimOf(labels, k.loopAxis) : -1)
          << " : " << ktype(in) << " -> " << btype(i) << "\n";
-    }
+    };
+    for (unsigned i = 0; i < k.inputs.size(); ++i)
+      if (!isEpilogueInput(k, static_cast<int>(i)))
+        printInputIter(i);
     auto printBlockOp = [&](const SOp &op, ArrayRef<std::string> nameOf,
                             bool inBody) {
       // A band mask's tile lies where the grid and (in the loop body) the
@@ -223,6 +231,9 @@ std::string printProgram(const SProgram &prog, ArrayRef<int> outputs,
     for (unsigned j = 0; j < k.numAcc; ++j)
       os << (j ? ", " : "") << btype(k.ops[firstAcc + j].result);
     os << "\n    }\n";
+    for (unsigned i = 0; i < k.inputs.size(); ++i)
+      if (isEpilogueInput(k, static_cast<int>(i)))
+        printInputIter(i);
     for (unsigned j = firstPost; j < k.ops.size(); ++j)
       printBlockOp(k.ops[j], outer, false);
     SmallVector<std::string> saved;

@@ -84,7 +84,7 @@ std::string quoted(StringRef text) {
 
 } // namespace
 
-StringRef mirage::search::cacheFormatVersion() { return "mirage-search-1"; }
+StringRef mirage::search::cacheFormatVersion() { return "mirage-search-2"; }
 
 std::string mirage::search::formatCacheEntry(StringRef version, StringRef key,
                                              StringRef payload) {

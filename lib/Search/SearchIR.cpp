@@ -6,6 +6,8 @@
 
 #include "SearchIR.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 using namespace mlir;
 
 namespace mirage::search::detail {
@@ -44,6 +46,14 @@ const char *kindName(Kind k) {
                                 "accum_max",
                                 "accum_rescaled_sum"};
   return names[static_cast<unsigned>(k)];
+}
+
+bool isEpilogueInput(const SKernel &k, int b) {
+  if (b < 0 || b >= static_cast<int>(k.inputs.size()))
+    return false;
+  return llvm::any_of(
+      llvm::drop_begin(k.ops, k.numBody + k.numAcc),
+      [&](const SOp &op) { return llvm::is_contained(op.args, b); });
 }
 
 int64_t splitOf(const SKernel &k, uint32_t label) {

@@ -150,7 +150,8 @@ struct SOp {
 };
 
 /// A graph-defined kernel: structure, then the instantiation the cost proxy
-/// chose.
+/// chose. An input tile read only by post-loop ops is an epilogue input
+/// (isEpilogueInput): loaded once after the loop, not in the body.
 struct SKernel {
   llvm::SmallVector<int, 4> inputs;
   uint32_t loopAxis = 0;
@@ -254,6 +255,11 @@ llvm::SmallVector<int64_t, 4> kernelShape(const SValue &v, const Scale &scale);
 /// iteration) at the extents `scale`.
 llvm::SmallVector<int64_t, 4> blockShape(const SKernel &k, const SValue &v,
                                          const Scale &scale);
+
+/// Whether block value `b` of kernel `k` is an input tile that only
+/// post-loop ops read: an epilogue input (mb.input_iter after the loop,
+/// [B21]). The enumeration gives such tiles no body uses.
+bool isEpilogueInput(const SKernel &k, int b);
 
 /// The divisors of `n` above 1, in increasing order.
 llvm::SmallVector<int64_t> divisorsAbove1(int64_t n);

@@ -113,3 +113,39 @@ func.func @merged_rows(%s: tensor<128x1xf16>) -> tensor<128x1xf16> {
   } : (tensor<128x1xf16>) -> tensor<128x1xf16>
   return %y : tensor<128x1xf16>
 }
+
+// -----
+
+// An epilogue input ([B21]): the residual's 8x32 tile is copied once, after
+// the loop (not hoisted before it, not pipelined), with 16-byte vector loads
+// in both modes, then added to the accumulator and stored.
+
+// CHECK-LABEL: func.func @epilogue_residual
+// CHECK: scf.for
+// CHECK:   nvgpu.device_async_copy %{{.*}} : memref<256x128xf16> to memref<64x32xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref<8x128xf16>, vector<8xf16>
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<8x128xf16>, vector<8xf16>
+// CHECK-NEXT: vector.store %{{.*}} {alignment = 16 : i64} : memref<8x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK: gpu.barrier
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<8x128xf16>, vector<8xf16>
+// SYNC-LABEL: func.func @epilogue_residual
+// SYNC: scf.for
+// SYNC: vector.load %{{.*}} {alignment = 16 : i64} : memref<256x128xf16>, vector<8xf16>
+// SYNC: vector.load %{{.*}} {alignment = 16 : i64} : memref<8x128xf16>, vector<8xf16>
+func.func @epilogue_residual(%h: tensor<8x256xf16>, %w: tensor<256x128xf16>, %r: tensor<8x128xf16>) -> tensor<8x128xf16> {
+  %y = mk.graph_kernel (%h, %w, %r) grid = [4, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%H: tensor<8x256xf16>, %W: tensor<256x128xf16>, %R: tensor<8x128xf16>):
+    %acc = mb.for_loop -> (tensor<8x32xf16>) {
+      %ht = mb.input_iter %H imap = [-1, -1, -1] fmap = 1 : tensor<8x256xf16> -> tensor<8x64xf16>
+      %wt = mb.input_iter %W imap = [1, -1, -1] fmap = 0 : tensor<256x128xf16> -> tensor<64x32xf16>
+      %hw = mb.matmul %ht, %wt : tensor<8x64xf16>, tensor<64x32xf16> -> tensor<8x32xf16>
+      %s = mb.accum_sum %hw : tensor<8x32xf16> -> tensor<8x32xf16>
+      mb.yield %s : tensor<8x32xf16>
+    }
+    %rt = mb.input_iter %R imap = [1, -1, -1] fmap = -1 : tensor<8x128xf16> -> tensor<8x32xf16>
+    %sum = mb.add %rt, %acc : tensor<8x32xf16>, tensor<8x32xf16> -> tensor<8x32xf16>
+    %o = mb.output_saver %sum omap = [1, -1, -1] : tensor<8x32xf16> -> tensor<8x128xf16>
+    mb.return %o : tensor<8x128xf16>
+  } : (tensor<8x256xf16>, tensor<256x128xf16>, tensor<8x128xf16>) -> tensor<8x128xf16>
+  return %y : tensor<8x128xf16>
+}

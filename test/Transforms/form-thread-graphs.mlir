@@ -161,3 +161,39 @@ func.func @two_groups(%x: tensor<16x64xf32>, %p: tensor<16x1xf32>) -> (tensor<16
   } : (tensor<16x64xf32>, tensor<16x1xf32>) -> (tensor<16x1xf32>, tensor<16x64xf32>)
   return %y#0, %y#1 : tensor<16x1xf32>, tensor<16x64xf32>
 }
+
+// -----
+
+// Epilogue inputs ([B21]) feed the post-loop chain like accumulator results:
+// bias (broadcast over the rows), relu and residual are one thread graph
+// reading the loop result and both epilogue tiles.
+
+// CHECK-LABEL: func.func @epilogue_inputs
+// CHECK: %[[ACC:.*]] = mb.for_loop
+// CHECK: %[[BT:.*]] = mb.input_iter %{{.*}} imap = [1, -1, -1] fmap = -1
+// CHECK: %[[RT:.*]] = mb.input_iter %{{.*}} imap = [1, -1, -1] fmap = -1
+// CHECK: %[[T:.*]] = mt.thread_graph(%[[ACC]], %[[BT]], %[[RT]]) : (tensor<8x32xf16>, tensor<1x32xf16>, tensor<8x32xf16>) -> tensor<8x32xf16> {
+// CHECK:   mt.add
+// CHECK:   mt.relu
+// CHECK:   mt.add
+// CHECK: mb.output_saver %[[T]]
+func.func @epilogue_inputs(%h: tensor<8x256xf16>, %w: tensor<256x128xf16>, %b: tensor<1x128xf16>, %r: tensor<8x128xf16>) -> tensor<8x128xf16> {
+  %y = mk.graph_kernel (%h, %w, %b, %r) grid = [4, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%H: tensor<8x256xf16>, %W: tensor<256x128xf16>, %B: tensor<1x128xf16>, %R: tensor<8x128xf16>):
+    %acc = mb.for_loop -> (tensor<8x32xf16>) {
+      %ht = mb.input_iter %H imap = [-1, -1, -1] fmap = 1 : tensor<8x256xf16> -> tensor<8x64xf16>
+      %wt = mb.input_iter %W imap = [1, -1, -1] fmap = 0 : tensor<256x128xf16> -> tensor<64x32xf16>
+      %hw = mb.matmul %ht, %wt : tensor<8x64xf16>, tensor<64x32xf16> -> tensor<8x32xf16>
+      %s = mb.accum_sum %hw : tensor<8x32xf16> -> tensor<8x32xf16>
+      mb.yield %s : tensor<8x32xf16>
+    }
+    %bt = mb.input_iter %B imap = [1, -1, -1] fmap = -1 : tensor<1x128xf16> -> tensor<1x32xf16>
+    %rt = mb.input_iter %R imap = [1, -1, -1] fmap = -1 : tensor<8x128xf16> -> tensor<8x32xf16>
+    %a = mb.add %acc, %bt : tensor<8x32xf16>, tensor<1x32xf16> -> tensor<8x32xf16>
+    %x = mb.relu %a : tensor<8x32xf16>
+    %sum = mb.add %x, %rt : tensor<8x32xf16>, tensor<8x32xf16> -> tensor<8x32xf16>
+    %o = mb.output_saver %sum omap = [1, -1, -1] : tensor<8x32xf16> -> tensor<8x128xf16>
+    mb.return %o : tensor<8x128xf16>
+  } : (tensor<8x256xf16>, tensor<256x128xf16>, tensor<1x128xf16>, tensor<8x128xf16>) -> tensor<8x128xf16>
+  return %y : tensor<8x128xf16>
+}

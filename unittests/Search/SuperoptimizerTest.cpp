@@ -308,6 +308,35 @@ TEST_F(SuperoptimizerTest, LoadStoreIssueBindsScalarCopiesOfL2ResidentTiles) {
   EXPECT_LT(vectorised.total, scalar.total);
 }
 
+TEST_F(SuperoptimizerTest, EpilogueInputIsReadOncePerBlockSynchronously) {
+  // A residual [64, 8192] f16 read as an epilogue input ([B21]) by 64 blocks
+  // of 128 threads whose loop runs 8 iterations: each block reads its
+  // [64, 128] tile once (1 MB in all, not 8 MB), with a synchronous copy
+  // after the loop, a 16-byte chunk per thread in flight; the same tile
+  // hoisted before the loop goes through cp.async all at once.
+  std::optional<DeviceModel> h100 = getDeviceModel("h100-sxm");
+  ASSERT_TRUE(h100);
+  KernelDesc d;
+  d.blocks = 64;
+  d.threads = 128;
+  d.forloop = 8;
+  d.smemBytes = 64 * 128 * 2;
+  d.inputs.push_back(describeInput({64, 128}, {64, 8192}, 2, false));
+  d.inputs.back().afterLoop = true;
+  KernelWork epilogue = analyzeKernel(*h100, d);
+  EXPECT_EQ(epilogue.bytes, 64.0 * 8192 * 2);
+  EXPECT_EQ(epilogue.l2Bytes, 0);
+  EXPECT_EQ(epilogue.bytesInFlight, 128 * 16);
+  d.inputs.back().afterLoop = false;
+  KernelWork hoisted = analyzeKernel(*h100, d);
+  EXPECT_EQ(hoisted.bytes, epilogue.bytes);
+  EXPECT_EQ(hoisted.bytesInFlight, 64 * 128 * 2);
+  // 1024 chunks of 16 bytes a block: a synchronous load and store each
+  // after the loop, one cp.async each before it.
+  EXPECT_EQ(epilogue.memoryInstructions, 64.0 * 1024 * 2);
+  EXPECT_EQ(hoisted.memoryInstructions, 64.0 * 1024);
+}
+
 TEST_F(SuperoptimizerTest, BankConflictsAddToTheModelledCompute) {
   // Two tensor-core kernels of 132 blocks that walk 64 k tiles: a 16x64 by
   // 64x64 tile (rows of 128 bytes, padded: no conflict) and a 16x48 by

@@ -71,6 +71,9 @@ struct CostInput {
   /// of a padded layout (CodePlan.h, sharedTileBytes); 0: tileBytes.
   double slotBytes = 0;
   bool walked = false;
+  /// An epilogue input ([B21]): its tile is copied once per block after the
+  /// loop, synchronously (never a cp.async), where post-loop ops read it.
+  bool afterLoop = false;
   /// Bytes one load of its tile copy moves (CodePlan.h: 16, 8 or 4, or one
   /// element); 0 for the inputs of a pre-defined op.
   double chunkBytes = 0;

@@ -160,10 +160,32 @@ static GraphKernelOpInterface getKernel(Operation *op) {
 // InputIterOp
 //===----------------------------------------------------------------------===//
 
+bool InputIterOp::isEpilogue() {
+  return !isa_and_nonnull<ForLoopOp>(getOperation()->getParentOp());
+}
+
 LogicalResult InputIterOp::verify() {
   GraphKernelOpInterface kernel = getKernel(*this);
   if (!kernel)
     return emitOpError("[C0.2] must be nested inside a graph-defined kernel");
+  if (isEpilogue()) {
+    // [B19] outside a loop body only as an epilogue input, [B21] after the
+    // loop and not walking it.
+    Operation *parent = getOperation()->getParentOp();
+    if (parent != kernel.getOperation())
+      return emitOpError("[B19] must be directly in the body of an "
+                         "mb.for_loop or, as an epilogue input, directly in "
+                         "the body of the graph-defined kernel");
+    for (Operation &op : *getOperation()->getBlock())
+      if (isa<ForLoopOp>(op) && !op.isBeforeInBlock(getOperation()))
+        return emitOpError("[B21] an epilogue input (in the kernel body) "
+                           "must come after the mb.for_loop");
+    // fmap is stored unsigned; -1: no loop walk.
+    if (static_cast<int64_t>(getFmap()) != -1)
+      return emitOpError("[B21] an epilogue input is read once after the "
+                         "loop: fmap must be -1, got ")
+             << static_cast<int64_t>(getFmap());
+  }
   auto arg = dyn_cast<BlockArgument>(getInput());
   if (!arg || arg.getOwner()->getParentOp() != kernel.getOperation())
     return emitOpError("[B4] operand must be an argument of the enclosing "

@@ -190,11 +190,14 @@ LogicalResult GraphKernelOp::verifyRegions() {
                               "output must be returned by mb.return");
       continue;
     }
-    if (!op.hasTrait<InBlockGraph>() || isa<mb::InputIterOp>(op) ||
+    // Input iterators here are epilogue inputs ([B21], checked by their
+    // verifier); they are read like post-loop values.
+    if ((!op.hasTrait<InBlockGraph>() && !isa<mb::InputIterOp>(op)) ||
         isa<AccumulatorOpInterface>(op))
       return op.emitOpError("[K8] is not allowed directly in a block graph; "
-                            "the body holds the for-loop, post-loop tile ops, "
-                            "output savers and mb.return");
+                            "the body holds the for-loop, epilogue inputs, "
+                            "post-loop tile ops, output savers and "
+                            "mb.return");
     if (failed(verifyUsed(&op, "post-loop value must reach an output saver")))
       return failure();
   }

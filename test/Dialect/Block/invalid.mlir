@@ -1095,16 +1095,23 @@ func.func @B18_return_of_a_non_saved_value(%x: tensor<8x64xf16>) -> tensor<1x16x
 
 // -----
 
-func.func @B19_input_iter_directly_in_kernel_body(%x: tensor<8x64xf16>) -> tensor<8x16xf16> {
+// An input iterator in a thread graph is neither in a loop body nor an
+// epilogue input.
+func.func @B19_input_iter_in_a_thread_graph(%x: tensor<8x64xf16>) -> tensor<8x16xf16> {
   %y = mk.graph_kernel (%x) grid = [2, 1, 1] block = [128, 1, 1] forloop = 4 {
   ^bb0(%X: tensor<8x64xf16>):
-    // expected-error @+1 {{'mb.input_iter' op [B19] must be directly in the body of an mb.for_loop}}
-    %xt = mb.input_iter %X imap = [0, -1, -1] fmap = 1 : tensor<8x64xf16> -> tensor<4x16xf16>
     %acc = mb.for_loop -> (tensor<4x16xf16>) {
+      %xt = mb.input_iter %X imap = [0, -1, -1] fmap = 1 : tensor<8x64xf16> -> tensor<4x16xf16>
       %s = mb.accum_sum %xt : tensor<4x16xf16> -> tensor<4x16xf16>
       mb.yield %s : tensor<4x16xf16>
     }
-    %o = mb.output_saver %acc omap = [0, -1, -1] : tensor<4x16xf16> -> tensor<8x16xf16>
+    %r = mt.thread_graph (%acc) : (tensor<4x16xf16>) -> tensor<4x16xf16> {
+    ^bb0(%a: tensor<4x16xf16>):
+      // expected-error @+1 {{'mb.input_iter' op [B19] must be directly in the body of an mb.for_loop or, as an epilogue input, directly in the body of the graph-defined kernel}}
+      %t = mb.input_iter %a imap = [0, -1, -1] fmap = -1 : tensor<4x16xf16> -> tensor<2x16xf16>
+      mt.yield %a : tensor<4x16xf16>
+    }
+    %o = mb.output_saver %r omap = [0, -1, -1] : tensor<4x16xf16> -> tensor<8x16xf16>
     mb.return %o : tensor<8x16xf16>
   } : (tensor<8x64xf16>) -> tensor<8x16xf16>
   return %y : tensor<8x16xf16>
@@ -1383,4 +1390,63 @@ func.func @C0_17_band_mask_in_block_graph(%s: tensor<64x128xf16>) -> tensor<64x1
     mb.return %o : tensor<64x128xf16>
   } : (tensor<64x128xf16>) -> tensor<64x128xf16>
   return %y : tensor<64x128xf16>
+}
+
+//===----------------------------------------------------------------------===//
+// [B21] epilogue inputs: input iterators in the kernel body, after the loop
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @B21_epilogue_input_before_the_loop(%x: tensor<8x64xf16>) -> tensor<8x16xf16> {
+  %y = mk.graph_kernel (%x) grid = [2, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<8x64xf16>):
+    // expected-error @+1 {{'mb.input_iter' op [B21] an epilogue input (in the kernel body) must come after the mb.for_loop}}
+    %xt = mb.input_iter %X imap = [0, -1, -1] fmap = 1 : tensor<8x64xf16> -> tensor<4x16xf16>
+    %acc = mb.for_loop -> (tensor<4x16xf16>) {
+      %s = mb.accum_sum %xt : tensor<4x16xf16> -> tensor<4x16xf16>
+      mb.yield %s : tensor<4x16xf16>
+    }
+    %o = mb.output_saver %acc omap = [0, -1, -1] : tensor<4x16xf16> -> tensor<8x16xf16>
+    mb.return %o : tensor<8x16xf16>
+  } : (tensor<8x64xf16>) -> tensor<8x16xf16>
+  return %y : tensor<8x16xf16>
+}
+
+// -----
+
+func.func @B21_epilogue_input_walks_the_loop(%x: tensor<8x64xf16>, %r: tensor<8x64xf16>) -> tensor<8x16xf16> {
+  %y = mk.graph_kernel (%x, %r) grid = [2, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<8x64xf16>, %R: tensor<8x64xf16>):
+    %acc = mb.for_loop -> (tensor<4x16xf16>) {
+      %xt = mb.input_iter %X imap = [0, -1, -1] fmap = 1 : tensor<8x64xf16> -> tensor<4x16xf16>
+      %s = mb.accum_sum %xt : tensor<4x16xf16> -> tensor<4x16xf16>
+      mb.yield %s : tensor<4x16xf16>
+    }
+    // expected-error @+1 {{'mb.input_iter' op [B21] an epilogue input is read once after the loop: fmap must be -1, got 1}}
+    %rt = mb.input_iter %R imap = [0, -1, -1] fmap = 1 : tensor<8x64xf16> -> tensor<4x16xf16>
+    %sum = mb.add %acc, %rt : tensor<4x16xf16>, tensor<4x16xf16> -> tensor<4x16xf16>
+    %o = mb.output_saver %sum omap = [0, -1, -1] : tensor<4x16xf16> -> tensor<8x16xf16>
+    mb.return %o : tensor<8x16xf16>
+  } : (tensor<8x64xf16>, tensor<8x64xf16>) -> tensor<8x16xf16>
+  return %y : tensor<8x16xf16>
+}
+
+// -----
+
+// An epilogue input that no post-loop op or saver reads is a dead path.
+func.func @B21_epilogue_input_never_used(%x: tensor<8x64xf16>, %b: tensor<8x16xf16>) -> tensor<8x16xf16> {
+  %y = mk.graph_kernel (%x, %b) grid = [2, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<8x64xf16>, %B: tensor<8x16xf16>):
+    %acc = mb.for_loop -> (tensor<4x16xf16>) {
+      %xt = mb.input_iter %X imap = [0, -1, -1] fmap = 1 : tensor<8x64xf16> -> tensor<4x16xf16>
+      %s = mb.accum_sum %xt : tensor<4x16xf16> -> tensor<4x16xf16>
+      mb.yield %s : tensor<4x16xf16>
+    }
+    // expected-error @+1 {{'mb.input_iter' op [K10] result is never used; every post-loop value must reach an output saver}}
+    %bt = mb.input_iter %B imap = [0, -1, -1] fmap = -1 : tensor<8x16xf16> -> tensor<4x16xf16>
+    %o = mb.output_saver %acc omap = [0, -1, -1] : tensor<4x16xf16> -> tensor<8x16xf16>
+    mb.return %o : tensor<8x16xf16>
+  } : (tensor<8x64xf16>, tensor<8x16xf16>) -> tensor<8x16xf16>
+  return %y : tensor<8x16xf16>
 }

@@ -333,3 +333,36 @@ func.func @band_mask_tiles(%s: tensor<64x128xf16>) -> tensor<64x1xf16> {
   } : (tensor<64x128xf16>) -> tensor<64x1xf16>
   return %y : tensor<64x1xf16>
 }
+
+// An epilogue input ([B21]): the bias tile of the block's columns, read once
+// after the loop, added to the accumulated matmul and saved; a second
+// epilogue input is saved as it is.
+// CHECK-LABEL: func.func @epilogue_inputs(
+// CHECK-SAME: [[x:%[0-9a-z_]+]]: tensor<8x64xf16>, [[w:%[0-9a-z_]+]]: tensor<64x32xf16>, [[b:%[0-9a-z_]+]]: tensor<1x32xf16>, [[r:%[0-9a-z_]+]]: tensor<8x32xf16>)
+// CHECK: mb.for_loop
+// CHECK: mb.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: [[bt:%[0-9a-z_]+]] = mb.input_iter %{{.*}} imap = [1, -1, -1] fmap = -1 : tensor<1x32xf16> -> tensor<1x16xf16>
+// CHECK-NEXT: [[s:%[0-9a-z_]+]] = mb.add %{{.*}}, [[bt]] : tensor<8x16xf16>, tensor<1x16xf16> -> tensor<8x16xf16>
+// CHECK-NEXT: [[rt:%[0-9a-z_]+]] = mb.input_iter %{{.*}} imap = [1, -1, -1] fmap = -1 : tensor<8x32xf16> -> tensor<8x16xf16>
+// CHECK-NEXT: mb.output_saver [[s]] omap = [1, -1, -1]
+// CHECK-NEXT: mb.output_saver [[rt]] omap = [1, -1, -1]
+func.func @epilogue_inputs(%x: tensor<8x64xf16>, %w: tensor<64x32xf16>, %b: tensor<1x32xf16>, %r: tensor<8x32xf16>) -> (tensor<8x32xf16>, tensor<8x32xf16>) {
+  %y:2 = mk.graph_kernel (%x, %w, %b, %r) grid = [2, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<8x64xf16>, %W: tensor<64x32xf16>, %B: tensor<1x32xf16>, %R: tensor<8x32xf16>):
+    %acc = mb.for_loop -> (tensor<8x16xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<8x64xf16> -> tensor<8x16xf16>
+      %wt = mb.input_iter %W imap = [1, -1, -1] fmap = 0 : tensor<64x32xf16> -> tensor<16x16xf16>
+      %m = mb.matmul %xt, %wt : tensor<8x16xf16>, tensor<16x16xf16> -> tensor<8x16xf16>
+      %s = mb.accum_sum %m : tensor<8x16xf16> -> tensor<8x16xf16>
+      mb.yield %s : tensor<8x16xf16>
+    }
+    %bt = mb.input_iter %B imap = [1, -1, -1] fmap = -1 : tensor<1x32xf16> -> tensor<1x16xf16>
+    %sum = mb.add %acc, %bt : tensor<8x16xf16>, tensor<1x16xf16> -> tensor<8x16xf16>
+    %rt = mb.input_iter %R imap = [1, -1, -1] fmap = -1 : tensor<8x32xf16> -> tensor<8x16xf16>
+    %o = mb.output_saver %sum omap = [1, -1, -1] : tensor<8x16xf16> -> tensor<8x32xf16>
+    %o2 = mb.output_saver %rt omap = [1, -1, -1] : tensor<8x16xf16> -> tensor<8x32xf16>
+    mb.return %o, %o2 : tensor<8x32xf16>, tensor<8x32xf16>
+  } : (tensor<8x64xf16>, tensor<64x32xf16>, tensor<1x32xf16>, tensor<8x32xf16>) -> (tensor<8x32xf16>, tensor<8x32xf16>)
+  return %y#0, %y#1 : tensor<8x32xf16>, tensor<8x32xf16>
+}

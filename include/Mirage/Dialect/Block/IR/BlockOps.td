@@ -47,9 +47,10 @@ def MB_BandMaskOp : Mirage_BandMaskOp<MB_Dialect, [Mirage_InBlockGraph],
 // Loop structure
 //===----------------------------------------------------------------------===//
 
-// [B19] Input iterators, accumulators and mb.yield are directly in the body
-// of an mb.for_loop (and, by [C0.2], inside a graph-defined kernel). A native
-// trait rather than HasParent so that the diagnostic carries the tag.
+// [B19] Accumulators and mb.yield are directly in the body of an mb.for_loop
+// (and, by [C0.2], inside a graph-defined kernel). A native trait rather than
+// HasParent so that the diagnostic carries the tag. Input iterators may also
+// be epilogue inputs ([B21]) and check their place in their own verifier.
 def MB_InForLoop : NativeOpTrait<"InForLoop"> {
   let cppNamespace = "::mirage::mb";
 }
@@ -71,8 +72,10 @@ def MB_ForLoopOp : MB_Op<"for_loop", [Mirage_InBlockGraph, SingleBlock,
       result, of the same type;
     - [B3] every `mb.yield` operand is the result of an accumulator of this
       loop, and accumulator results are used only by `mb.yield`;
-    - [B19] `mb.input_iter`, the accumulators and `mb.yield` appear directly
-      in the body of an `mb.for_loop` and nowhere else.
+    - [B19] the accumulators and `mb.yield` appear directly in the body of
+      an `mb.for_loop` and nowhere else; `mb.input_iter` appears there or,
+      as an epilogue input ([B21]), directly in the kernel body after the
+      loop.
   }];
   let results = (outs Variadic<Mirage_Tensor>:$results);
   let regions = (region SizedRegion<1>:$body);
@@ -87,7 +90,7 @@ def MB_YieldOp : MB_Op<"yield", [Pure, Terminator, ReturnLike, MB_InForLoop]> {
   let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
 }
 
-def MB_InputIterOp : MB_Op<"input_iter", [Pure, MB_InForLoop]> {
+def MB_InputIterOp : MB_Op<"input_iter", [Pure]> {
   let summary = "loads the tile of a device tensor for this block and iteration";
   let description = [{
     Reads, at every iteration `i` of the loop, the tile of a kernel input that
@@ -98,12 +101,21 @@ def MB_InputIterOp : MB_Op<"input_iter", [Pure, MB_InForLoop]> {
     `off[imap[g]] = b_g`; then `off[fmap] = off[fmap] * F + i`; finally
     `off[k] *= tile[k]`.
 
+    An **epilogue input** is an input iterator directly in the kernel body,
+    after the `mb.for_loop`: it reads the block's tile once, after the loop
+    (a bias, a residual, a per-column scale), for the post-loop ops and the
+    output savers; it does not walk the loop (`fmap = -1`, origin
+    `off[imap[g]] = b_g` times the tile).
+
     Constraints:
     - [B4] the operand is an argument of the enclosing graph-defined kernel;
     - [B5] `imap` has 3 entries, each -1 or a dim of the operand, no dim twice;
     - [B6] `fmap` is -1 or a dim of the operand;
     - [B7] every division is exact;
-    - [B8] the result type is the tile type.
+    - [B8] the result type is the tile type;
+    - [B19] directly in the body of an `mb.for_loop`, or an epilogue input;
+    - [B21] an epilogue input comes after the kernel's `mb.for_loop` and has
+      `fmap = -1` (so only post-loop ops and output savers read it).
 
     ```mlir
     %wt = mb.input_iter %W imap = [1, -1, -1] fmap = 0
@@ -118,6 +130,11 @@ def MB_InputIterOp : MB_Op<"input_iter", [Pure, MB_InForLoop]> {
     type($tile)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether this is an epilogue input ([B21]): directly in the kernel
+    /// body, read once after the loop.
+    bool isEpilogue();
+  }];
 }
 
 //===----------------------------------------------------------------------===//
