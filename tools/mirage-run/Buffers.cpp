@@ -303,57 +303,50 @@ bool mirage::run::compareOutputs(ArrayRef<Buffer> outBufs,
                    << " elements are NaN or inf on both sides (agree; first "
                    << where(firstAgree) << ": "
                    << llvm::format("%g", ref.data[firstAgree]) << ")\n";
+    // A NOTE line: the first element of its kind, what the output and the
+    // reference are there and what `which` (an aid) gives, why it is not a
+    // mismatch, and how many elements are of the kind.
+    size_t output = o;
+    const Buffer &outBuf = b;
+    auto note = [&](int64_t first, const char *gotFormat, double which,
+                    const char *whichFormat, const std::string &why,
+                    int64_t count, StringRef detail = "") {
+      llvm::outs() << "NOTE output " << output << " " << where(first)
+                   << ": got "
+                   << llvm::format(gotFormat, readElement(outBuf, first))
+                   << ", expected " << llvm::format("%.6g", ref.data[first])
+                   << ", which is " << llvm::format(whichFormat, which) << " "
+                   << why << " (" << count << " of " << ref.numElements()
+                   << " elements" << detail
+                   << "; not counted as a mismatch)\n";
+    };
     if (overflow)
-      llvm::outs() << "NOTE output " << o << " " << where(firstOverflow)
-                   << ": got "
-                   << llvm::format("%g", readElement(b, firstOverflow))
-                   << ", expected "
-                   << llvm::format("%.6g", ref.data[firstOverflow])
-                   << ", which is "
-                   << llvm::format("%g", f32Reference[o].data[firstOverflow])
-                   << " in f32: the computation overflows in f32 (" << overflow
-                   << " of " << ref.numElements()
-                   << " elements; not counted as a mismatch)\n";
+      note(firstOverflow, "%g", f32Reference[o].data[firstOverflow], "%g",
+           "in f32: the computation overflows in f32", overflow);
     if (overflowWide)
-      llvm::outs() << "NOTE output " << o << " " << where(firstOverflowWide)
-                   << ": got "
-                   << llvm::format("%g", readElement(b, firstOverflowWide))
-                   << ", expected "
-                   << llvm::format("%.6g", ref.data[firstOverflowWide])
-                   << ", which is " << llvm::format("%.6g", firstWide)
-                   << " computed in f64: an intermediate overflows in f32 ("
-                   << overflowWide << " of " << ref.numElements()
-                   << " elements; not counted as a mismatch)\n";
-    if (illConditioned)
-      llvm::outs() << "NOTE output " << o << " " << where(firstIll)
-                   << ": got " << llvm::format("%.6g", readElement(b, firstIll))
-                   << ", expected " << llvm::format("%.6g", ref.data[firstIll])
-                   << ", which is "
-                   << llvm::format("%.6g", f32Reference[o].data[firstIll])
-                   << " in f32: ill-conditioned in " << typeName(b.elem)
-                   << " (" << illConditioned << " of " << ref.numElements()
-                   << " elements where " << typeName(b.elem)
-                   << " rounding accounts for the difference: within "
-                   << llvm::format("%g", kIllConditionedFactor)
-                   << "x its own error"
-                   << (roundingScale == 1.0 ? ""
-                                            : " (the import's f32 error times "
-                                              "the ratio of the precisions)")
-                   << ", or not finite in f64 only; not counted as a "
-                      "mismatch)\n";
-    if (sensitive)
-      llvm::outs() << "NOTE output " << o << " " << where(firstSensitive)
-                   << ": got "
-                   << llvm::format("%.6g", readElement(b, firstSensitive))
-                   << ", expected "
-                   << llvm::format("%.6g", ref.data[firstSensitive])
-                   << ", which is "
-                   << llvm::format("%.6g", firstMoved)
-                   << " on inputs moved by "
-                   << llvm::format("%g", kInputPerturbation)
-                   << " relative: ill-conditioned at these inputs ("
-                   << sensitive << " of " << ref.numElements()
-                   << " elements; not counted as a mismatch)\n";
+      note(firstOverflowWide, "%g", firstWide, "%.6g",
+           "computed in f64: an intermediate overflows in f32", overflowWide);
+    if (illConditioned) {
+      std::string detail;
+      llvm::raw_string_ostream os(detail);
+      os << " where " << typeName(b.elem)
+         << " rounding accounts for the difference: within "
+         << llvm::format("%g", kIllConditionedFactor) << "x its own error"
+         << (roundingScale == 1.0 ? ""
+                                  : " (the import's f32 error times the "
+                                    "ratio of the precisions)")
+         << ", or not finite in f64 only";
+      note(firstIll, "%.6g", f32Reference[o].data[firstIll], "%.6g",
+           "in f32: ill-conditioned in " + typeName(b.elem), illConditioned,
+           detail);
+    }
+    if (sensitive) {
+      std::string why;
+      llvm::raw_string_ostream os(why);
+      os << "on inputs moved by " << llvm::format("%g", kInputPerturbation)
+         << " relative: ill-conditioned at these inputs";
+      note(firstSensitive, "%.6g", firstMoved, "%.6g", why, sensitive);
+    }
     if (bad) {
       ok = false;
       llvm::outs() << "MISMATCH output " << o << " " << where(firstBad)
