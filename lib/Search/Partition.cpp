@@ -780,7 +780,7 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
         bool hasMax = false;
         for (unsigned q = s; q < s + len; ++q)
           hasMax |= isa<mk::ReduceMaxOp>(graph.ops[orders[o][q]]);
-        blockOps = hasMax ? 9 : 8;
+        blockOps = defaultMaxBlockOps(hasMax);
         deeper = need > blockOps;
         if (deeper)
           blockOps = std::min(16u, blockOps + kExtraBlockOps);

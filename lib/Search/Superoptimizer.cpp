@@ -37,10 +37,14 @@ using namespace mirage::search::detail;
 // reduce_max, sub, exp, reduce_sum, two rescaled sums, the division). A
 // target has a maximum exactly when its vocabulary has reduce_max and so
 // accum_rescaled_sum (TargetImport.cpp).
+unsigned mirage::search::defaultMaxBlockOps(bool hasMaximum) {
+  return hasMaximum ? 9 : 8;
+}
+
 unsigned mirage::search::defaultMaxBlockOps(func::FuncOp func) {
   bool hasMax = false;
   func.walk([&](mk::ReduceMaxOp) { hasMax = true; });
-  return hasMax ? 9 : 8;
+  return defaultMaxBlockOps(hasMax);
 }
 
 FailureOr<SuperoptimizeResult>

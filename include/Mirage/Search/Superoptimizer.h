@@ -190,6 +190,8 @@ superoptimize(mlir::func::FuncOp func, const SuperoptimizeOptions &options,
 /// The block-op bound of `maxBlockOps = 0` for `func`: 8, or 9 if it has a
 /// maximum (mk.reduce_max).
 unsigned defaultMaxBlockOps(mlir::func::FuncOp func);
+/// The same for a program that has a maximum or not.
+unsigned defaultMaxBlockOps(bool hasMaximum);
 
 /// The modelled time (microseconds) and kernel count of an existing program
 /// of mk ops and graph-defined kernels under the cost model (on `chip`, any
