@@ -138,21 +138,31 @@ Outcome checkOne(ModuleOp original, func::FuncOp func,
   // Seeded inputs rounded to the argument types.
   std::vector<verify::FloatTensor> inputs =
       verify::randomFloatInputs(func, options.seed);
-  std::vector<Buffer> inputBufs;
+  SmallVector<bool> isFloat;
   for (auto [i, t] : llvm::enumerate(func.getArgumentTypes())) {
     Type elem = cast<RankedTensorType>(t).getElementType();
+    isFloat.push_back(isa<FloatType>(elem));
     if (isa<IntegerType>(elem)) {
       // A mask: 0 or 1, about half each.
       for (double &v : inputs[i].data)
         v = v < 0 ? 0.0 : 1.0;
-      inputBufs.push_back(makeBuffer(inputs[i], elem));
       continue;
     }
     for (double &v : inputs[i].data)
       v = verify::roundToElementType(static_cast<float>(v * options.inputScale),
                                      elem);
-    inputBufs.push_back(makeBuffer(inputs[i], computeIn));
   }
+  // The inputs as buffers of `floatType` (masks keep their integer type).
+  auto inputBuffers = [&](FloatType floatType) {
+    std::vector<Buffer> bufs;
+    for (auto [i, t] : llvm::enumerate(func.getArgumentTypes())) {
+      Type elem = cast<RankedTensorType>(t).getElementType();
+      bufs.push_back(
+          makeBuffer(inputs[i], isa<IntegerType>(elem) ? elem : floatType));
+    }
+    return bufs;
+  };
+  std::vector<Buffer> inputBufs = inputBuffers(computeIn);
 
   // The reference: the original, run by upstream MLIR.
   double upstreamMs = 0;
@@ -203,10 +213,6 @@ Outcome checkOne(ModuleOp original, func::FuncOp func,
   // that are ill-conditioned at these inputs (a cancellation that rounding
   // decides), where the other order of operations upstream may land
   // anywhere; evaluated only where an element is out of tolerance.
-  SmallVector<bool> isFloat;
-  for (Type t : func.getArgumentTypes())
-    isFloat.push_back(
-        isa<FloatType>(cast<RankedTensorType>(t).getElementType()));
   std::vector<std::optional<std::vector<verify::FloatTensor>>> perturbed(
       kPerturbations);
   std::vector<bool> tried(kPerturbations, false);
@@ -230,15 +236,9 @@ Outcome checkOne(ModuleOp original, func::FuncOp func,
     if (!triedF64) {
       triedF64 = true;
       FloatType f64 = Float64Type::get(ctx);
-      std::vector<Buffer> wideInputs;
-      for (auto [i, t] : llvm::enumerate(func.getArgumentTypes())) {
-        Type elem = cast<RankedTensorType>(t).getElementType();
-        wideInputs.push_back(
-            makeBuffer(inputs[i], isa<IntegerType>(elem) ? elem : Type(f64)));
-      }
       double ms = 0;
       FailureOr<std::vector<Buffer>> wide =
-          runUpstream(original, name, wideInputs, f64, ms);
+          runUpstream(original, name, inputBuffers(f64), f64, ms);
       if (succeeded(wide))
         upstreamInF64 = std::move(*wide);
     }
