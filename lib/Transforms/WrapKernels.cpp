@@ -386,7 +386,7 @@ mk::GraphKernelOp WrapKernelsPass::build(Operation *op, const OpTiling &t,
     }
     tiles.push_back(mb::InputIterOp::create(
         lb, loc, RankedTensorType::get(*tile, ty.getElementType()), arg,
-        imap, fmap));
+        imap, fmap, /*view=*/AffineMapAttr()));
   }
   if (ok && isa<mk::BandMaskOp>(op)) {
     // The mask's tile is its input tile: it lies where that tile does.
@@ -445,7 +445,7 @@ mk::GraphKernelOp WrapKernelsPass::build(Operation *op, const OpTiling &t,
   FailureOr<SmallVector<int64_t>> saved = mb::computeOutputShape(
       cast<RankedTensorType>(acc.getType()).getShape(), grid, omap, why);
   auto saver = mb::OutputSaverOp::create(b, loc, outType, newLoop.getResult(0),
-                                         omap);
+                                         omap, /*view=*/AffineMapAttr());
   mb::ReturnOp::create(b, loc, saver.getResult());
   if (failed(saved) || ArrayRef<int64_t>(*saved) != shape ||
       kernel.computeSharedMemoryBytes() > kernel.getSharedMemoryLimit()) {

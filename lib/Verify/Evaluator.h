@@ -15,6 +15,7 @@
 #include "Domains.h"
 
 #include "Mirage/Dialect/Block/IR/Block.h"
+#include "Mirage/Dialect/Block/IR/View.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Dialect/Thread/IR/Thread.h"
 
@@ -82,6 +83,43 @@ void copyBox(const E *src, ArrayRef<int64_t> srcShape, ArrayRef<int64_t> srcOff,
         else
           std::copy(s, s + ex[3], d);
       }
+}
+
+/// A view tabulated for copies: the device offset of logical index `i` is
+/// `offset` plus `tables[k][i[k]]` summed over the dims.
+struct ViewTables {
+  AffineMap map;
+  SmallVector<int64_t, 4> logical, device;
+  int64_t offset = 0;
+  SmallVector<SmallVector<int64_t>> tables;
+};
+
+/// Copies the tile of `tileShape` at `origin` of a view's logical tensor
+/// between `device` (the viewed tensor) and `tile` (row-major): into the
+/// tile, or with `toDevice` out of it.
+template <typename E>
+void copyTileThroughView(const ViewTables &view, ArrayRef<int64_t> tileShape,
+                         ArrayRef<int64_t> origin, E *device, E *tile,
+                         bool toDevice) {
+  size_t rank = tileShape.size();
+  SmallVector<int64_t, 4> idx(rank, 0);
+  int64_t n = 1;
+  for (int64_t d : tileShape)
+    n *= d;
+  for (int64_t lin = 0; lin < n; ++lin) {
+    int64_t off = view.offset;
+    for (size_t k = 0; k < rank; ++k)
+      off += view.tables[k][origin[k] + idx[k]];
+    if (toDevice)
+      device[off] = tile[lin];
+    else
+      tile[lin] = device[off];
+    for (size_t k = rank; k-- > 0;) {
+      if (++idx[k] < tileShape[k])
+        break;
+      idx[k] = 0;
+    }
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -221,6 +259,13 @@ private:
   static constexpr double kParallelBlockSeconds = 2e-4;
   LogicalResult evalLoop(mb::ForLoopOp loop, int64_t forloop);
   LogicalResult evalInputIter(mb::InputIterOp it, int64_t forloop);
+  /// The tabulated view of an input iterator or output saver with a `view`
+  /// over a logical tensor of `logical` and a device tensor of `device`
+  /// (cached per op), or null after reporting why it cannot be read.
+  const ViewTables *viewTables(Operation *op, AffineMap map,
+                               ArrayRef<int64_t> logical,
+                               ArrayRef<int64_t> device);
+  llvm::DenseMap<Operation *, std::unique_ptr<ViewTables>> views;
 
   std::shared_ptr<T> unary(ElementwiseKind kind, ArrayRef<double> params,
                            const T &x, Degree dx, Degree &dr);

@@ -61,16 +61,28 @@ LogicalResult Evaluator<Dom>::evalInputIter(mb::InputIterOp it,
     return failure();
   const T &x = *in.t;
   auto tileShape = it.getTile().getType().getShape();
-  if (tileShape.size() != x.shape.size())
+  SmallVector<int64_t> logical =
+      it.getView() ? it.getLogicalShape() : SmallVector<int64_t>(ArrayRef<int64_t>(x.shape));
+  if (tileShape.size() != logical.size())
     return fail(it, EvalErrorKind::InvalidInput, "tile rank mismatch");
   ArrayRef<int64_t> imap = it.getImap();
   int64_t fmap = it.getFmap();
   // Tile origin (DESIGN §3.2).
   SmallVector<int64_t, 4> off = tileOrigin(tileShape, imap, fmap, forloop);
   for (size_t k = 0; k < off.size(); ++k) {
-    if (off[k] + tileShape[k] > x.shape[k])
+    if (off[k] + tileShape[k] > logical[k])
       return fail(it, EvalErrorKind::InvalidInput,
                   "tile lies outside the input tensor");
+  }
+  if (std::optional<AffineMap> map = it.getView()) {
+    const ViewTables *view = viewTables(it, *map, logical, x.shape);
+    if (!view)
+      return failure();
+    auto r = std::make_shared<T>(tileShape);
+    copyTileThroughView(*view, tileShape, off, const_cast<E *>(x.data.data()),
+                        r->data.data(), /*toDevice=*/false);
+    set(it.getTile(), std::move(r), in.deg);
+    return success();
   }
   if (ArrayRef<int64_t>(x.shape) == tileShape) {
     env[it.getTile()] = in;
@@ -82,6 +94,30 @@ LogicalResult Evaluator<Dom>::evalInputIter(mb::InputIterOp it,
           tileShape);
   set(it.getTile(), std::move(r), in.deg);
   return success();
+}
+
+template <typename Dom>
+const ViewTables *Evaluator<Dom>::viewTables(Operation *op, AffineMap map,
+                                             ArrayRef<int64_t> logical,
+                                             ArrayRef<int64_t> device) {
+  std::unique_ptr<ViewTables> &cached = views[op];
+  if (cached && cached->map == map && ArrayRef(cached->logical) == logical &&
+      ArrayRef(cached->device) == device)
+    return cached.get();
+  std::string why;
+  FailureOr<mb::StridedView> view =
+      mb::StridedView::analyze(map, logical, device, why);
+  if (failed(view)) {
+    (void)fail(op, EvalErrorKind::InvalidInput, "cannot read the view: " + why);
+    return nullptr;
+  }
+  cached = std::make_unique<ViewTables>();
+  cached->map = map;
+  cached->logical.assign(logical.begin(), logical.end());
+  cached->device.assign(device.begin(), device.end());
+  cached->offset = view->getOffset();
+  cached->tables = view->offsetTables();
+  return cached.get();
 }
 
 template <typename Dom>
@@ -448,19 +484,31 @@ Evaluator<Dom>::evalBlock(Block &body, const SaverIndex &saverIndex,
     for (unsigned pos : idx->second) {
       T &out = *outputs[pos];
       ArrayRef<int64_t> omap = saver.getOmap();
-      SmallVector<int64_t, 4> off(out.shape.size(), 0), zero(off);
-      if (tile.t->shape.size() != out.shape.size())
+      std::optional<AffineMap> map = saver.getView();
+      SmallVector<int64_t> logical =
+          map ? saver.getLogicalShape() : SmallVector<int64_t>(ArrayRef<int64_t>(out.shape));
+      SmallVector<int64_t, 4> off(logical.size(), 0), zero(off);
+      if (tile.t->shape.size() != logical.size())
         return fail(saver, EvalErrorKind::InvalidInput,
                     "tile rank differs from the output rank");
       for (int g = 0; g < 3 && g < static_cast<int>(omap.size()); ++g)
         if (omap[g] >= 0)
           off[omap[g]] = blockIdx[g] * tile.t->shape[omap[g]];
       for (size_t k = 0; k < off.size(); ++k)
-        if (off[k] + tile.t->shape[k] > out.shape[k])
+        if (off[k] + tile.t->shape[k] > logical[k])
           return fail(saver, EvalErrorKind::InvalidInput,
                       "saved tile lies outside the output tensor");
-      copyBox(tile.t->data.data(), tile.t->shape, zero, out.data.data(),
-              out.shape, off, tile.t->shape);
+      if (map) {
+        const ViewTables *view = viewTables(saver, *map, logical, out.shape);
+        if (!view)
+          return failure();
+        copyTileThroughView(*view, tile.t->shape, off, out.data.data(),
+                            const_cast<E *>(tile.t->data.data()),
+                            /*toDevice=*/true);
+      } else {
+        copyBox(tile.t->data.data(), tile.t->shape, zero, out.data.data(),
+                out.shape, off, tile.t->shape);
+      }
       outDegs[pos] = maxDeg(outDegs[pos], tile.deg);
     }
   }

@@ -6,4 +6,4 @@
 
 // CHECK-NOT: FLAKY
 // CHECK-NOT: WRONG
-// CHECK: 140 pairs, 0 flaky or wrong
+// CHECK: 145 pairs, 0 flaky or wrong

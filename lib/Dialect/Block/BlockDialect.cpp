@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Dialect/Block/IR/Block.h"
+#include "Mirage/Dialect/Block/IR/View.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -192,8 +193,8 @@ LogicalResult InputIterOp::verify() {
                        "graph-defined kernel (a device tensor)");
   std::string why;
   FailureOr<SmallVector<int64_t>> tile = computeInputTileShape(
-      getInput().getType().getShape(), kernel.getGridDims(),
-      kernel.getForloopRange(), getImap(), getFmap(), why);
+      getLogicalShape(), kernel.getGridDims(), kernel.getForloopRange(),
+      getImap(), getFmap(), why);
   if (failed(tile))
     return emitOpError(why);
   auto expected =
@@ -201,7 +202,41 @@ LogicalResult InputIterOp::verify() {
   if (expected != getTile().getType())
     return emitOpError("[B8] result type ")
            << getTile().getType() << " is not the tile type " << expected;
+  if (std::optional<AffineMap> view = getView()) {
+    StridedView::Error error;
+    if (failed(StridedView::analyze(*view, getLogicalShape(),
+                                    getInput().getType().getShape(), why,
+                                    &error)))
+      return emitOpError(error == StridedView::Error::Arity  ? "[B22] "
+                         : error == StridedView::Error::Form ? "[B23] "
+                                                             : "[B24] ")
+             << why;
+  }
   return success();
+}
+
+/// The tile scaled by the grid along `imap` and by `forloop` along `fmap`.
+static SmallVector<int64_t> scaleTile(ArrayRef<int64_t> tile,
+                                      ArrayRef<int64_t> grid, int64_t forloop,
+                                      ArrayRef<int64_t> imap, int64_t fmap) {
+  SmallVector<int64_t> shape(tile);
+  int64_t rank = shape.size();
+  for (auto [g, d] : llvm::enumerate(imap))
+    if (d >= 0 && d < rank && g < grid.size())
+      shape[d] *= grid[g];
+  if (fmap >= 0 && fmap < rank)
+    shape[fmap] *= forloop;
+  return shape;
+}
+
+SmallVector<int64_t> InputIterOp::getLogicalShape() {
+  ArrayRef<int64_t> device = getInput().getType().getShape();
+  GraphKernelOpInterface kernel = getKernel(*this);
+  if (!getView() || !kernel)
+    return SmallVector<int64_t>(device);
+  return scaleTile(getTile().getType().getShape(), kernel.getGridDims(),
+                   kernel.getForloopRange(), getImap(),
+                   static_cast<int64_t>(getFmap()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -321,13 +356,33 @@ LogicalResult OutputSaverOp::verify() {
       getInput().getType().getShape(), kernel.getGridDims(), getOmap(), why);
   if (failed(shape))
     return emitOpError(why);
-  auto expected =
-      RankedTensorType::get(*shape, getInput().getType().getElementType());
+  Type elementType = getInput().getType().getElementType();
+  if (std::optional<AffineMap> view = getView()) {
+    if (getOutput().getType().getElementType() != elementType)
+      return emitOpError("[B17] result element type ")
+             << getOutput().getType().getElementType() << " should be "
+             << elementType;
+    FailureOr<StridedView> v = StridedView::analyze(
+        *view, *shape, getOutput().getType().getShape(), why);
+    if (failed(v) || !v->isOneToOne(why))
+      return emitOpError("[B25] ") << why;
+    return success();
+  }
+  auto expected = RankedTensorType::get(*shape, elementType);
   if (expected != getOutput().getType())
     return emitOpError("[B17] result type ")
            << getOutput().getType() << " should be " << expected
            << " (the tile scaled by the grid along omap)";
   return success();
+}
+
+SmallVector<int64_t> OutputSaverOp::getLogicalShape() {
+  auto kernel =
+      dyn_cast_or_null<GraphKernelOpInterface>(getOperation()->getParentOp());
+  if (!getView() || !kernel)
+    return SmallVector<int64_t>(getOutput().getType().getShape());
+  return scaleTile(getInput().getType().getShape(), kernel.getGridDims(), 0,
+                   getOmap(), -1);
 }
 
 #define GET_OP_CLASSES

@@ -1450,3 +1450,92 @@ func.func @B21_epilogue_input_never_used(%x: tensor<8x64xf16>, %b: tensor<8x16xf
   } : (tensor<8x64xf16>, tensor<8x16xf16>) -> tensor<8x16xf16>
   return %y : tensor<8x16xf16>
 }
+
+//===----------------------------------------------------------------------===//
+// [B22]-[B25] views of the device tensor
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @B22_view_arity(%q: tensor<8x64xf32>) -> tensor<4x8x16xf32> {
+  %y = mk.graph_kernel (%q) grid = [4, 1, 1] block = [128, 1, 1] forloop = 1 {
+  ^bb0(%Q: tensor<8x64xf32>):
+    %t = mb.for_loop -> (tensor<1x8x16xf32>) {
+      // expected-error @+1 {{'mb.input_iter' op [B22] the view must map the 3 dims of the logical tensor to the 2 dims of the device tensor, without symbols}}
+      %qt = mb.input_iter %Q imap = [0, -1, -1] fmap = -1 view = affine_map<(h, t) -> (t, h * 16)> : tensor<8x64xf32> -> tensor<1x8x16xf32>
+      %s = mb.accum_sum %qt : tensor<1x8x16xf32> -> tensor<1x8x16xf32>
+      mb.yield %s : tensor<1x8x16xf32>
+    }
+    %o = mb.output_saver %t omap = [0, -1, -1] : tensor<1x8x16xf32> -> tensor<4x8x16xf32>
+    mb.return %o : tensor<4x8x16xf32>
+  } : (tensor<8x64xf32>) -> tensor<4x8x16xf32>
+  return %y : tensor<4x8x16xf32>
+}
+
+// -----
+
+func.func @B23_view_not_digits(%q: tensor<8x64xf32>) -> tensor<4x8x16xf32> {
+  %y = mk.graph_kernel (%q) grid = [4, 1, 1] block = [128, 1, 1] forloop = 1 {
+  ^bb0(%Q: tensor<8x64xf32>):
+    %t = mb.for_loop -> (tensor<1x8x16xf32>) {
+      // expected-error @+1 {{'mb.input_iter' op [B23] result 1 of the view: '(d0 + d2) mod 64' is not an index digit}}
+      %qt = mb.input_iter %Q imap = [0, -1, -1] fmap = -1 view = affine_map<(h, t, d) -> (t, (h + d) mod 64)> : tensor<8x64xf32> -> tensor<1x8x16xf32>
+      %s = mb.accum_sum %qt : tensor<1x8x16xf32> -> tensor<1x8x16xf32>
+      mb.yield %s : tensor<1x8x16xf32>
+    }
+    %o = mb.output_saver %t omap = [0, -1, -1] : tensor<1x8x16xf32> -> tensor<4x8x16xf32>
+    mb.return %o : tensor<4x8x16xf32>
+  } : (tensor<8x64xf32>) -> tensor<4x8x16xf32>
+  return %y : tensor<4x8x16xf32>
+}
+
+// -----
+
+func.func @B24_view_outside_the_tensor(%q: tensor<8x48xf32>) -> tensor<4x8x16xf32> {
+  %y = mk.graph_kernel (%q) grid = [4, 1, 1] block = [128, 1, 1] forloop = 1 {
+  ^bb0(%Q: tensor<8x48xf32>):
+    %t = mb.for_loop -> (tensor<1x8x16xf32>) {
+      // expected-error @+1 {{'mb.input_iter' op [B24] the view reaches index 63 of device dim 1 of size 48}}
+      %qt = mb.input_iter %Q imap = [0, -1, -1] fmap = -1 view = affine_map<(h, t, d) -> (t, h * 16 + d)> : tensor<8x48xf32> -> tensor<1x8x16xf32>
+      %s = mb.accum_sum %qt : tensor<1x8x16xf32> -> tensor<1x8x16xf32>
+      mb.yield %s : tensor<1x8x16xf32>
+    }
+    %o = mb.output_saver %t omap = [0, -1, -1] : tensor<1x8x16xf32> -> tensor<4x8x16xf32>
+    mb.return %o : tensor<4x8x16xf32>
+  } : (tensor<8x48xf32>) -> tensor<4x8x16xf32>
+  return %y : tensor<4x8x16xf32>
+}
+
+// -----
+
+func.func @B25_output_view_overlaps(%q: tensor<4x8x16xf32>) -> tensor<8x64xf32> {
+  %y = mk.graph_kernel (%q) grid = [4, 1, 1] block = [128, 1, 1] forloop = 1 {
+  ^bb0(%Q: tensor<4x8x16xf32>):
+    %t = mb.for_loop -> (tensor<1x8x16xf32>) {
+      %qt = mb.input_iter %Q imap = [0, -1, -1] fmap = -1 : tensor<4x8x16xf32> -> tensor<1x8x16xf32>
+      %s = mb.accum_sum %qt : tensor<1x8x16xf32> -> tensor<1x8x16xf32>
+      mb.yield %s : tensor<1x8x16xf32>
+    }
+    // expected-error @+1 {{'mb.output_saver' op [B25] the view's strides leave gaps or overlaps in the device tensor}}
+    %o = mb.output_saver %t omap = [0, -1, -1] view = affine_map<(h, t, d) -> (t, h * 8 + d)> : tensor<1x8x16xf32> -> tensor<8x64xf32>
+    mb.return %o : tensor<8x64xf32>
+  } : (tensor<4x8x16xf32>) -> tensor<8x64xf32>
+  return %y : tensor<8x64xf32>
+}
+
+// -----
+
+func.func @B25_output_view_broadcast(%q: tensor<4x8x16xf32>) -> tensor<8x16xf32> {
+  %y = mk.graph_kernel (%q) grid = [4, 1, 1] block = [128, 1, 1] forloop = 1 {
+  ^bb0(%Q: tensor<4x8x16xf32>):
+    %t = mb.for_loop -> (tensor<1x8x16xf32>) {
+      %qt = mb.input_iter %Q imap = [0, -1, -1] fmap = -1 : tensor<4x8x16xf32> -> tensor<1x8x16xf32>
+      %s = mb.accum_sum %qt : tensor<1x8x16xf32> -> tensor<1x8x16xf32>
+      mb.yield %s : tensor<1x8x16xf32>
+    }
+    // expected-error @+1 {{'mb.output_saver' op [B25] the view has 512 elements and the device tensor 128}}
+    %o = mb.output_saver %t omap = [0, -1, -1] view = affine_map<(h, t, d) -> (t, d)> : tensor<1x8x16xf32> -> tensor<8x16xf32>
+    mb.return %o : tensor<8x16xf32>
+  } : (tensor<4x8x16xf32>) -> tensor<8x16xf32>
+  return %y : tensor<8x16xf32>
+}

@@ -366,3 +366,26 @@ func.func @epilogue_inputs(%x: tensor<8x64xf16>, %w: tensor<64x32xf16>, %b: tens
   } : (tensor<8x64xf16>, tensor<64x32xf16>, tensor<1x32xf16>, tensor<8x32xf16>) -> (tensor<8x32xf16>, tensor<8x32xf16>)
   return %y#0, %y#1 : tensor<8x32xf16>, tensor<8x32xf16>
 }
+
+// Views ([B22]-[B25]): head h of Q[tokens, heads * 16] read as
+// [heads, tokens, 16], W[out, in] read transposed, and the result written
+// back in the merged layout.
+// CHECK-LABEL: func.func @views(
+// CHECK: mb.input_iter %{{.*}} imap = [0, -1, -1] fmap = -1 view = #map : tensor<8x64xf16> -> tensor<1x8x16xf16>
+// CHECK: mb.input_iter %{{.*}} imap = [-1, -1, -1] fmap = -1 view = #map1 : tensor<16x16xf16> -> tensor<1x16x16xf16>
+// CHECK: mb.output_saver %{{.*}} omap = [0, -1, -1] view = #map : tensor<1x8x16xf16> -> tensor<8x64xf16>
+func.func @views(%q: tensor<8x64xf16>, %w: tensor<16x16xf16>) -> tensor<8x64xf16> {
+  %y = mk.graph_kernel (%q, %w) grid = [4, 1, 1] block = [128, 1, 1] forloop = 1 {
+  ^bb0(%Q: tensor<8x64xf16>, %W: tensor<16x16xf16>):
+    %acc = mb.for_loop -> (tensor<1x8x16xf16>) {
+      %qt = mb.input_iter %Q imap = [0, -1, -1] fmap = -1 view = affine_map<(h, t, d) -> (t, h * 16 + d)> : tensor<8x64xf16> -> tensor<1x8x16xf16>
+      %wt = mb.input_iter %W imap = [-1, -1, -1] fmap = -1 view = affine_map<(b, k, n) -> (n, k)> : tensor<16x16xf16> -> tensor<1x16x16xf16>
+      %m = mb.matmul %qt, %wt : tensor<1x8x16xf16>, tensor<1x16x16xf16> -> tensor<1x8x16xf16>
+      %s = mb.accum_sum %m : tensor<1x8x16xf16> -> tensor<1x8x16xf16>
+      mb.yield %s : tensor<1x8x16xf16>
+    }
+    %o = mb.output_saver %acc omap = [0, -1, -1] view = affine_map<(h, t, d) -> (t, h * 16 + d)> : tensor<1x8x16xf16> -> tensor<8x64xf16>
+    mb.return %o : tensor<8x64xf16>
+  } : (tensor<8x64xf16>, tensor<16x16xf16>) -> tensor<8x64xf16>
+  return %y : tensor<8x64xf16>
+}

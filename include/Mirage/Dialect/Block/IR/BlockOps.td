@@ -115,25 +115,45 @@ def MB_InputIterOp : MB_Op<"input_iter", [Pure]> {
     - [B8] the result type is the tile type;
     - [B19] directly in the body of an `mb.for_loop`, or an epilogue input;
     - [B21] an epilogue input comes after the kernel's `mb.for_loop` and has
-      `fmap = -1` (so only post-loop ops and output savers read it).
+      `fmap = -1` (so only post-loop ops and output savers read it);
+    - [B22] a `view` maps the dims of the logical tensor (the tile scaled by
+      the grid along `imap` and by F along `fmap`) to those of the operand,
+      without symbols;
+    - [B23] every result of the view is a sum of index digits (`d`,
+      `d floordiv c`, `d mod c`, `(d floordiv c) mod c`) times positive
+      constants plus a non-negative constant;
+    - [B24] the view stays inside the operand for every logical index.
+
+    With a `view` (an affine map, docs/constraints/mb.md), the iterator reads
+    the tiles of a logical tensor whose element `i` is the operand's element
+    `view(i)`: a permutation, split or merge of dims, a broadcast, a static
+    slice, or a composition of them, so no kernel copies the tensor into that
+    layout first. Without one the logical tensor is the operand.
 
     ```mlir
     %wt = mb.input_iter %W imap = [1, -1, -1] fmap = 0
         : tensor<4096x6144xf16> -> tensor<128x24xf16>
+    // Head h of Q[tokens, heads * 16] as [heads, tokens, 16], one per block:
+    %qt = mb.input_iter %Q imap = [0, -1, -1] fmap = -1
+        view = affine_map<(h, t, d) -> (t, h * 16 + d)>
+        : tensor<8x64xf32> -> tensor<1x8x16xf32>
     ```
   }];
   let arguments = (ins Mirage_Tensor:$input, DenseI64ArrayAttr:$imap,
-                       I64Attr:$fmap);
+                       I64Attr:$fmap, OptionalAttr<AffineMapAttr>:$view);
   let results = (outs Mirage_Tensor:$tile);
   let assemblyFormat = [{
-    $input `imap` `=` $imap `fmap` `=` $fmap attr-dict `:` type($input) `->`
-    type($tile)
+    $input `imap` `=` $imap `fmap` `=` $fmap (`view` `=` $view^)? attr-dict
+    `:` type($input) `->` type($tile)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// Whether this is an epilogue input ([B21]): directly in the kernel
     /// body, read once after the loop.
     bool isEpilogue();
+    /// The shape of the tensor the tiles are cut from: the operand's, or the
+    /// view's logical shape.
+    llvm::SmallVector<int64_t> getLogicalShape();
   }];
 }
 
@@ -219,14 +239,35 @@ def MB_OutputSaverOp : MB_Op<"output_saver", [Pure, Mirage_InBlockGraph]> {
       and its result is used only by `mb.return`;
     - [B15] `omap` has 3 entries, each -1 or a dim of the tile, no dim twice;
     - [B16] every grid dim > 1 maps to a tile dim (blocks write disjoint tiles);
-    - [B17] the result type is the tile scaled by the grid along `omap`.
+    - [B17] the result type is the tile scaled by the grid along `omap`
+      (without a view);
+    - [B25] a `view` maps the logical output (the tile scaled by the grid
+      along `omap`) to the result, as an input iterator's ([B22]-[B24]), and
+      reaches every element of the result exactly once (a permutation, split
+      or merge of dims: no broadcast, repeat, slice or overlap).
+
+    With a view the saver writes logical element `i` to `view(i)` of the
+    result, e.g. attention's [heads, tokens, 16] output into the merged
+    [tokens, heads * 16] layout:
+
+    ```mlir
+    %o = mb.output_saver %t omap = [0, -1, -1]
+        view = affine_map<(h, t, d) -> (t, h * 16 + d)>
+        : tensor<1x8x16xf32> -> tensor<8x64xf32>
+    ```
   }];
-  let arguments = (ins Mirage_Tensor:$input, DenseI64ArrayAttr:$omap);
+  let arguments = (ins Mirage_Tensor:$input, DenseI64ArrayAttr:$omap,
+                       OptionalAttr<AffineMapAttr>:$view);
   let results = (outs Mirage_Tensor:$output);
   let assemblyFormat = [{
-    $input `omap` `=` $omap attr-dict `:` type($input) `->` type($output)
+    $input `omap` `=` $omap (`view` `=` $view^)? attr-dict `:` type($input)
+    `->` type($output)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The shape of the logical output: the result's, or the view's domain.
+    llvm::SmallVector<int64_t> getLogicalShape();
+  }];
 }
 
 def MB_ReturnOp : MB_Op<"return", [Pure, Terminator, ReturnLike,
