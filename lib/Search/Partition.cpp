@@ -18,8 +18,10 @@
 #include "Mirage/Search/CostModel.h"
 #include "Mirage/Search/KernelCost.h"
 #include "Mirage/Search/ResultCache.h"
+#include "Mirage/Transforms/AbsorbViews.h"
 #include "Mirage/Verify/Equivalence.h"
 
+#include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -78,17 +80,37 @@ struct OpGraph {
   SmallVector<SmallVector<unsigned, 2>> preds;
 };
 
+/// The ops the partition covers: all but the layout ops (isLayoutOp), which
+/// stay between the subprograms and are folded into the kernels' views after
+/// the splice (absorbViews), so that a transposed weight or a reshaped bias
+/// does not cut a matmul from its epilogue.
+SmallVector<Operation *> partitionedOps(Block &body) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    if (!isLayoutOp(&op))
+      ops.push_back(&op);
+  return ops;
+}
+
+/// The op that computes `v`, looking through layout ops (null for an
+/// argument): a dependence through layout ops is one on their source.
+Operation *producerThroughLayout(Value v) {
+  Operation *def = v.getDefiningOp();
+  while (def && isLayoutOp(def))
+    def = def->getOperand(0).getDefiningOp();
+  return def;
+}
+
 OpGraph buildGraph(Block &body) {
   OpGraph g;
   DenseMap<Operation *, unsigned> index;
-  for (Operation &op : body.without_terminator()) {
-    index[&op] = g.ops.size();
-    g.ops.push_back(&op);
-  }
+  g.ops = partitionedOps(body);
+  for (auto [i, op] : llvm::enumerate(g.ops))
+    index[op] = i;
   g.preds.resize(g.ops.size());
   for (auto [i, op] : llvm::enumerate(g.ops))
     for (Value v : op->getOperands())
-      if (Operation *def = v.getDefiningOp()) {
+      if (Operation *def = producerThroughLayout(v)) {
         auto it = index.find(def);
         if (it != index.end() && !llvm::is_contained(g.preds[i], it->second))
           g.preds[i].push_back(it->second);
@@ -351,6 +373,24 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     for (unsigned k : members)
       ops.push_back(graph.ops[k]);
     Outlined out = outline(ops, so.smemLimit);
+    // An interval that reads, through layout ops left outside it, a value it
+    // computes would be a kernel that depends on itself: never a subprogram.
+    llvm::SmallPtrSet<Operation *, 8> inside(ops.begin(), ops.end());
+    if (llvm::any_of(ops, [&](Operation *op) {
+          return llvm::any_of(op->getOperands(), [&](Value v) {
+            return !inside.contains(v.getDefiningOp()) &&
+                   inside.contains(producerThroughLayout(v));
+          });
+        })) {
+      Distinct d;
+      d.len = len;
+      d.outlined = std::move(out);
+      d.resolved = d.barrier = true;
+      d.result.note = "reads its own result through layout ops";
+      d.bound = d.result.micros = d.result.unfusedMicros = kNoSubprogram;
+      distinct.push_back(std::move(d));
+      return static_cast<unsigned>(distinct.size() - 1);
+    }
     auto [it, inserted] = byText.try_emplace(out.text, distinct.size());
     if (!inserted)
       return it->second;
@@ -830,9 +870,7 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
   func::FuncOp clone = func.clone();
   scratch->getBody()->push_back(clone);
   Block &cbody = clone.getBody().front();
-  SmallVector<Operation *> cops;
-  for (Operation &op : cbody.without_terminator())
-    cops.push_back(&op);
+  SmallVector<Operation *> cops = partitionedOps(cbody);
   Operation *terminator = cbody.getTerminator();
   const SmallVector<unsigned> &order = orders[bestOrder];
   struct Piece {
@@ -908,6 +946,14 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     for (Operation *op : llvm::reverse(piece.ops))
       op->erase();
   }
+  // The layout ops stayed where they were, the pieces were appended: put
+  // every op after its operands, then fold the layout ops between the
+  // spliced kernels into their views.
+  if (!sortTopologically(&cbody)) {
+    error = "internal error: the spliced function has a cycle";
+    return failure();
+  }
+  result.absorbedViews = absorbViews(clone.getBody());
   if (failed(mlir::verify(clone))) {
     error = "internal error: the spliced function does not verify";
     return failure();

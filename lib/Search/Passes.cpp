@@ -508,7 +508,10 @@ struct SuperoptimizePass
         << " not searched by the bound, " << r->skippedByBudget
         << " for the time budget, " << r->cacheHits << " from the cache ("
         << r->cacheRechecks << " re-checked), " << r->deduplicated
-        << " chosen deduplicated; " << fmt(r->seconds, "%.2f") << " s ("
+        << " chosen deduplicated; " << r->absorbedViews.erased
+        << " layout op(s) folded into views (" << r->absorbedViews.inputs
+        << " kernel input(s), " << r->absorbedViews.outputs
+        << " output(s)); " << fmt(r->seconds, "%.2f") << " s ("
         << fmt(r->stats.searchSeconds, "%.2f") << " s search, "
         << fmt(r->stats.verifySeconds, "%.2f") << " s verification)";
   }

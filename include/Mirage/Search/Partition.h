@@ -15,6 +15,7 @@
 #define MIRAGE_SEARCH_PARTITION_H
 
 #include "Mirage/Search/Superoptimizer.h"
+#include "Mirage/Transforms/AbsorbViews.h"
 
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/SmallVector.h"
@@ -102,6 +103,9 @@ struct PartitionResult {
   unsigned ops = 0;
   double micros = 0, unfusedMicros = 0;
   unsigned kernels = 0, unfusedKernels = 0;
+  /// The layout ops between the chosen programs folded into their kernels'
+  /// views (mirage/Transforms/AbsorbViews.h).
+  AbsorbedViews absorbedViews;
   /// Intervals of all orders, and the distinct subprograms among them
   /// (by canonical text): considered, searched, skipped because their lower
   /// bound could not beat a split of them or the budget was spent; chosen

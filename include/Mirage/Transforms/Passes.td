@@ -76,4 +76,38 @@ def WrapKernels : Pass<"mirage-wrap-kernels"> {
   let dependentDialects = ["::mirage::mb::MBDialect"];
 }
 
+def AbsorbViews : Pass<"mirage-absorb-views"> {
+  let summary = "Fold layout ops next to graph-defined kernels into their views";
+  let description = [{
+    Chains of `mk.transpose`, `mk.reshape` and `mk.concat` of one value with
+    itself (a repeat) that feed an operand of a `mk.graph_kernel` become a
+    `view` of the operand's input iterators, which then read the chain's
+    source in place; a kernel result whose only users are a chain of
+    transposes and reshapes is written through its output saver's view
+    directly into the chain's result (DESIGN §3.4). Layout ops left without
+    users are erased. A chain whose composition is not a strided view is
+    left as it is. `--mirage-superoptimize` runs this on its result.
+
+    ```mlir
+    %k1 = mk.reshape %k : tensor<8x32xf16> -> tensor<8x2x16xf16>
+    %kh = mk.transpose %k1 perm = [1, 0, 2] : tensor<8x2x16xf16> -> tensor<2x8x16xf16>
+    %y = mk.graph_kernel (%kh) ... {
+    ^bb0(%K: tensor<2x8x16xf16>):
+      %t = mb.input_iter %K imap = [0, -1, -1] fmap = -1 : tensor<2x8x16xf16> -> tensor<1x8x16xf16>
+    // becomes
+    %y = mk.graph_kernel (%k) ... {
+    ^bb0(%K: tensor<8x32xf16>):
+      %t = mb.input_iter %K imap = [0, -1, -1] fmap = -1
+          view = affine_map<(d0, d1, d2) -> (d1, d0 * 16 + d2)>
+          : tensor<8x32xf16> -> tensor<1x8x16xf16>
+    ```
+  }];
+  let statistics = [
+    Statistic<"numInputs", "view-inputs", "Kernel operands read through a view">,
+    Statistic<"numOutputs", "view-outputs", "Kernel results written through a view">,
+    Statistic<"numErased", "erased-ops", "Layout ops erased">,
+  ];
+  let dependentDialects = ["::mirage::mb::MBDialect"];
+}
+
 #endif // MIRAGE_TRANSFORMS_PASSES_TD
