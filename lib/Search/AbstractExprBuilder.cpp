@@ -8,6 +8,7 @@
 
 #include "Mirage/Search/AbstractExpr.h"
 
+#include "Mirage/Dialect/Block/IR/View.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -118,6 +119,58 @@ struct AbstractExprBuilder::Impl {
       x = isMax ? tb.max(p.size, scratchLabel(p.axis), x)
                 : tb.sum(p.size, scratchLabel(p.axis), x);
     return x;
+  }
+
+  /// The input of an input iterator as its view presents it: a logical dim
+  /// that is a permutation or a merge of whole device dims (its digits, from
+  /// the outermost, each one whole device dim) has their parts in that order;
+  /// any other (a split of a device dim, a broadcast, GQA's floordiv) is an
+  /// index no axis describes, and is forgotten (conservative, as splitOuter).
+  AbstractValue viewed(mb::InputIterOp it, const AbstractValue &in) {
+    std::optional<AffineMap> map = it.getView();
+    if (!map)
+      return in;
+    ArrayRef<int64_t> device = it.getInput().getType().getShape();
+    SmallVector<int64_t> logical = it.getLogicalShape();
+    std::string why;
+    FailureOr<mb::StridedView> view =
+        mb::StridedView::analyze(*map, logical, device, why);
+    AbstractValue out = in;
+    out.dims.assign(logical.size(), DimAxes());
+    if (failed(view))
+      return out;
+    SmallVector<int64_t> strides(device.size(), 1);
+    for (int64_t j = static_cast<int64_t>(device.size()) - 2; j >= 0; --j)
+      strides[j] = strides[j + 1] * device[j + 1];
+    for (auto [k, n] : llvm::enumerate(logical)) {
+      SmallVector<mb::ViewMode> modes;
+      for (const mb::ViewMode &m : view->getModes())
+        if (m.dim == k)
+          modes.push_back(m);
+      DimAxes parts;
+      int64_t radix = 1;
+      bool whole = !modes.empty();
+      // Innermost digit first; each must be one whole device dim.
+      for (const mb::ViewMode &m : modes) {
+        auto j = llvm::find_if(llvm::seq<size_t>(0, device.size()),
+                               [&](size_t j) {
+                                 return strides[j] == m.stride &&
+                                        device[j] == m.extent;
+                               });
+        if (m.radix != radix || j == llvm::seq<size_t>(0, device.size()).end() ||
+            *j >= in.dims.size()) {
+          whole = false;
+          break;
+        }
+        parts.insert(parts.begin(), in.dims[*j].begin(), in.dims[*j].end());
+        radix *= m.extent;
+      }
+      if (whole && radix == n) {
+        normalize(parts);
+        out.dims[k] = std::move(parts);
+      }
+    }
+    return out;
   }
 
   /// The tile of an input iterator: dims split by the grid, then by the
@@ -373,10 +426,11 @@ LogicalResult AbstractExprBuilder::Impl::visitOp(Operation *op) {
           .Case<mb::InputIterOp>([&](mb::InputIterOp it) {
             // A tile is the input restricted to a block and an iteration: the
             // same element term; its dims are what is left of the input's
-            // after the grid and the loop took their parts.
+            // (seen through the view) after the grid and the loop took their
+            // parts.
             uint32_t byGrid[3], byLoop;
             r.term = args[0].term;
-            r.dims = tileOf(args[0], it.getImap(),
+            r.dims = tileOf(viewed(it, args[0]), it.getImap(),
                             static_cast<int64_t>(it.getFmap()), byGrid, byLoop);
             r.loopVariant = byLoop != kNoAxis;
             return success();
@@ -441,7 +495,7 @@ AbstractExprBuilder::Impl::visitGraphKernel(Operation *op,
     if (failed(in))
       return WalkResult::interrupt();
     uint32_t byGrid[3], byLoop;
-    (void)tileOf(*in, it.getImap(), static_cast<int64_t>(it.getFmap()), byGrid,
+    (void)tileOf(viewed(it, *in), it.getImap(), static_cast<int64_t>(it.getFmap()), byGrid,
                  byLoop);
     for (unsigned g = 0; g < 3 && g < it.getImap().size(); ++g)
       join(gridAxis[g], byGrid[g]);

@@ -463,6 +463,40 @@ TEST_F(AbstractExprTest, Lora) {
   EXPECT_TRUE(sameAsTarget(*fused)) << show(*fused);
 }
 
+/// A row sum of W^T: the reference transposes W[8, 4] and sums its rows (over
+/// W's dim 0); the fused kernel reads W^T through a view of W and sums the
+/// tile's last dim. The view's permuted dims carry W's axes, so the sum is
+/// over W's dim-0 axis and the kernel's term is the target's (read without
+/// the view, the tile's last dim would be W's dim 1).
+constexpr const char *kTransposedRowSum = R"mlir(
+func.func @ref(%w: tensor<8x4xf32>) -> tensor<4x1xf32> {
+  %wt = mk.transpose %w perm = [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+  %y = mk.reduce_sum %wt dim = 1 : tensor<4x8xf32> -> tensor<4x1xf32>
+  return %y : tensor<4x1xf32>
+}
+func.func @fused(%w: tensor<8x4xf32>) -> tensor<4x1xf32> {
+  %y = mk.graph_kernel (%w) grid = [1, 1, 1] block = [128, 1, 1] forloop = 2 {
+  ^bb0(%W: tensor<8x4xf32>):
+    %acc = mb.for_loop -> (tensor<4x1xf32>) {
+      %wt = mb.input_iter %W imap = [-1, -1, -1] fmap = 1 view = affine_map<(i, j) -> (j, i)> : tensor<8x4xf32> -> tensor<4x4xf32>
+      %s = mb.accum_sum_last %wt : tensor<4x4xf32> -> tensor<4x1xf32>
+      mb.yield %s : tensor<4x1xf32>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<4x1xf32> -> tensor<4x1xf32>
+    mb.return %o : tensor<4x1xf32>
+  } : (tensor<8x4xf32>) -> tensor<4x1xf32>
+  return %y : tensor<4x1xf32>
+}
+)mlir";
+
+TEST_F(AbstractExprTest, TransposedTensorReadThroughAView) {
+  load(kTransposedRowSum);
+  ASSERT_TRUE(oracle->isComplete());
+  auto fused = fusedOutput();
+  ASSERT_TRUE(fused);
+  EXPECT_TRUE(sameAsTarget(*fused)) << show(*fused);
+}
+
 TEST_F(AbstractExprTest, AttentionDividesAfterTheLoop) {
   load(kGqa);
   ASSERT_TRUE(oracle->isComplete());
