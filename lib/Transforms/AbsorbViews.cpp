@@ -115,8 +115,9 @@ static bool absorbInput(mk::GraphKernelOp kernel, unsigned index) {
 
 /// Writes result `index` of `kernel` directly into the value its chain of
 /// transposes and reshapes (each the only user of the previous value)
-/// computes, through its saver's view; false if none composes.
-static bool absorbOutput(mk::GraphKernelOp kernel, unsigned index) {
+/// computes, through its saver's view; returns the ops of the chain it
+/// erased (0 if none composes).
+static unsigned absorbOutput(mk::GraphKernelOp kernel, unsigned index) {
   Value result = kernel.getOutputs()[index];
   SmallVector<Operation *> chain;
   for (Value v = result; v.hasOneUse();) {
@@ -129,7 +130,7 @@ static bool absorbOutput(mk::GraphKernelOp kernel, unsigned index) {
   auto ret = cast<mb::ReturnOp>(kernel.getBody().front().getTerminator());
   auto saver = ret.getOperand(index).getDefiningOp<mb::OutputSaverOp>();
   if (!saver || llvm::count(ret.getOperands(), saver.getOutput()) != 1)
-    return false;
+    return 0;
   MLIRContext *ctx = kernel.getContext();
   // The longest chain first; the result as a view of the chain's end is the
   // inverse of the chain: reshapes back, transposes by the inverse perm.
@@ -160,9 +161,9 @@ static bool absorbOutput(mk::GraphKernelOp kernel, unsigned index) {
     end.replaceAllUsesWith(result);
     for (Operation *op : llvm::reverse(ArrayRef(chain).take_front(len)))
       op->erase();
-    return true;
+    return len;
   }
-  return false;
+  return 0;
 }
 
 AbsorbedViews mirage::absorbViews(Region &region) {
@@ -174,7 +175,10 @@ AbsorbedViews mirage::absorbViews(Region &region) {
       stats.inputs += absorbInput(k, i);
   for (mk::GraphKernelOp k : kernels)
     for (unsigned i = 0, e = k.getOutputs().size(); i < e; ++i)
-      stats.outputs += absorbOutput(k, i);
+      if (unsigned erased = absorbOutput(k, i)) {
+        ++stats.outputs;
+        stats.erased += erased;
+      }
   // Layout ops left without users, users first.
   SmallVector<Operation *> dead;
   region.walk<WalkOrder::PostOrder>([&](Operation *op) {
