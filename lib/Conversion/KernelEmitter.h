@@ -14,6 +14,7 @@
 
 #include "Mirage/Conversion/Passes.h"
 
+#include "Mirage/Dialect/Block/IR/View.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Search/CodePlan.h"
 
@@ -61,6 +62,7 @@ Value emitErf(OpBuilder &b, Location loc, Value x);
 Value emitReshape(OpBuilder &b, Location loc, Value src, MemRefType type);
 
 using search::planTileCopy;
+using search::planViewCopy;
 using search::TileCopy;
 
 /// Computes `kind` on f32 scalars.
@@ -90,6 +92,13 @@ public:
         registerAccumulators(registerAccumulators), swizzle(swizzle),
         bankStats(bankStats) {}
 
+  /// The view `op` (an input iterator or output saver) reads or writes its
+  /// device tensor through ([B22]-[B25]): none without a view attribute or
+  /// for the identity (then the device tensor is row-major in the tile's
+  /// dims, as without one). Fails, with the reason in `why`, where the
+  /// analysis does (the verifier rules that out).
+  static FailureOr<std::optional<mb::StridedView>>
+  analyzeView(Operation *op, std::string &why);
   /// Plans the shared-memory layout; returns its size in bytes.
   int64_t planSharedMemory();
   /// Emits the kernel body at the builder's insertion point (inside the
@@ -179,8 +188,37 @@ private:
   /// Copies the tile of `plan` at `srcOrigin` of `src` to `dstOrigin` of
   /// `dst` in chunks (one vector load and store each), converting the
   /// element type. `at` (the iterator or saver) takes the bank-rule remark.
+  /// With a `view`, the side in device memory is addressed through it (the
+  /// origin is then an index of the view's logical tensor).
   void copyTile(Operation *at, Value src, ArrayRef<Value> srcOrigin, Value dst,
-                ArrayRef<Value> dstOrigin, const TileCopy &plan);
+                ArrayRef<Value> dstOrigin, const TileCopy &plan,
+                const mb::StridedView *view = nullptr);
+  /// The analysed view of `op` (analyzeView), or null; cached.
+  const mb::StridedView *viewOf(Operation *op);
+  /// The copy plan of a tile of shape `tile` of a device tensor of shape
+  /// `device` with `element`s, through `view` if not null (CodePlan.h: the
+  /// cost model plans the same).
+  TileCopy planCopy(ArrayRef<int64_t> tile, ArrayRef<int64_t> device,
+                    Type element, const mb::StridedView *view);
+  /// One side of a tile copy: the buffer and the tile's origin in it, ready
+  /// for the chunks of a plan (the merged dims collapsed); for a device
+  /// tensor addressed through a view, the buffer flattened to one dim, the
+  /// origin a logical index and the view.
+  struct CopySide {
+    Value mem;
+    SmallVector<Value> origin;
+    const mb::StridedView *view = nullptr;
+  };
+  CopySide copySide(Value mem, ArrayRef<Value> origin, const TileCopy &plan,
+                    const mb::StridedView *view);
+  /// The index in `side.mem` of element `idx` of the (merged) tile of a
+  /// plan: the origin plus `idx`, through the view if there is one. Every
+  /// tile copy addresses device memory through this.
+  SmallVector<Value> sideIndex(const CopySide &side, ValueRange idx);
+  /// The device tensor's row-major offset of logical index `idx` under
+  /// `view`: its offset plus, per digit (mode) of a logical dim,
+  /// `((i / radix) mod extent) * stride`.
+  Value viewOffset(const mb::StridedView &view, ArrayRef<Value> idx);
   /// `memref` with the merged dims of `plan` collapsed into one.
   Value collapseForCopy(Value memref, const TileCopy &plan);
   /// `origin`, an index into a buffer of `shape`, with the merged dims of
@@ -350,6 +388,8 @@ private:
     Value flat;
   };
   llvm::DenseMap<Value, LaidOutView> viewLayouts;
+  /// The analysed views of input iterators and output savers (viewOf).
+  llvm::DenseMap<Operation *, std::optional<mb::StridedView>> deviceViews;
   /// The tiles planSharedMemory lays out for reads across rows (the
   /// operands of tensor-core matmuls).
   llvm::DenseSet<Value> readAcrossRows;

@@ -5,7 +5,9 @@
 // pipeline, the rest with vector loads) and output savers (vector stores).
 // Every copy moves the widest chunk, 16, 8 or 4 bytes, that is contiguous
 // and aligned in both memories; one element at a time only where the rows
-// allow no chunk, with a remark that says why (docs/lowering.md).
+// (or a view of the device tensor) allow no chunk, with a remark that says
+// why (docs/lowering.md). A device tensor read or written through a view is
+// addressed by the view's offsets (sideIndex, viewOffset).
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,10 +70,111 @@ SmallVector<Value> KernelEmitter::collapseOrigin(ArrayRef<Value> origin,
   return out;
 }
 
+FailureOr<std::optional<mb::StridedView>>
+KernelEmitter::analyzeView(Operation *op, std::string &why) {
+  std::optional<AffineMap> map;
+  SmallVector<int64_t> logical;
+  ArrayRef<int64_t> device;
+  if (auto it = dyn_cast<mb::InputIterOp>(op)) {
+    map = it.getView();
+    if (map)
+      logical = it.getLogicalShape();
+    device = it.getInput().getType().getShape();
+  } else if (auto saver = dyn_cast<mb::OutputSaverOp>(op)) {
+    map = saver.getView();
+    if (map)
+      logical = saver.getLogicalShape();
+    device = saver.getOutput().getType().getShape();
+  }
+  if (!map)
+    return std::optional<mb::StridedView>();
+  FailureOr<mb::StridedView> view =
+      mb::StridedView::analyze(*map, logical, device, why);
+  if (failed(view))
+    return failure();
+  if (view->isIdentity())
+    return std::optional<mb::StridedView>();
+  return std::optional<mb::StridedView>(*view);
+}
+
+const mb::StridedView *KernelEmitter::viewOf(Operation *op) {
+  auto it = deviceViews.find(op);
+  if (it == deviceViews.end()) {
+    std::string why;
+    FailureOr<std::optional<mb::StridedView>> view = analyzeView(op, why);
+    // The pass checked every view before planning (MirageToGPU.cpp).
+    it = deviceViews.try_emplace(op, succeeded(view) ? *view : std::nullopt)
+             .first;
+  }
+  return it->second ? &*it->second : nullptr;
+}
+
+TileCopy KernelEmitter::planCopy(ArrayRef<int64_t> tile,
+                                 ArrayRef<int64_t> device, Type element,
+                                 const mb::StridedView *view) {
+  int64_t width = elementByteWidth(element);
+  if (!view)
+    return planTileCopy(tile, device, width);
+  return planViewCopy(tile, view->getShape(), width, [&](int64_t maxElems) {
+    return view->contiguousRun(maxElems);
+  });
+}
+
 TileCopy KernelEmitter::inputCopy(mb::InputIterOp op) {
   auto in = op.getInput().getType();
-  return planTileCopy(op.getType().getShape(), in.getShape(),
-                      elementByteWidth(in.getElementType()));
+  return planCopy(op.getType().getShape(), in.getShape(), in.getElementType(),
+                  viewOf(op));
+}
+
+Value KernelEmitter::viewOffset(const mb::StridedView &view,
+                                ArrayRef<Value> idx) {
+  Value off = cIndex(b, loc, view.getOffset());
+  ArrayRef<int64_t> shape = view.getShape();
+  // Indices are non-negative: unsigned division and remainder. A digit
+  // whose radix times extent covers its dim never wraps (StridedView
+  // clamps extents to the dim), so it needs no remainder.
+  for (const mb::ViewMode &m : view.getModes()) {
+    Value digit = idx[m.dim];
+    if (m.radix > 1)
+      digit = arith::DivUIOp::create(b, loc, digit, cIndex(b, loc, m.radix));
+    if (m.radix * m.extent < shape[m.dim])
+      digit = arith::RemUIOp::create(b, loc, digit, cIndex(b, loc, m.extent));
+    off = arith::AddIOp::create(
+        b, loc, off,
+        arith::MulIOp::create(b, loc, digit, cIndex(b, loc, m.stride)));
+  }
+  return off;
+}
+
+KernelEmitter::CopySide KernelEmitter::copySide(Value mem,
+                                                ArrayRef<Value> origin,
+                                                const TileCopy &plan,
+                                                const mb::StridedView *view) {
+  CopySide side;
+  auto type = cast<MemRefType>(mem.getType());
+  if (!view) {
+    side.origin = collapseOrigin(origin, type.getShape(), plan);
+    side.mem = collapseForCopy(mem, plan);
+    return side;
+  }
+  // The device tensor as one row-major dim, indexed by the view's offsets.
+  side.view = view;
+  side.origin.assign(origin.begin(), origin.end());
+  auto flat = MemRefType::get({type.getNumElements()}, type.getElementType());
+  if (type.getRank() == 0)
+    side.mem = memref::ExpandShapeOp::create(
+        b, loc, flat, mem, ArrayRef<ReassociationIndices>{});
+  else
+    side.mem = emitReshape(b, loc, mem, flat);
+  return side;
+}
+
+SmallVector<Value> KernelEmitter::sideIndex(const CopySide &side,
+                                            ValueRange idx) {
+  SmallVector<Value> at = offsetIndex(side.origin, idx);
+  if (!side.view)
+    return at;
+  return {viewOffset(*side.view, at)};
 }
 
 int64_t KernelEmitter::asyncChunk(mb::InputIterOp op) {
@@ -118,10 +221,28 @@ void KernelEmitter::remarkScalarCopy(Operation *op, const TileCopy &plan,
   InFlightDiagnostic diag = op->emitRemark();
   diag << (isa<mb::InputIterOp>(op) ? "input tile" : "output tile")
        << " copied one element (" << width << " bytes) at a time: ";
-  if (plan.tile.back() * width < 4)
+  const mb::StridedView *view = plan.viewRun > 0 ? viewOf(op) : nullptr;
+  if (plan.tile.back() * width < 4) {
     diag << "its contiguous rows of " << plan.tile.back()
          << " element(s) are narrower than 4 bytes";
-  else
+  } else if (view && plan.viewRun * width < 4) {
+    // The lowest digit of the last logical dim.
+    const mb::ViewMode *inner = nullptr;
+    for (const mb::ViewMode &m : view->getModes())
+      if (m.dim + 1 == view->getShape().size() && m.radix == 1)
+        inner = &m;
+    if (!inner || inner->stride != 1)
+      diag << "the view's last dim is not contiguous in the device tensor "
+           << "(stride " << (inner ? inner->stride : 0) << ")";
+    else
+      diag << "the view's runs along its last dim are contiguous in the "
+           << "device tensor but not aligned to 4 bytes (offset "
+           << view->getOffset() << ")";
+  } else if (view) {
+    diag << "no 16-, 8- or 4-byte chunk divides both its rows ("
+         << plan.tile.back() << " elements) and the view's contiguous runs ("
+         << plan.viewRun << ")";
+  } else
     diag << "no 16-, 8- or 4-byte chunk divides both its contiguous rows ("
          << plan.tile.back() << " elements) and the device tensor's ("
          << plan.global.back() << ")";
@@ -149,13 +270,14 @@ SmallVector<Value> KernelEmitter::offsetIndex(ArrayRef<Value> origin,
 
 void KernelEmitter::copyTile(Operation *at, Value src,
                              ArrayRef<Value> srcOrigin, Value dst,
-                             ArrayRef<Value> dstOrigin, const TileCopy &plan) {
-  SmallVector<Value> from0 = collapseOrigin(
-      srcOrigin, cast<MemRefType>(src.getType()).getShape(), plan);
-  SmallVector<Value> to0 = collapseOrigin(
-      dstOrigin, cast<MemRefType>(dst.getType()).getShape(), plan);
-  src = collapseForCopy(src, plan);
-  dst = collapseForCopy(dst, plan);
+                             ArrayRef<Value> dstOrigin, const TileCopy &plan,
+                             const mb::StridedView *view) {
+  CopySide from0 = copySide(src, srcOrigin, plan,
+                            inWorkgroup(src) ? nullptr : view);
+  CopySide to0 = copySide(dst, dstOrigin, plan,
+                          inWorkgroup(dst) ? nullptr : view);
+  src = from0.mem;
+  dst = to0.mem;
   Type srcElement = cast<MemRefType>(src.getType()).getElementType();
   Type dstElement = cast<MemRefType>(dst.getType()).getElementType();
   int64_t chunk = plan.chunk;
@@ -168,8 +290,8 @@ void KernelEmitter::copyTile(Operation *at, Value src,
               elementByteWidth(
                   cast<MemRefType>(side.getType()).getElementType())));
   forEachChunk(plan, [&](ValueRange idx) {
-    SmallVector<Value> from = offsetIndex(from0, idx),
-                       to = offsetIndex(to0, idx);
+    SmallVector<Value> from = sideIndex(from0, idx),
+                       to = sideIndex(to0, idx);
     if (chunk == 1) {
       Value v = load(src, from);
       store(convertFloat(b, loc, v, dstElement), dst, to);
@@ -206,16 +328,14 @@ void KernelEmitter::emitSyncInputCopy(mb::InputIterOp op, Value iv,
   remarkScalarCopy(op, plan, op.getType().getElementType());
   SmallVector<Value> zero(op.getType().getRank(), cIndex(b, loc, 0));
   copyTile(op, global.lookup(op.getInput()), inputOrigin(op, iv), dst, zero,
-           plan);
+           plan, viewOf(op));
 }
 
 void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
   TileCopy plan = inputCopy(op);
   int64_t chunk = plan.chunk;
-  Value src = global.lookup(op.getInput());
-  SmallVector<Value> off = collapseOrigin(
-      inputOrigin(op, iv), op.getInput().getType().getShape(), plan);
-  src = collapseForCopy(src, plan);
+  CopySide src = copySide(global.lookup(op.getInput()), inputOrigin(op, iv),
+                          plan, viewOf(op));
   dst = collapseForCopy(dst, plan);
   // Only 16-byte copies may bypass L1 (cp.async.cg); tiles are streamed once
   // per block, so they should.
@@ -227,7 +347,7 @@ void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
     SharedRef to = sharedAccess(dst, idx);
     nvgpu::DeviceAsyncCopyOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), to.mem,
-        to.idx, src, offsetIndex(off, idx), b.getIndexAttr(chunk),
+        to.idx, src.mem, sideIndex(src, idx), b.getIndexAttr(chunk),
         /*srcElements=*/Value(), cg ? b.getUnitAttr() : UnitAttr());
   });
 }
@@ -325,12 +445,12 @@ void KernelEmitter::emitOutputSaver(mb::OutputSaverOp op) {
   Value src = buf(op.getInput());
   Value dst = global.lookup(op.getOutput());
   auto out = op.getOutput().getType();
-  TileCopy plan = planTileCopy(tile, out.getShape(),
-                               elementByteWidth(out.getElementType()));
+  const mb::StridedView *view = viewOf(op);
+  TileCopy plan = planCopy(tile, out.getShape(), out.getElementType(), view);
   remarkScalarCopy(op, plan, out.getElementType());
   stage({src}, {});
   SmallVector<Value> zero(tile.size(), cIndex(b, loc, 0));
-  copyTile(op, src, zero, dst, off, plan);
+  copyTile(op, src, zero, dst, off, plan, view);
 }
 
 } // namespace mirage::lowering

@@ -157,6 +157,19 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
          llvm::zip_equal(kret.getOutputs(), kernel.getResults()))
       global[saved] = memrefOf.lookup(r);
 
+    // Tiles read or written through a view are addressed by its analysis.
+    WalkResult views = kernel.getBody().walk([&](Operation *inner) {
+      if (!isa<mb::InputIterOp, mb::OutputSaverOp>(inner))
+        return WalkResult::advance();
+      std::string why;
+      if (succeeded(KernelEmitter::analyzeView(inner, why)))
+        return WalkResult::advance();
+      inner->emitOpError("cannot lower its view: ") << why;
+      return WalkResult::interrupt();
+    });
+    if (views.wasInterrupted())
+      return failure();
+
     int64_t mma = 0;
     // Pipeline buffers and f32 accumulators take more shared memory than
     // the verifier's count of the tiles: the pipeline depth follows from

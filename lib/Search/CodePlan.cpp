@@ -44,6 +44,33 @@ TileCopy mirage::search::planTileCopy(llvm::ArrayRef<int64_t> tile,
   return plan;
 }
 
+TileCopy mirage::search::planViewCopy(
+    llvm::ArrayRef<int64_t> tile, llvm::ArrayRef<int64_t> logical,
+    int64_t elementBytes, llvm::function_ref<int64_t(int64_t)> contiguousRun) {
+  TileCopy plan;
+  int64_t rank = tile.size();
+  plan.mergeFrom = std::max<int64_t>(rank - 1, 0);
+  plan.tile.assign(tile.begin(), tile.end());
+  plan.global.assign(logical.begin(), logical.end());
+  if (plan.tile.empty()) {
+    plan.tile.push_back(1);
+    plan.global.push_back(1);
+  }
+  plan.viewRun = std::max<int64_t>(
+      contiguousRun(std::max<int64_t>(kChunkBytes[0] / elementBytes, 1)), 1);
+  // A chunk starts at a multiple of its size along the last dim (origins
+  // are multiples of the tile's last dim) and must lie in one run, which
+  // starts at a multiple of the run's length.
+  for (int64_t bytes : kChunkBytes)
+    if (bytes % elementBytes == 0 &&
+        plan.tile.back() % (bytes / elementBytes) == 0 &&
+        plan.viewRun % (bytes / elementBytes) == 0) {
+      plan.chunk = bytes / elementBytes;
+      break;
+    }
+  return plan;
+}
+
 int64_t mirage::search::choosePipelineStages(
     int64_t forloop, int64_t limit,
     llvm::function_ref<int64_t(int64_t)> smemFor) {

@@ -10,6 +10,7 @@
 #include "Mirage/Search/CodePlan.h"
 
 #include "Mirage/Dialect/Block/IR/Block.h"
+#include "Mirage/Dialect/Block/IR/View.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Dialect/Thread/IR/Thread.h"
 #include "Mirage/Interfaces/MirageInterfaces.h"
@@ -310,7 +311,8 @@ UnitCost mirage::search::elementwiseUnitCost(ElementwiseKind kind) {
 CostInput mirage::search::describeInput(ArrayRef<int64_t> tile,
                                         ArrayRef<int64_t> tensor,
                                         double elementBytes, bool walked,
-                                        bool readAcrossRows) {
+                                        bool readAcrossRows,
+                                        const mb::StridedView *view) {
   auto product = [](ArrayRef<int64_t> shape) {
     double n = 1;
     for (int64_t d : shape)
@@ -322,7 +324,10 @@ CostInput mirage::search::describeInput(ArrayRef<int64_t> tile,
   in.tileBytes = product(tile) * elementBytes;
   in.walked = walked;
   int64_t width = static_cast<int64_t>(elementBytes);
-  TileCopy copy = planTileCopy(tile, tensor, width);
+  TileCopy copy =
+      view ? planViewCopy(tile, view->getShape(), width,
+                          [&](int64_t n) { return view->contiguousRun(n); })
+           : planTileCopy(tile, tensor, width);
   in.chunkBytes = static_cast<double>(copy.chunk * width);
   SharedLayout layout = planSharedLayout(tile, width, readAcrossRows);
   in.slotBytes = static_cast<double>(
@@ -474,11 +479,30 @@ FailureOr<KernelDesc> mirage::search::describeKernel(Operation *op,
                mmaFitsTiles(mm.getLhs().getType().getShape(),
                             mm.getRhs().getType().getShape());
       });
+      // A tile read through a view is copied as the lowering copies it
+      // (CodePlan.h, planViewCopy); the identity view as no view.
+      std::optional<mb::StridedView> view;
+      if (std::optional<AffineMap> map = it.getView()) {
+        std::string why;
+        FailureOr<mb::StridedView> v = mb::StridedView::analyze(
+            *map, it.getLogicalShape(), it.getInput().getType().getShape(),
+            why);
+        if (failed(v)) {
+          error = "the cost model cannot read the view of an input "
+                  "iterator: " +
+                  why;
+          bad = true;
+          return;
+        }
+        if (!v->isIdentity())
+          view = *v;
+      }
       d.inputs.push_back(describeInput(
           it.getType().getShape(), it.getInput().getType().getShape(),
           elementBytesOf(it.getType()),
           // fmap is stored unsigned; -1: no loop walk.
-          static_cast<int64_t>(it.getFmap()) >= 0, acrossRows));
+          static_cast<int64_t>(it.getFmap()) >= 0, acrossRows,
+          view ? &*view : nullptr));
       d.inputs.back().afterLoop = it.isEpilogue();
       return;
     }

@@ -15,11 +15,35 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <vector>
 
 using namespace mirage::search;
 
 namespace {
+
+TEST(CodePlanTest, ViewCopiesFitTheViewsRuns) {
+  // Through a view no dims merge, and a chunk divides the tile's last dim
+  // and the run the view keeps contiguous (StridedView::contiguousRun,
+  // asked for at most 16 bytes).
+  int64_t asked = 0;
+  auto run = [&](int64_t n) {
+    return [&, n](int64_t maxElems) {
+      asked = maxElems;
+      return std::min(n, maxElems);
+    };
+  };
+  TileCopy heads = planViewCopy({1, 16, 16}, {8, 64, 16}, 2, run(16));
+  EXPECT_EQ(asked, 8);
+  EXPECT_EQ(heads.mergeFrom, 2);
+  EXPECT_EQ(heads.tile, (llvm::SmallVector<int64_t, 4>{1, 16, 16}));
+  EXPECT_EQ(heads.chunk, 8);
+  EXPECT_EQ(heads.viewRun, 8);
+  EXPECT_EQ(planViewCopy({16, 16}, {64, 48}, 2, run(1)).chunk, 1);
+  EXPECT_EQ(planViewCopy({16, 16}, {64, 48}, 2, run(2)).chunk, 2);
+  // f32: 16 bytes are 4 elements; a tile row of 6 takes 8-byte chunks.
+  EXPECT_EQ(planViewCopy({4, 6}, {8, 12}, 4, run(4)).chunk, 2);
+}
 
 TEST(CodePlanTest, FewLongRowsTakeTheWholeBlock) {
   // RMSNorm+MatMul's tile: 2 rows of 128, 128 threads: 4 warps on each row,

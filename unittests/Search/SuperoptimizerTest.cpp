@@ -12,6 +12,7 @@
 #include "Mirage/Search/KernelCost.h"
 
 #include "Mirage/Dialect/Block/IR/Block.h"
+#include "Mirage/Dialect/Block/IR/View.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Dialect/Thread/IR/Thread.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -335,6 +336,40 @@ TEST_F(SuperoptimizerTest, EpilogueInputIsReadOncePerBlockSynchronously) {
   // after the loop, one cp.async each before it.
   EXPECT_EQ(epilogue.memoryInstructions, 64.0 * 1024 * 2);
   EXPECT_EQ(hoisted.memoryInstructions, 64.0 * 1024);
+}
+
+TEST(KernelCostTest, ViewedInputsArePlannedAsLowered) {
+  // A tile read through a view is priced with the lowering's chunks
+  // (CodePlan.h, planViewCopy): a head split keeps 16-byte chunks, W^T read
+  // in place (the tile's last dim 64 elements apart) one element at a time
+  // and so synchronously, where the same shapes without the view take 16
+  // bytes.
+  MLIRContext ctx;
+  AffineExpr d0 = getAffineDimExpr(0, &ctx), d1 = getAffineDimExpr(1, &ctx),
+             d2 = getAffineDimExpr(2, &ctx);
+  std::string why;
+  FailureOr<mb::StridedView> heads = mb::StridedView::analyze(
+      AffineMap::get(3, 0, {d1, d0 * 16 + d2}, &ctx), {8, 64, 16}, {64, 128},
+      why);
+  ASSERT_TRUE(succeeded(heads)) << why;
+  EXPECT_EQ(describeInput({1, 64, 16}, {64, 128}, 2, true, false, &*heads)
+                .chunkBytes,
+            16);
+  FailureOr<mb::StridedView> wt = mb::StridedView::analyze(
+      AffineMap::get(2, 0, {d1, d0}, &ctx), {64, 48}, {48, 64}, why);
+  ASSERT_TRUE(succeeded(wt)) << why;
+  EXPECT_EQ(describeInput({16, 16}, {48, 64}, 2, true, false, &*wt).chunkBytes,
+            2);
+  EXPECT_EQ(describeInput({16, 16}, {48, 64}, 2, true).chunkBytes, 16);
+  // Overlapping digits of one dim, d mod 8 + (d floordiv 4) * 8: elements
+  // 4..7 land at 12..15, so runs are 4 elements (8 bytes), not 8.
+  FailureOr<mb::StridedView> overlap = mb::StridedView::analyze(
+      AffineMap::get(1, 0, {d0 % 8 + d0.floorDiv(4) * 8}, &ctx), {16}, {32},
+      why);
+  ASSERT_TRUE(succeeded(overlap)) << why;
+  EXPECT_EQ(overlap->contiguousRun(8), 4);
+  EXPECT_EQ(describeInput({16}, {32}, 2, false, false, &*overlap).chunkBytes,
+            8);
 }
 
 TEST_F(SuperoptimizerTest, BankConflictsAddToTheModelledCompute) {

@@ -33,6 +33,11 @@ struct TileCopy {
   /// The widest of 16, 8 and 4 bytes that divides both merged rows, in
   /// elements; 1 if none does (an element at a time).
   int64_t chunk = 1;
+  /// A copy through a view (planViewCopy): the longest run, in elements, of
+  /// consecutive logical elements along the last dim that the view keeps
+  /// consecutive and aligned in the device tensor (at most 16 bytes); 0
+  /// for a copy of a row-major device tensor.
+  int64_t viewRun = 0;
 };
 
 /// The copy of a tile of shape `tile` of a device tensor of shape `global`
@@ -40,6 +45,17 @@ struct TileCopy {
 /// 16-byte aligned.
 TileCopy planTileCopy(llvm::ArrayRef<int64_t> tile,
                       llvm::ArrayRef<int64_t> global, int64_t elementBytes);
+
+/// The copy of a tile of shape `tile` of a logical tensor of shape
+/// `logical` that a view (mb::StridedView) maps into its device tensor.
+/// `contiguousRun(maxElems)` is the view's StridedView::contiguousRun: a
+/// chunk is the widest of 16, 8 and 4 bytes that divides the tile's last
+/// dim and fits in that run; no dims are merged (the view decides where
+/// the rows lie). The one rule by which the lowering copies viewed tiles
+/// and the cost model prices them.
+TileCopy planViewCopy(llvm::ArrayRef<int64_t> tile,
+                      llvm::ArrayRef<int64_t> logical, int64_t elementBytes,
+                      llvm::function_ref<int64_t(int64_t)> contiguousRun);
 
 /// The bytes of a shared-memory slot holding `bytes` bytes of a tile: every
 /// slot starts 16-byte aligned, so 16-byte copies and ldmatrix rows line up.

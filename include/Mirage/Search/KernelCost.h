@@ -32,6 +32,9 @@ class FuncOp;
 namespace mirage {
 enum class ElementwiseKind : uint32_t;
 enum class AccumulatorKind : uint32_t;
+namespace mb {
+class StridedView;
+} // namespace mb
 } // namespace mirage
 
 namespace mirage::search {
@@ -87,10 +90,13 @@ struct CostInput {
 /// a tensor of shape `tensor` (elements of `elementBytes` bytes), a new one
 /// every iteration if `walked`; its chunk and its tile's layout (for
 /// `readAcrossRows`, the operands of tensor-core matmuls) are the
-/// lowering's (CodePlan.h).
+/// lowering's (CodePlan.h). With a `view` (an input iterator's, not the
+/// identity) the tile is cut from the view's logical tensor and copied as
+/// the lowering copies it through the view (planViewCopy).
 CostInput describeInput(llvm::ArrayRef<int64_t> tile,
                         llvm::ArrayRef<int64_t> tensor, double elementBytes,
-                        bool walked, bool readAcrossRows = false);
+                        bool walked, bool readAcrossRows = false,
+                        const mb::StridedView *view = nullptr);
 
 /// A kernel as the cost analysis sees it.
 struct KernelDesc {

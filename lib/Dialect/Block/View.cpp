@@ -271,7 +271,9 @@ int64_t StridedView::contiguousRun(int64_t maxElems) const {
   while (w * 2 <= maxElems && inner->extent % (w * 2) == 0 &&
          offset % (w * 2) == 0 &&
          llvm::all_of(modes, [&](const ViewMode &m) {
-           return &m == inner || m.stride % (w * 2) == 0;
+           // A higher digit of the last dim must not change inside a run.
+           return &m == inner || (m.stride % (w * 2) == 0 &&
+                                  (m.dim != last || m.radix % (w * 2) == 0));
          }))
     w *= 2;
   return w;
