@@ -301,12 +301,6 @@ private:
                 if (last && (missing.size() != 1 ||
                              !matchesOutput(v, target.ref.vals[missing[0]])))
                   return;
-                // Arguments that only a kernel's views should read.
-                if (llvm::any_of(op.args, [&](int a) {
-                      return a < 64 && a < static_cast<int>(target.numInputs) &&
-                             (options.viewArguments >> a & 1);
-                    }))
-                  return;
                 if (top && !ownBranch())
                   return;
                 op.result = static_cast<int>(prog.vals.size());

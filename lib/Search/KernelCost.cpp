@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Search/KernelCost.h"
+#include "Mirage/Transforms/AbsorbViews.h"
 #include "Mirage/Search/CodePlan.h"
 
 #include "Mirage/Dialect/Block/IR/Block.h"
@@ -573,8 +574,9 @@ FailureOr<ProgramCost> mirage::search::analyzeProgram(func::FuncOp func,
     bytes += bytesOf(t);
   for (Block &block : func.getBody())
     for (Operation &op : block.without_terminator()) {
-      // A reshape is a view of its buffer: no kernel, no time.
-      if (isa<mk::ReshapeOp>(op))
+      // A reshape is a view of its buffer, and a layout op next to kernels
+      // becomes part of their views (AbsorbViews.h): no kernel, no time.
+      if (isa<mk::ReshapeOp>(op) || (isLayoutOp(&op) && foldsIntoKernels(&op)))
         continue;
       FailureOr<KernelDesc> d = describeKernel(&op, error);
       if (failed(d))

@@ -259,9 +259,6 @@ struct Distinct {
   bool barrier = false;
   /// The block-op bound of its next search; 0 for the search's own default.
   unsigned blockOps = 0;
-  /// Its arguments that a layout kernel computes
-  /// (SuperoptimizeOptions::viewArguments).
-  uint64_t viewArguments = 0;
   /// Searched once more with a deeper block graph (kExtraBlockOps).
   bool deepened = false;
   std::string unfusedSummary;
@@ -337,11 +334,6 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
         return failure();
       }
   }
-  // The modelled time of every layout op that is a kernel of its own (a
-  // transpose, a repeat; a reshape is free): what a subprogram that stays
-  // unfused pays for the layout chains it reads, which a graph-defined kernel
-  // absorbs into its views.
-  DenseMap<Operation *, double> layoutMicros;
   {
     std::string costError;
     FailureOr<ProgramCost> whole = analyzeProgram(func, *device, costError);
@@ -349,9 +341,6 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
       error = "the cost model cannot read the function: " + costError;
       return failure();
     }
-    for (const KernelCost &k : whole->kernels)
-      if (k.op && isLayoutOp(k.op))
-        layoutMicros[k.op] = k.time.total;
   }
 
   PartitionResult result;
@@ -384,30 +373,6 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     for (unsigned k : members)
       ops.push_back(graph.ops[k]);
     Outlined out = outline(ops, so.smemLimit);
-    // The layout kernels feeding the interval, each once, and the arguments
-    // they compute.
-    double layoutPenalty = 0;
-    unsigned layoutKernels = 0;
-    uint64_t viewArguments = 0;
-    {
-      SmallVector<Value> inputs, outputs;
-      boundary(ops, inputs, outputs);
-      llvm::SmallPtrSet<Operation *, 8> seen;
-      for (auto [i, v] : llvm::enumerate(inputs))
-        for (Operation *def = v.getDefiningOp(); def && isLayoutOp(def);
-             def = def->getOperand(0).getDefiningOp()) {
-          if (!layoutMicros.count(def))
-            continue;
-          if (i < 64)
-            viewArguments |= uint64_t(1) << i;
-          if (seen.insert(def).second) {
-            layoutPenalty += layoutMicros.lookup(def);
-            ++layoutKernels;
-          }
-        }
-    }
-    if (viewArguments)
-      out.text += "\nview arguments " + std::to_string(viewArguments);
     // An interval that reads, through layout ops left outside it, a value it
     // computes would be a kernel that depends on itself: never a subprogram.
     llvm::SmallPtrSet<Operation *, 8> inside(ops.begin(), ops.end());
@@ -431,7 +396,6 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
       return it->second;
     Distinct d;
     d.len = len;
-    d.viewArguments = viewArguments;
     d.bound = device->launchMicros +
               std::max(out.bytes / device->bytesPerSecond * 1e6,
                        device->firstLoadMicros + device->iterationMicros);
@@ -458,11 +422,9 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
         error = "the cost model cannot read a subprogram: " + costError;
         return failure();
       }
-      // Unfused, the interval's ops cannot absorb the layout kernels they
-      // read: those stay and are charged to it.
       SubprogramResult &r = d.result;
-      r.unfusedMicros = r.micros = unfused->totalMicros + layoutPenalty;
-      r.unfusedKernels = r.kernels = unfused->kernels.size() + layoutKernels;
+      r.unfusedMicros = r.micros = unfused->totalMicros;
+      r.unfusedKernels = r.kernels = unfused->kernels.size();
       r.summary = d.unfusedSummary;
       d.bound = std::min(d.bound, r.unfusedMicros);
       d.unfused = r;
@@ -560,7 +522,6 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
   auto searchOptionsOf = [&](const Distinct &d) {
     SuperoptimizeOptions sub = so;
     sub.maxKernelOps = subKernelOps;
-    sub.viewArguments = d.viewArguments;
     if (d.blockOps)
       sub.maxBlockOps = d.blockOps;
     if (subKernelOps == 1)

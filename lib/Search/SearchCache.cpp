@@ -24,7 +24,6 @@ std::string searchCacheKey(StringRef kind, StringRef canonicalText,
      << (o.rankByKernels ? "kernels" : "time") << " kernel-ops " << maxKernelOps
      << " graph-kernels " << o.maxGraphKernels << " block-ops " << o.maxBlockOps
      << " inputs " << o.maxKernelInputs << " outputs " << o.maxKernelOutputs
-     << " view-arguments " << o.viewArguments
      << " blocks " << o.maxBlocks << " block-threads " << o.maxBlockThreads
      << " smem " << o.smemLimit << " pruning " << o.pruning << " seed "
      << o.seed << " final-tests " << o.finalTests << " numerics " << o.numerics

@@ -35,6 +35,34 @@ bool mirage::isLayoutOp(Operation *op) {
   return concat && llvm::all_equal(concat.getInputs());
 }
 
+/// Whether every use of `op`'s result ends, through layout ops, in an mk op
+/// that is not a layout op.
+static bool usesEndInKernels(Operation *op) {
+  return llvm::all_of(op->getUsers(), [](Operation *user) {
+    if (isLayoutOp(user))
+      return usesEndInKernels(user);
+    return isa_and_nonnull<mk::MKDialect>(user->getDialect());
+  });
+}
+
+bool mirage::foldsIntoKernels(Operation *op) {
+  if (usesEndInKernels(op))
+    return true;
+  // An output chain: transposes and reshapes, each the only user of the
+  // previous value, from an mk op's result.
+  for (Operation *cur = op;;) {
+    if (!isa<mk::TransposeOp, mk::ReshapeOp>(cur))
+      return false;
+    Value in = cur->getOperand(0);
+    Operation *def = in.getDefiningOp();
+    if (!def || !in.hasOneUse())
+      return false;
+    if (!isLayoutOp(def))
+      return isa<mk::MKDialect>(def->getDialect());
+    cur = def;
+  }
+}
+
 /// `view` followed by the layout op `op` (whose operand `view` describes).
 static FailureOr<StridedView> follow(const StridedView &view, Operation *op) {
   if (auto t = dyn_cast<mk::TransposeOp>(op))

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Transforms/Passes.h"
+#include "Mirage/Transforms/AbsorbViews.h"
 
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 
@@ -258,24 +259,27 @@ struct WrapKernelsPass : public mirage::impl::WrapKernelsBase<WrapKernelsPass> {
           << static_cast<int64_t>(maxTile);
       return signalPassFailure();
     }
-    // The other ops first, so that a conversion between two of them moves
-    // into one of their kernels; the conversions left are wrapped last.
-    if (failed(wrapAll(/*conversions=*/false)))
+    // The compute ops first, so that a conversion between two of them moves
+    // into one of their kernels and the layout ops around them become their
+    // views; the conversions and layout ops left are wrapped last.
+    if (failed(wrapAll(/*rest=*/false)))
       return signalPassFailure();
     absorbConversions(getOperation());
-    if (failed(wrapAll(/*conversions=*/true)))
+    for (Region &region : getOperation()->getRegions())
+      absorbViews(region);
+    if (failed(wrapAll(/*rest=*/true)))
       return signalPassFailure();
   }
 
   /// Wraps every mk op other than graph-defined kernels and reshapes: the
-  /// conversions, or every other op.
-  LogicalResult wrapAll(bool conversions) {
+  /// conversions and layout ops (`rest`), or every other op.
+  LogicalResult wrapAll(bool rest) {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
       // A reshape is a view of its buffer, not a kernel.
       if (isa<mk::MKDialect>(op->getDialect()) &&
           !isa<mk::GraphKernelOp, mk::ReshapeOp>(op) &&
-          isa<mk::ConvertOp>(op) == conversions)
+          (isa<mk::ConvertOp>(op) || isLayoutOp(op)) == rest)
         ops.push_back(op);
     });
     for (Operation *op : ops) {

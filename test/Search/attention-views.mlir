@@ -12,7 +12,7 @@
 // RUN: mirage-opt --mirage-check-equivalence %t.opt.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV
 // RUN: mirage-run --func=attention %t.opt.mlir | FileCheck %s --check-prefix=CPU
 
-// REMARK: remark: superoptimized in 1 subprogram(s): 9 ops, 1 kernel(s) (unfused 13)
+// REMARK: remark: superoptimized in 1 subprogram(s): 9 ops, 1 kernel(s) (unfused 9)
 // REMARK-SAME: 8 layout op(s) folded into views (3 kernel input(s), 1 output(s))
 // EQUIV: remark: equivalent to @attention_reference
 // CPU: @attention on cpu

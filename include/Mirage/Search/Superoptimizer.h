@@ -43,11 +43,6 @@ struct SuperoptimizeOptions {
   unsigned maxKernelInputs = 4;
   /// Outputs of one graph-defined kernel.
   unsigned maxKernelOutputs = 2;
-  /// Arguments (bit i: argument i) that no pre-defined op of a candidate may
-  /// read, only graph-defined kernels: the partitioned search sets those that
-  /// a layout kernel (a transpose, a repeat) computes, since a kernel absorbs
-  /// that layout into its views and a pre-defined op would keep it.
-  uint64_t viewArguments = 0;
   /// Largest number of thread blocks of one kernel.
   int64_t maxBlocks = 65536;
   /// Most threads per block (the block size is derived from the tiles, up

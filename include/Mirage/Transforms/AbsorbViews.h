@@ -24,6 +24,15 @@ namespace mirage {
 /// subprograms; absorbViews folds them into the kernels around them.
 bool isLayoutOp(mlir::Operation *op);
 
+/// Whether the kernels next to layout op `op` take it into their views once
+/// every mk op is a kernel (after --mirage-wrap-kernels): each use of its
+/// chain ends in an mk op, or the chain (transposes and reshapes, each the
+/// only user of the previous value) starts at an mk op's result. A reshape
+/// alone is a view of its buffer either way. The cost model counts the other
+/// layout ops (one that feeds the function's result directly from an
+/// argument, say) as kernels of their own.
+bool foldsIntoKernels(mlir::Operation *op);
+
 /// What absorbViews changed.
 struct AbsorbedViews {
   /// Kernel operands now read through a view of a chain's source.

@@ -60,6 +60,11 @@ def WrapKernels : Pass<"mirage-wrap-kernels"> {
       `max-tile`; other ops run one iteration;
     - broadcast operand dims are replicated (`imap` -1).
 
+    Layout ops (`mk.transpose`, a concat of one value with itself) next to
+    the wrapped kernels become views of their input iterators or output
+    savers (`--mirage-absorb-views`) instead of kernels of their own; the
+    others are wrapped last, like conversions.
+
     Tiles shrink until the block graph fits the shared-memory limit; an op
     that cannot be tiled (a rank-4 matmul, a row too long for shared memory)
     gets a diagnostic naming it.
