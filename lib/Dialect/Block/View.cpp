@@ -415,52 +415,11 @@ StridedView::reshaped(ArrayRef<int64_t> newShape) const {
   return v;
 }
 
-FailureOr<StridedView>
-StridedView::broadcast(ArrayRef<int64_t> newShape) const {
-  if (newShape.size() < shape.size())
-    return failure();
-  unsigned lead = newShape.size() - shape.size();
-  StridedView v = *this;
-  v.shape.assign(newShape.begin(), newShape.end());
-  for (auto [k, n] : llvm::enumerate(shape))
-    if (n != newShape[k + lead] && n != 1)
-      return failure();
-  for (ViewMode &m : v.modes)
-    m.dim += lead;
-  v.normalize();
-  return v;
-}
-
 StridedView StridedView::repeated(unsigned dim, int64_t times) const {
   StridedView v = *this;
   v.shape[dim] *= times;
   // Digits that covered the whole dim now wrap: keep their extents (normalize
   // clamps only to the new size).
-  v.normalize();
-  return v;
-}
-
-FailureOr<StridedView> StridedView::sliced(ArrayRef<int64_t> start,
-                                           ArrayRef<int64_t> sizes) const {
-  StridedView v = *this;
-  for (auto [k, a] : llvm::enumerate(start)) {
-    if (a == 0 && sizes[k] == shape[k])
-      continue;
-    SmallVector<ViewMode *> dimModes;
-    for (ViewMode &m : v.modes)
-      if (m.dim == k)
-        dimModes.push_back(&m);
-    v.shape[k] = sizes[k];
-    if (dimModes.empty())
-      continue;
-    ViewMode &top = *dimModes.back();
-    // Every digit below the top one must be untouched by the slice.
-    if (a % top.radix != 0 || sizes[k] % top.radix != 0 ||
-        top.radix * top.extent < shape[k])
-      return failure();
-    v.offset += (a / top.radix) * top.stride;
-    top.extent = sizes[k] / top.radix;
-  }
   v.normalize();
   return v;
 }

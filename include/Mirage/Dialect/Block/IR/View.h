@@ -104,15 +104,8 @@ public:
   /// mk.reshape (row-major order kept); fails when a dim of the new shape
   /// would cut a mode at a place its extent is not divisible by.
   FailureOr<StridedView> reshaped(ArrayRef<int64_t> newShape) const;
-  /// Broadcast of size-1 dims (or new leading dims) to `newShape`.
-  FailureOr<StridedView> broadcast(ArrayRef<int64_t> newShape) const;
   /// `times` copies along `dim` (mk.concat of one value with itself).
   StridedView repeated(unsigned dim, int64_t times) const;
-  /// The box [start, start + sizes) (fails unless every sliced dim has one
-  /// mode, or the slice is along the outermost mode at a multiple of its
-  /// radix).
-  FailureOr<StridedView> sliced(ArrayRef<int64_t> start,
-                                ArrayRef<int64_t> sizes) const;
 
 private:
   SmallVector<int64_t, 4> shape, deviceShape;
