@@ -162,8 +162,8 @@ KernelEmitter::CopySide KernelEmitter::copySide(Value mem,
   side.origin.assign(origin.begin(), origin.end());
   auto flat = MemRefType::get({type.getNumElements()}, type.getElementType());
   if (type.getRank() == 0)
-    side.mem = memref::ExpandShapeOp::create(
-        b, loc, flat, mem, ArrayRef<ReassociationIndices>{});
+    side.mem = memref::ExpandShapeOp::create(b, loc, flat, mem,
+                                             ArrayRef<ReassociationIndices>{});
   else
     side.mem = emitReshape(b, loc, mem, flat);
   return side;
@@ -272,10 +272,10 @@ void KernelEmitter::copyTile(Operation *at, Value src,
                              ArrayRef<Value> srcOrigin, Value dst,
                              ArrayRef<Value> dstOrigin, const TileCopy &plan,
                              const mb::StridedView *view) {
-  CopySide from0 = copySide(src, srcOrigin, plan,
-                            inWorkgroup(src) ? nullptr : view);
-  CopySide to0 = copySide(dst, dstOrigin, plan,
-                          inWorkgroup(dst) ? nullptr : view);
+  CopySide from0 =
+      copySide(src, srcOrigin, plan, inWorkgroup(src) ? nullptr : view);
+  CopySide to0 =
+      copySide(dst, dstOrigin, plan, inWorkgroup(dst) ? nullptr : view);
   src = from0.mem;
   dst = to0.mem;
   Type srcElement = cast<MemRefType>(src.getType()).getElementType();
@@ -290,8 +290,7 @@ void KernelEmitter::copyTile(Operation *at, Value src,
               elementByteWidth(
                   cast<MemRefType>(side.getType()).getElementType())));
   forEachChunk(plan, [&](ValueRange idx) {
-    SmallVector<Value> from = sideIndex(from0, idx),
-                       to = sideIndex(to0, idx);
+    SmallVector<Value> from = sideIndex(from0, idx), to = sideIndex(to0, idx);
     if (chunk == 1) {
       Value v = load(src, from);
       store(convertFloat(b, loc, v, dstElement), dst, to);

@@ -152,12 +152,12 @@ struct AbstractExprBuilder::Impl {
       bool whole = !modes.empty();
       // Innermost digit first; each must be one whole device dim.
       for (const mb::ViewMode &m : modes) {
-        auto j = llvm::find_if(llvm::seq<size_t>(0, device.size()),
-                               [&](size_t j) {
-                                 return strides[j] == m.stride &&
-                                        device[j] == m.extent;
-                               });
-        if (m.radix != radix || j == llvm::seq<size_t>(0, device.size()).end() ||
+        auto j =
+            llvm::find_if(llvm::seq<size_t>(0, device.size()), [&](size_t j) {
+              return strides[j] == m.stride && device[j] == m.extent;
+            });
+        if (m.radix != radix ||
+            j == llvm::seq<size_t>(0, device.size()).end() ||
             *j >= in.dims.size()) {
           whole = false;
           break;
@@ -495,8 +495,8 @@ AbstractExprBuilder::Impl::visitGraphKernel(Operation *op,
     if (failed(in))
       return WalkResult::interrupt();
     uint32_t byGrid[3], byLoop;
-    (void)tileOf(viewed(it, *in), it.getImap(), static_cast<int64_t>(it.getFmap()), byGrid,
-                 byLoop);
+    (void)tileOf(viewed(it, *in), it.getImap(),
+                 static_cast<int64_t>(it.getFmap()), byGrid, byLoop);
     for (unsigned g = 0; g < 3 && g < it.getImap().size(); ++g)
       join(gridAxis[g], byGrid[g]);
     join(loopAxis, byLoop);

@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Search/KernelCost.h"
-#include "Mirage/Transforms/AbsorbViews.h"
 #include "Mirage/Search/CodePlan.h"
+#include "Mirage/Transforms/AbsorbViews.h"
 
 #include "Mirage/Dialect/Block/IR/Block.h"
 #include "Mirage/Dialect/Block/IR/View.h"
@@ -485,9 +485,9 @@ FailureOr<KernelDesc> mirage::search::describeKernel(Operation *op,
       std::optional<mb::StridedView> view;
       if (std::optional<AffineMap> map = it.getView()) {
         std::string why;
-        FailureOr<mb::StridedView> v = mb::StridedView::analyze(
-            *map, it.getLogicalShape(), it.getInput().getType().getShape(),
-            why);
+        FailureOr<mb::StridedView> v =
+            mb::StridedView::analyze(*map, it.getLogicalShape(),
+                                     it.getInput().getType().getShape(), why);
         if (failed(v)) {
           error = "the cost model cannot read the view of an input "
                   "iterator: " +

@@ -124,8 +124,8 @@ static bool absorbInput(mk::GraphKernelOp kernel, unsigned index) {
       continue;
     SmallVector<AffineMap> maps;
     for (mb::InputIterOp it : iters) {
-      FailureOr<AffineMap> map = composeView(*view, it.getView(),
-                                             it.getLogicalShape(), ctx, false);
+      FailureOr<AffineMap> map =
+          composeView(*view, it.getView(), it.getLogicalShape(), ctx, false);
       if (failed(map))
         break;
       maps.push_back(*map);
@@ -179,8 +179,8 @@ static unsigned absorbOutput(mk::GraphKernelOp kernel, unsigned index) {
     }
     if (failed(view))
       continue;
-    FailureOr<AffineMap> map = composeView(
-        *view, saver.getView(), saver.getLogicalShape(), ctx, true);
+    FailureOr<AffineMap> map =
+        composeView(*view, saver.getView(), saver.getLogicalShape(), ctx, true);
     if (failed(map))
       continue;
     saver.setViewAttr(AffineMapAttr::get(*map));
@@ -222,8 +222,7 @@ AbsorbedViews mirage::absorbViews(Region &region) {
 }
 
 namespace {
-struct AbsorbViewsPass
-    : public mirage::impl::AbsorbViewsBase<AbsorbViewsPass> {
+struct AbsorbViewsPass : public mirage::impl::AbsorbViewsBase<AbsorbViewsPass> {
   void runOnOperation() override {
     for (Region &region : getOperation()->getRegions()) {
       AbsorbedViews s = absorbViews(region);

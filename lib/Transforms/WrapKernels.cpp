@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Mirage/Transforms/Passes.h"
 #include "Mirage/Transforms/AbsorbViews.h"
+#include "Mirage/Transforms/Passes.h"
 
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 
@@ -389,8 +389,8 @@ mk::GraphKernelOp WrapKernelsPass::build(Operation *op, const OpTiling &t,
       break;
     }
     tiles.push_back(mb::InputIterOp::create(
-        lb, loc, RankedTensorType::get(*tile, ty.getElementType()), arg,
-        imap, fmap, /*view=*/AffineMapAttr()));
+        lb, loc, RankedTensorType::get(*tile, ty.getElementType()), arg, imap,
+        fmap, /*view=*/AffineMapAttr()));
   }
   if (ok && isa<mk::BandMaskOp>(op)) {
     // The mask's tile is its input tile: it lies where that tile does.

@@ -62,7 +62,8 @@ LogicalResult Evaluator<Dom>::evalInputIter(mb::InputIterOp it,
   const T &x = *in.t;
   auto tileShape = it.getTile().getType().getShape();
   SmallVector<int64_t> logical =
-      it.getView() ? it.getLogicalShape() : SmallVector<int64_t>(ArrayRef<int64_t>(x.shape));
+      it.getView() ? it.getLogicalShape()
+                   : SmallVector<int64_t>(ArrayRef<int64_t>(x.shape));
   if (tileShape.size() != logical.size())
     return fail(it, EvalErrorKind::InvalidInput, "tile rank mismatch");
   ArrayRef<int64_t> imap = it.getImap();
@@ -486,7 +487,8 @@ Evaluator<Dom>::evalBlock(Block &body, const SaverIndex &saverIndex,
       ArrayRef<int64_t> omap = saver.getOmap();
       std::optional<AffineMap> map = saver.getView();
       SmallVector<int64_t> logical =
-          map ? saver.getLogicalShape() : SmallVector<int64_t>(ArrayRef<int64_t>(out.shape));
+          map ? saver.getLogicalShape()
+              : SmallVector<int64_t>(ArrayRef<int64_t>(out.shape));
       SmallVector<int64_t, 4> off(logical.size(), 0), zero(off);
       if (tile.t->shape.size() != logical.size())
         return fail(saver, EvalErrorKind::InvalidInput,

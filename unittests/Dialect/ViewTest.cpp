@@ -58,7 +58,8 @@ TEST(ViewTest, HeadSplitIsATransposedReshape) {
 TEST(ViewTest, GqaRepeatIsABroadcastDigit) {
   MLIRContext ctx;
   // K[8, 2 * 16] -> [2, 8, 16] -> [2, 1, 8, 16] -> repeat x2 -> [4, 8, 16].
-  FailureOr<StridedView> v = StridedView::identity({8, 32}).reshaped({8, 2, 16});
+  FailureOr<StridedView> v =
+      StridedView::identity({8, 32}).reshaped({8, 2, 16});
   ASSERT_TRUE(succeeded(v));
   v = v->transposed({1, 0, 2}).reshaped({2, 1, 8, 16});
   ASSERT_TRUE(succeeded(v));

@@ -348,13 +348,13 @@ TEST(KernelCostTest, ViewedInputsArePlannedAsLowered) {
   AffineExpr d0 = getAffineDimExpr(0, &ctx), d1 = getAffineDimExpr(1, &ctx),
              d2 = getAffineDimExpr(2, &ctx);
   std::string why;
-  FailureOr<mb::StridedView> heads = mb::StridedView::analyze(
-      AffineMap::get(3, 0, {d1, d0 * 16 + d2}, &ctx), {8, 64, 16}, {64, 128},
-      why);
+  FailureOr<mb::StridedView> heads =
+      mb::StridedView::analyze(AffineMap::get(3, 0, {d1, d0 * 16 + d2}, &ctx),
+                               {8, 64, 16}, {64, 128}, why);
   ASSERT_TRUE(succeeded(heads)) << why;
-  EXPECT_EQ(describeInput({1, 64, 16}, {64, 128}, 2, true, false, &*heads)
-                .chunkBytes,
-            16);
+  EXPECT_EQ(
+      describeInput({1, 64, 16}, {64, 128}, 2, true, false, &*heads).chunkBytes,
+      16);
   FailureOr<mb::StridedView> wt = mb::StridedView::analyze(
       AffineMap::get(2, 0, {d1, d0}, &ctx), {64, 48}, {48, 64}, why);
   ASSERT_TRUE(succeeded(wt)) << why;

@@ -38,9 +38,11 @@ void StridedView::normalize() {
     return m.stride == 0 || m.extent <= 1 || shape[m.dim] <= m.radix;
   });
   for (ViewMode &m : modes)
-    m.extent = std::min<int64_t>(m.extent, llvm::divideCeil(shape[m.dim], m.radix));
-  llvm::stable_sort(modes, [](const ViewMode &a, const ViewMode &b) {
-    return std::tie(a.dim, a.radix) < std::tie(b.dim, b.radix);
+    m.extent =
+        std::min<int64_t>(m.extent, llvm::divideCeil(shape[m.dim], m.radix));
+  llvm::sort(modes, [](const ViewMode &a, const ViewMode &b) {
+    return std::tie(a.dim, a.radix, a.extent, a.stride) <
+           std::tie(b.dim, b.radix, b.extent, b.stride);
   });
 }
 
@@ -61,7 +63,8 @@ StridedView StridedView::identity(ArrayRef<int64_t> shape) {
 
 /// Reads `e` as a digit of a dim: d, d floordiv r, d mod e, (d floordiv r)
 /// mod e.
-static std::optional<ViewMode> readDigit(AffineExpr e, ArrayRef<int64_t> shape) {
+static std::optional<ViewMode> readDigit(AffineExpr e,
+                                         ArrayRef<int64_t> shape) {
   auto dimOf = [&](AffineExpr x) -> std::optional<unsigned> {
     if (auto d = dyn_cast<AffineDimExpr>(x))
       return d.getPosition();
@@ -81,7 +84,8 @@ static std::optional<ViewMode> readDigit(AffineExpr e, ArrayRef<int64_t> shape) 
     return std::nullopt;
   if (bin.getKind() == AffineExprKind::FloorDiv) {
     if (auto d = dimOf(bin.getLHS()))
-      return ViewMode{*d, c, static_cast<int64_t>(llvm::divideCeil(shape[*d], c)), 0};
+      return ViewMode{*d, c,
+                      static_cast<int64_t>(llvm::divideCeil(shape[*d], c)), 0};
     return std::nullopt;
   }
   if (bin.getKind() != AffineExprKind::Mod)
@@ -269,8 +273,7 @@ int64_t StridedView::contiguousRun(int64_t maxElems) const {
     return 1;
   int64_t w = 1;
   while (w * 2 <= maxElems && inner->extent % (w * 2) == 0 &&
-         offset % (w * 2) == 0 &&
-         llvm::all_of(modes, [&](const ViewMode &m) {
+         offset % (w * 2) == 0 && llvm::all_of(modes, [&](const ViewMode &m) {
            // A higher digit of the last dim must not change inside a run.
            return &m == inner || (m.stride % (w * 2) == 0 &&
                                   (m.dim != last || m.radix % (w * 2) == 0));
@@ -315,8 +318,8 @@ FailureOr<AffineMap> StridedView::toAffineMap(MLIRContext *ctx) const {
       if (inner <= 1 || m.extent % inner != 0)
         return failure();
       work.push_back({m.dim, m.radix, inner, m.stride});
-      work.push_back({m.dim, m.radix * inner, m.extent / inner,
-                      m.stride * inner});
+      work.push_back(
+          {m.dim, m.radix * inner, m.extent / inner, m.stride * inner});
       continue;
     }
     AffineExpr d = getAffineDimExpr(m.dim, ctx);
@@ -357,8 +360,7 @@ struct FlatMode {
 };
 } // namespace
 
-FailureOr<StridedView>
-StridedView::reshaped(ArrayRef<int64_t> newShape) const {
+FailureOr<StridedView> StridedView::reshaped(ArrayRef<int64_t> newShape) const {
   if (product(newShape) != product(shape))
     return failure();
   SmallVector<int64_t> logical = rowMajorStrides(shape);
