@@ -72,29 +72,11 @@ SmallVector<Value> KernelEmitter::collapseOrigin(ArrayRef<Value> origin,
 
 FailureOr<std::optional<mb::StridedView>>
 KernelEmitter::analyzeView(Operation *op, std::string &why) {
-  std::optional<AffineMap> map;
-  SmallVector<int64_t> logical;
-  ArrayRef<int64_t> device;
-  if (auto it = dyn_cast<mb::InputIterOp>(op)) {
-    map = it.getView();
-    if (map)
-      logical = it.getLogicalShape();
-    device = it.getInput().getType().getShape();
-  } else if (auto saver = dyn_cast<mb::OutputSaverOp>(op)) {
-    map = saver.getView();
-    if (map)
-      logical = saver.getLogicalShape();
-    device = saver.getOutput().getType().getShape();
-  }
-  if (!map)
+  FailureOr<std::optional<mb::StridedView>> view = mb::analyzeView(op, why);
+  // The identity view is lowered as no view.
+  if (succeeded(view) && *view && (*view)->isIdentity())
     return std::optional<mb::StridedView>();
-  FailureOr<mb::StridedView> view =
-      mb::StridedView::analyze(*map, logical, device, why);
-  if (failed(view))
-    return failure();
-  if (view->isIdentity())
-    return std::optional<mb::StridedView>();
-  return std::optional<mb::StridedView>(*view);
+  return view;
 }
 
 const mb::StridedView *KernelEmitter::viewOf(Operation *op) {

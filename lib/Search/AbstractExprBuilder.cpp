@@ -127,44 +127,42 @@ struct AbstractExprBuilder::Impl {
   /// any other (a split of a device dim, a broadcast, GQA's floordiv) is an
   /// index no axis describes, and is forgotten (conservative, as splitOuter).
   AbstractValue viewed(mb::InputIterOp it, const AbstractValue &in) {
-    std::optional<AffineMap> map = it.getView();
-    if (!map)
+    if (!it.getView())
       return in;
     ArrayRef<int64_t> device = it.getInput().getType().getShape();
     SmallVector<int64_t> logical = it.getLogicalShape();
     std::string why;
-    FailureOr<mb::StridedView> view =
-        mb::StridedView::analyze(*map, logical, device, why);
+    FailureOr<std::optional<mb::StridedView>> view = mb::analyzeView(it, why);
     AbstractValue out = in;
     out.dims.assign(logical.size(), DimAxes());
     if (failed(view))
       return out;
-    SmallVector<int64_t> strides(device.size(), 1);
-    for (int64_t j = static_cast<int64_t>(device.size()) - 2; j >= 0; --j)
-      strides[j] = strides[j + 1] * device[j + 1];
+    SmallVector<int64_t> strides = mb::rowMajorStrides(device);
+    // The device dim digit `m` covers whole, or -1.
+    auto wholeDim = [&](const mb::ViewMode &m) -> int64_t {
+      for (size_t j = 0; j < device.size() && j < in.dims.size(); ++j)
+        if (strides[j] == m.stride && device[j] == m.extent)
+          return j;
+      return -1;
+    };
     for (auto [k, n] : llvm::enumerate(logical)) {
-      SmallVector<mb::ViewMode> modes;
-      for (const mb::ViewMode &m : view->getModes())
-        if (m.dim == k)
-          modes.push_back(m);
       DimAxes parts;
       int64_t radix = 1;
-      bool whole = !modes.empty();
-      // Innermost digit first; each must be one whole device dim.
-      for (const mb::ViewMode &m : modes) {
-        auto j =
-            llvm::find_if(llvm::seq<size_t>(0, device.size()), [&](size_t j) {
-              return strides[j] == m.stride && device[j] == m.extent;
-            });
-        if (m.radix != radix ||
-            j == llvm::seq<size_t>(0, device.size()).end() ||
-            *j >= in.dims.size()) {
+      bool whole = true;
+      // Innermost digit first (modes are sorted by dim, then radix); each
+      // must be one whole device dim.
+      for (const mb::ViewMode &m : (*view)->getModes()) {
+        if (m.dim != k)
+          continue;
+        int64_t j = wholeDim(m);
+        if (m.radix != radix || j < 0) {
           whole = false;
           break;
         }
-        parts.insert(parts.begin(), in.dims[*j].begin(), in.dims[*j].end());
+        parts.insert(parts.begin(), in.dims[j].begin(), in.dims[j].end());
         radix *= m.extent;
       }
+      // A dim without digits (a broadcast) has radix 1 and stays forgotten.
       if (whole && radix == n) {
         normalize(parts);
         out.dims[k] = std::move(parts);

@@ -482,22 +482,19 @@ FailureOr<KernelDesc> mirage::search::describeKernel(Operation *op,
       });
       // A tile read through a view is copied as the lowering copies it
       // (CodePlan.h, planViewCopy); the identity view as no view.
-      std::optional<mb::StridedView> view;
-      if (std::optional<AffineMap> map = it.getView()) {
-        std::string why;
-        FailureOr<mb::StridedView> v =
-            mb::StridedView::analyze(*map, it.getLogicalShape(),
-                                     it.getInput().getType().getShape(), why);
-        if (failed(v)) {
-          error = "the cost model cannot read the view of an input "
-                  "iterator: " +
-                  why;
-          bad = true;
-          return;
-        }
-        if (!v->isIdentity())
-          view = *v;
+      std::string why;
+      FailureOr<std::optional<mb::StridedView>> analyzed =
+          mb::analyzeView(it, why);
+      if (failed(analyzed)) {
+        error = "the cost model cannot read the view of an input "
+                "iterator: " +
+                why;
+        bad = true;
+        return;
       }
+      std::optional<mb::StridedView> view = *analyzed;
+      if (view && view->isIdentity())
+        view.reset();
       d.inputs.push_back(describeInput(
           it.getType().getShape(), it.getInput().getType().getShape(),
           elementBytesOf(it.getType()),

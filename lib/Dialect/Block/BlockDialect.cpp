@@ -385,5 +385,28 @@ SmallVector<int64_t> OutputSaverOp::getLogicalShape() {
                    getOmap(), -1);
 }
 
+FailureOr<std::optional<StridedView>> mb::analyzeView(Operation *op,
+                                                     std::string &why) {
+  std::optional<AffineMap> map;
+  SmallVector<int64_t> logical;
+  ArrayRef<int64_t> device;
+  if (auto it = dyn_cast<InputIterOp>(op)) {
+    map = it.getView();
+    logical = it.getLogicalShape();
+    device = it.getInput().getType().getShape();
+  } else if (auto saver = dyn_cast<OutputSaverOp>(op)) {
+    map = saver.getView();
+    logical = saver.getLogicalShape();
+    device = saver.getOutput().getType().getShape();
+  }
+  if (!map)
+    return std::optional<StridedView>();
+  FailureOr<StridedView> view =
+      StridedView::analyze(*map, logical, device, why);
+  if (failed(view))
+    return failure();
+  return std::optional<StridedView>(std::move(*view));
+}
+
 #define GET_OP_CLASSES
 #include "Mirage/Dialect/Block/IR/BlockOps.cpp.inc"

@@ -16,11 +16,22 @@
 using namespace mlir;
 using namespace mirage::mb;
 
-static SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
+SmallVector<int64_t> mirage::mb::rowMajorStrides(ArrayRef<int64_t> shape) {
   SmallVector<int64_t> strides(shape.size(), 1);
   for (int64_t k = static_cast<int64_t>(shape.size()) - 2; k >= 0; --k)
     strides[k] = strides[k + 1] * shape[k + 1];
   return strides;
+}
+
+/// The dim of a row-major tensor of `shape` (row-major `strides`) whose
+/// places [strides[k], strides[k] * shape[k]) hold `place` (dim 0 for places
+/// beyond the tensor).
+static int64_t dimHolding(ArrayRef<int64_t> strides, ArrayRef<int64_t> shape,
+                          int64_t place) {
+  int64_t k = shape.size() - 1;
+  while (k > 0 && strides[k] * shape[k] <= place)
+    --k;
+  return k;
 }
 
 static int64_t product(ArrayRef<int64_t> v) {
@@ -301,11 +312,8 @@ FailureOr<AffineMap> StridedView::toAffineMap(MLIRContext *ctx) const {
   SmallVector<ViewMode, 8> work(modes);
   while (!work.empty()) {
     ViewMode m = work.pop_back_val();
-    // The device dim the stride falls in: the innermost j with
-    // strides[j] <= stride of a size above 1.
-    int64_t j = rank - 1;
-    while (j > 0 && (strides[j] * deviceShape[j] <= m.stride))
-      --j;
+    // The device dim the stride falls in.
+    int64_t j = dimHolding(strides, deviceShape, m.stride);
     if (m.stride % strides[j] != 0)
       return failure();
     int64_t a = m.stride / strides[j];
@@ -395,9 +403,7 @@ FailureOr<StridedView> StridedView::reshaped(ArrayRef<int64_t> newShape) const {
   while (!work.empty()) {
     FlatMode f = work.pop_back_val();
     // The new dim holding the digit's lowest place.
-    int64_t k = newShape.size() - 1;
-    while (k > 0 && radices[k] * newShape[k] <= f.radix)
-      --k;
+    int64_t k = dimHolding(radices, newShape, f.radix);
     if (f.radix % radices[k] != 0)
       return failure();
     int64_t r = f.radix / radices[k];

@@ -3,6 +3,7 @@
 #ifndef MIRAGE_DIALECT_BLOCK_IR_BLOCK_H
 #define MIRAGE_DIALECT_BLOCK_IR_BLOCK_H
 
+#include "Mirage/Dialect/Block/IR/View.h"
 #include "Mirage/Interfaces/MirageInterfaces.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -48,6 +49,12 @@ computeInputTileShape(llvm::ArrayRef<int64_t> shape,
                       llvm::ArrayRef<int64_t> grid, int64_t forloop,
                       llvm::ArrayRef<int64_t> imap, int64_t fmap,
                       std::string &why);
+/// The view of input iterator or output saver `op` analysed over its logical
+/// and device shapes: std::nullopt without a `view`; failure, with the
+/// reason in `why`, for a map that is no strided view of the device tensor
+/// (the verifier rejects those, B22-B25).
+mlir::FailureOr<std::optional<StridedView>>
+analyzeView(mlir::Operation *op, std::string &why);
 /// Shape of the device tensor an output saver writes a tile of `tile` into.
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 computeOutputShape(llvm::ArrayRef<int64_t> tile, llvm::ArrayRef<int64_t> grid,

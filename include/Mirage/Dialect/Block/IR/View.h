@@ -37,6 +37,9 @@ using llvm::ArrayRef;
 using llvm::SmallVector;
 using mlir::FailureOr;
 
+/// The row-major strides (in elements) of a tensor of `shape`.
+SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape);
+
 /// One digit of logical dim `dim`: `(i_dim floordiv radix) mod extent`,
 /// moving `stride` elements in the device tensor's row-major order.
 struct ViewMode {
