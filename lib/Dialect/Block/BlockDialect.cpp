@@ -386,7 +386,7 @@ SmallVector<int64_t> OutputSaverOp::getLogicalShape() {
 }
 
 FailureOr<std::optional<StridedView>> mb::analyzeView(Operation *op,
-                                                     std::string &why) {
+                                                      std::string &why) {
   std::optional<AffineMap> map;
   SmallVector<int64_t> logical;
   ArrayRef<int64_t> device;

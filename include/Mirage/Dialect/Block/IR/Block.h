@@ -53,8 +53,8 @@ computeInputTileShape(llvm::ArrayRef<int64_t> shape,
 /// and device shapes: std::nullopt without a `view`; failure, with the
 /// reason in `why`, for a map that is no strided view of the device tensor
 /// (the verifier rejects those, B22-B25).
-mlir::FailureOr<std::optional<StridedView>>
-analyzeView(mlir::Operation *op, std::string &why);
+mlir::FailureOr<std::optional<StridedView>> analyzeView(mlir::Operation *op,
+                                                        std::string &why);
 /// Shape of the device tensor an output saver writes a tile of `tile` into.
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 computeOutputShape(llvm::ArrayRef<int64_t> tile, llvm::ArrayRef<int64_t> grid,
