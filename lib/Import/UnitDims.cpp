@@ -94,6 +94,57 @@ void foldReshapes(func::FuncOp func) {
       r->erase();
 }
 
+/// Moves reshapes past the element-wise ops between two reshapes: an
+/// element-wise mk op whose operands are all reshapes of values of one type,
+/// the op's own shape after the reshape (no broadcast), and whose users are
+/// all reshapes, computes on those values and is reshaped after. Element-wise
+/// ops do not see the layout, so this is exact; a reduction that keeps its
+/// dim ([32, 1]), a rank-1 scale of it ([32]) and a broadcast add ([32, 1]
+/// again) then read each other directly once the reshapes that meet fold.
+/// Returns the number of ops moved.
+unsigned sinkReshapes(func::FuncOp func) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : func.getBody().front())
+    if (isMk(&op) && isa<ElementwiseOpInterface>(op) &&
+        op.getNumResults() == 1 && op.getNumOperands() > 0)
+      ops.push_back(&op);
+  unsigned moved = 0;
+  OpBuilder b(func.getContext());
+  for (Operation *op : ops) {
+    auto result = cast<RankedTensorType>(op->getResult(0).getType());
+    Type source;
+    bool sinkable = true;
+    for (Value v : op->getOperands()) {
+      auto r = v.getDefiningOp<mk::ReshapeOp>();
+      Type t = r ? r.getInput().getType() : Type();
+      sinkable &=
+          r &&
+          cast<RankedTensorType>(v.getType()).getShape() == result.getShape() &&
+          (!source || t == source);
+      source = t;
+    }
+    // Only where the reshapes then meet: a reshape that moved on to an op
+    // that is not one would only part values that composites match as one
+    // (x and the x of mean(x^2)).
+    sinkable &= llvm::all_of(op->getUsers(), llvm::IsaPred<mk::ReshapeOp>);
+    if (!sinkable)
+      continue;
+    b.setInsertionPoint(op);
+    IRMapping map;
+    for (Value v : op->getOperands())
+      map.map(v, v.getDefiningOp<mk::ReshapeOp>().getInput());
+    Operation *sunk = b.clone(*op, map);
+    sunk->getResult(0).setType(
+        cast<RankedTensorType>(source).clone(result.getElementType()));
+    auto back =
+        mk::ReshapeOp::create(b, op->getLoc(), result, sunk->getResult(0));
+    op->getResult(0).replaceAllUsesWith(back.getResult());
+    op->erase();
+    ++moved;
+  }
+  return moved;
+}
+
 } // namespace
 
 unsigned dropLeadingUnitDims(func::FuncOp func) {
@@ -158,6 +209,8 @@ unsigned dropLeadingUnitDims(func::FuncOp func) {
     ++rewritten;
   }
   foldReshapes(func);
+  if (sinkReshapes(func))
+    foldReshapes(func);
   return rewritten;
 }
 

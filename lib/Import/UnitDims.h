@@ -20,9 +20,11 @@ namespace mirage::import {
 /// of the result's rank) share k >= 1 leading size-1 dims into the op
 /// without them, between mk.reshape ops, then folds the chains of reshapes
 /// (a reshape of a reshape, a reshape to its input's type) and merges equal
-/// reshapes of one value. Ops whose
-/// dropped form does not verify are left as they are. Returns the number of
-/// ops rewritten.
+/// reshapes of one value. Ops whose dropped form does not verify are left as
+/// they are. Then moves reshapes past the element-wise ops between two
+/// reshapes (a reduction's kept dim dropped for a scale and put back for a
+/// broadcast cancels out) and folds again. Returns the number of ops
+/// rewritten.
 unsigned dropLeadingUnitDims(mlir::func::FuncOp func);
 
 } // namespace mirage::import

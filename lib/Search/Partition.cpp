@@ -18,6 +18,7 @@
 #include "Mirage/Search/CostModel.h"
 #include "Mirage/Search/KernelCost.h"
 #include "Mirage/Search/ResultCache.h"
+#include "Mirage/Transforms/AbsorbConversions.h"
 #include "Mirage/Transforms/AbsorbViews.h"
 #include "Mirage/Verify/Equivalence.h"
 
@@ -80,25 +81,54 @@ struct OpGraph {
   SmallVector<SmallVector<unsigned, 2>> preds;
 };
 
-/// The ops the partition covers: all but the layout ops (isLayoutOp), which
-/// stay between the subprograms and are folded into the kernels' views after
-/// the splice (absorbViews), so that a transposed weight or a reshaped bias
-/// does not cut a matmul from its epilogue.
+/// Ops the partition leaves between its subprograms: layout ops
+/// (isLayoutOp), which become the spliced kernels' views (absorbViews), so
+/// that a transposed weight or a reshaped bias does not cut a matmul from its
+/// epilogue, and conversions between storage types, which a subprogram reads
+/// through (it computes in one element type, see outline) and the spliced
+/// kernels take in (absorbConversions).
+bool isLeftBetween(Operation *op) {
+  return isLayoutOp(op) || isa<mk::ConvertOp>(op);
+}
+
+/// The ops the partition covers.
 SmallVector<Operation *> partitionedOps(Block &body) {
   SmallVector<Operation *> ops;
   for (Operation &op : body.without_terminator())
-    if (!isLayoutOp(&op))
+    if (!isLeftBetween(&op))
       ops.push_back(&op);
   return ops;
 }
 
-/// The op that computes `v`, looking through layout ops (null for an
-/// argument): a dependence through layout ops is one on their source.
-Operation *producerThroughLayout(Value v) {
+/// The op that computes `v`, looking through the ops left between
+/// subprograms (null for an argument): a dependence through them is one on
+/// their source.
+Operation *producerThrough(Value v) {
   Operation *def = v.getDefiningOp();
-  while (def && isLayoutOp(def))
+  while (def && isLeftBetween(def))
     def = def->getOperand(0).getDefiningOp();
   return def;
+}
+
+/// The value that `v` converts, through a chain of conversions, when an op
+/// of `inside` computes it; otherwise `v`. A subprogram reads its own values
+/// through such a chain as they are (in its one element type).
+Value throughConversions(Value v,
+                         const llvm::SmallPtrSetImpl<Operation *> &inside) {
+  Value source = v;
+  while (auto c = source.getDefiningOp<mk::ConvertOp>())
+    source = c.getInput();
+  return inside.contains(source.getDefiningOp()) ? source : v;
+}
+
+/// Whether a use of `v` lies outside `inside`, looking through conversions.
+bool usedOutside(Value v, const llvm::SmallPtrSetImpl<Operation *> &inside) {
+  return llvm::any_of(v.getUsers(), [&](Operation *user) {
+    if (inside.contains(user))
+      return false;
+    auto c = dyn_cast<mk::ConvertOp>(user);
+    return !c || usedOutside(c.getResult(), inside);
+  });
 }
 
 OpGraph buildGraph(Block &body) {
@@ -110,7 +140,7 @@ OpGraph buildGraph(Block &body) {
   g.preds.resize(g.ops.size());
   for (auto [i, op] : llvm::enumerate(g.ops))
     for (Value v : op->getOperands())
-      if (Operation *def = producerThroughLayout(v)) {
+      if (Operation *def = producerThrough(v)) {
         auto it = index.find(def);
         if (it != index.end() && !llvm::is_contained(g.preds[i], it->second))
           g.preds[i].push_back(it->second);
@@ -171,28 +201,84 @@ SmallVector<SmallVector<unsigned>> topologicalOrders(const OpGraph &g) {
 
 /// The boundary of a set of ops (in a topological order): the values
 /// defined outside and used inside, by first use; the results used outside
-/// (or returned), by op and result number.
+/// (or returned), by op and result number. A conversion between two of the
+/// ops is neither (throughConversions).
 void boundary(ArrayRef<Operation *> ops, SmallVectorImpl<Value> &inputs,
               SmallVectorImpl<Value> &outputs) {
   llvm::SmallPtrSet<Operation *, 8> inside(ops.begin(), ops.end());
   for (Operation *op : ops)
-    for (Value v : op->getOperands())
-      if (!inside.contains(v.getDefiningOp()) && !llvm::is_contained(inputs, v))
-        inputs.push_back(v);
+    for (Value v : op->getOperands()) {
+      Value read = throughConversions(v, inside);
+      if (!inside.contains(read.getDefiningOp()) &&
+          !llvm::is_contained(inputs, read))
+        inputs.push_back(read);
+    }
   for (Operation *op : ops)
     for (Value r : op->getResults())
-      if (llvm::any_of(r.getUsers(),
-                       [&](Operation *u) { return !inside.contains(u); }))
+      if (usedOutside(r, inside))
         outputs.push_back(r);
+}
+
+/// The element type a subprogram of `ops` computes in: theirs when they
+/// share one, else f32 (conversions between them, which the subprogram
+/// reads through, are exact in f32 or drop a rounding the kernels need not
+/// make: every op computes in f32 and only storage rounds, DESIGN §3.4).
+Type computeTypeOf(ArrayRef<Operation *> ops) {
+  Type common;
+  for (Operation *op : ops)
+    for (Type t :
+         llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
+      Type e = cast<RankedTensorType>(t).getElementType();
+      if (common && e != common)
+        return Float32Type::get(op->getContext());
+      common = e;
+    }
+  return common;
+}
+
+/// `t` with element type `e`.
+Type withElement(Type t, Type e) { return cast<RankedTensorType>(t).clone(e); }
+
+/// `ops` and the conversions between them (throughConversions): what a
+/// splice of their program erases once their outputs are replaced.
+SmallVector<Operation *> withConversionsBetween(ArrayRef<Operation *> ops) {
+  llvm::SmallPtrSet<Operation *, 8> inside(ops.begin(), ops.end());
+  SmallVector<Operation *> all(ops.begin(), ops.end());
+  for (Operation *op : ops)
+    for (Value v : op->getOperands())
+      if (throughConversions(v, inside) != v)
+        for (auto c = v.getDefiningOp<mk::ConvertOp>(); c;
+             c = c.getInput().getDefiningOp<mk::ConvertOp>())
+          if (!llvm::is_contained(all, c.getOperation()))
+            all.push_back(c);
+  return all;
+}
+
+/// Erases the ops of `dead` that have no use left, users first (a
+/// conversion between a piece's ops that an op outside reads stays).
+void eraseUnused(MutableArrayRef<Operation *> dead) {
+  // Users first: erase whatever has no use left until nothing changes.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *&op : dead)
+      if (op && op->use_empty()) {
+        op->erase();
+        op = nullptr;
+        changed = true;
+      }
+  }
 }
 
 /// One interval outlined into a function `@subprogram` of its own module.
 struct Outlined {
   OwningOpRef<ModuleOp> module;
   func::FuncOp func;
-  /// Bytes of its arguments and results (the compulsory traffic).
+  /// Bytes of its arguments and results in their storage types (the
+  /// compulsory traffic).
   double bytes = 0;
-  /// The canonical text: the function printed with generic value names.
+  /// The canonical text: the function printed with generic value names,
+  /// and the storage types of its boundary where they are not its element
+  /// type.
   std::string text;
 };
 
@@ -202,6 +288,8 @@ Outlined outline(ArrayRef<Operation *> ops, int64_t smemLimit) {
   Location loc = UnknownLoc::get(ctx);
   SmallVector<Value> inputs, outputs;
   boundary(ops, inputs, outputs);
+  llvm::SmallPtrSet<Operation *, 8> inside(ops.begin(), ops.end());
+  Type element = computeTypeOf(ops);
   OpBuilder b(ctx);
   o.module = ModuleOp::create(loc);
   (*o.module)->setAttr(mk::MKDialect::kSmemLimitAttrName,
@@ -209,9 +297,9 @@ Outlined outline(ArrayRef<Operation *> ops, int64_t smemLimit) {
   b.setInsertionPointToEnd(o.module->getBody());
   SmallVector<Type> in, out;
   for (Value v : inputs)
-    in.push_back(v.getType());
+    in.push_back(withElement(v.getType(), element));
   for (Value v : outputs)
-    out.push_back(v.getType());
+    out.push_back(withElement(v.getType(), element));
   o.func =
       func::FuncOp::create(b, loc, "subprogram", b.getFunctionType(in, out));
   Block *entry = o.func.addEntryBlock();
@@ -220,19 +308,32 @@ Outlined outline(ArrayRef<Operation *> ops, int64_t smemLimit) {
     map.map(v, arg);
   b.setInsertionPointToEnd(entry);
   for (Operation *op : ops) {
+    for (Value v : op->getOperands())
+      if (Value read = throughConversions(v, inside); read != v)
+        map.map(v, map.lookup(read));
     Operation *c = b.clone(*op, map);
     c->setLoc(loc);
+    for (Value r : c->getResults())
+      r.setType(withElement(r.getType(), element));
   }
   SmallVector<Value> results;
   for (Value v : outputs)
     results.push_back(map.lookup(v));
   func::ReturnOp::create(b, loc, results);
-  for (Type t : llvm::concat<Type>(in, out))
-    o.bytes += static_cast<double>(cast<RankedTensorType>(t).getNumElements()) *
-               elementBytesOf(cast<RankedTensorType>(t).getElementType());
+  std::string storage;
+  for (Value v : llvm::concat<Value>(inputs, outputs)) {
+    auto t = cast<RankedTensorType>(v.getType());
+    o.bytes += static_cast<double>(t.getNumElements()) *
+               elementBytesOf(t.getElementType());
+    llvm::raw_string_ostream(storage) << " " << t.getElementType();
+  }
   llvm::raw_string_ostream os(o.text);
   o.func->print(os, OpPrintingFlags().useLocalScope());
   os << "\nsmem " << smemLimit;
+  if (llvm::any_of(llvm::concat<Value>(inputs, outputs), [&](Value v) {
+        return cast<RankedTensorType>(v.getType()).getElementType() != element;
+      }))
+    os << "\nstorage" << storage;
   return o;
 }
 
@@ -375,11 +476,13 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     Outlined out = outline(ops, so.smemLimit);
     // An interval that reads, through layout ops left outside it, a value it
     // computes would be a kernel that depends on itself: never a subprogram.
+    // (Through conversions alone it reads the value itself: outline.)
     llvm::SmallPtrSet<Operation *, 8> inside(ops.begin(), ops.end());
     if (llvm::any_of(ops, [&](Operation *op) {
           return llvm::any_of(op->getOperands(), [&](Value v) {
-            return !inside.contains(v.getDefiningOp()) &&
-                   inside.contains(producerThroughLayout(v));
+            Value read = throughConversions(v, inside);
+            return !inside.contains(read.getDefiningOp()) &&
+                   inside.contains(producerThrough(read));
           });
         })) {
       Distinct d;
@@ -931,20 +1034,33 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
       error = "internal error: a subprogram's program has another signature";
       return failure();
     }
+    // A program in another element type than a boundary value's storage
+    // type (outline) reads and writes it through conversions, which
+    // absorbConversions below moves into its kernels.
     IRMapping map;
-    for (auto [arg, v] : llvm::zip(bbody.getArguments(), piece.inputs))
-      map.map(arg, v);
     b.setInsertionPoint(terminator);
+    auto stored = [&](Value v, Type t) -> Value {
+      if (v.getType() == t)
+        return v;
+      return mk::ConvertOp::create(b, v.getLoc(), t, v).getResult();
+    };
+    for (auto [arg, v] : llvm::zip(bbody.getArguments(), piece.inputs))
+      map.map(arg, stored(v, arg.getType()));
     for (Operation &op : bbody.without_terminator())
       b.clone(op, map);
+    SmallVector<Operation *> dead = withConversionsBetween(piece.ops);
     for (auto [v, r] :
          llvm::zip(piece.outputs, bbody.getTerminator()->getOperands())) {
-      Value now = map.lookupOrDefault(r);
+      Value now = stored(map.lookupOrDefault(r), v.getType());
       v.replaceAllUsesWith(now);
       spliced[v] = now;
     }
-    for (Operation *op : llvm::reverse(piece.ops))
-      op->erase();
+    eraseUnused(dead);
+    if (llvm::any_of(ArrayRef(dead).take_front(piece.ops.size()),
+                     [](Operation *op) { return op != nullptr; })) {
+      error = "internal error: a spliced subprogram's op is still used";
+      return failure();
+    }
   }
   // The layout ops stayed where they were, the pieces were appended: put
   // every op after its operands, then fold the layout ops between the
@@ -953,6 +1069,13 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     error = "internal error: the spliced function has a cycle";
     return failure();
   }
+  absorbConversions(clone);
+  auto conversions = [](func::FuncOp f) {
+    return static_cast<unsigned>(
+        llvm::range_size(f.getBody().front().getOps<mk::ConvertOp>()));
+  };
+  result.conversionsBefore = conversions(func);
+  result.conversionsAfter = conversions(clone);
   result.absorbedViews = absorbViews(clone.getBody());
   if (failed(mlir::verify(clone))) {
     error = "internal error: the spliced function does not verify";

@@ -510,8 +510,9 @@ struct SuperoptimizePass
         << r->cacheRechecks << " re-checked), " << r->deduplicated
         << " chosen deduplicated; " << r->absorbedViews.erased
         << " layout op(s) folded into views (" << r->absorbedViews.inputs
-        << " kernel input(s), " << r->absorbedViews.outputs << " output(s)); "
-        << fmt(r->seconds, "%.2f") << " s ("
+        << " kernel input(s), " << r->absorbedViews.outputs << " output(s)), "
+        << r->conversionsBefore << " conversion(s) left as "
+        << r->conversionsAfter << "; " << fmt(r->seconds, "%.2f") << " s ("
         << fmt(r->stats.searchSeconds, "%.2f") << " s search, "
         << fmt(r->stats.verifySeconds, "%.2f") << " s verification)";
   }

@@ -25,11 +25,11 @@
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
+// The reshapes that drop and restore the unit dim around an element-wise op
+// cancel out.
 // CHECK-LABEL: func.func @scale_full_shape(
-// CHECK-NEXT: %[[X:.*]] = mk.reshape %arg0 : tensor<1x4x8x8xf32> -> tensor<4x8x8xf32>
-// CHECK-NEXT: %[[S:.*]] = mk.mul_scalar %[[X]], 11.310000419616699 : tensor<4x8x8xf32>
-// CHECK-NEXT: %[[R:.*]] = mk.reshape %[[S]]
-// CHECK-NEXT: return %[[R]]
+// CHECK-NEXT: %[[S:.*]] = mk.mul_scalar %arg0, 11.310000419616699 : tensor<1x4x8x8xf32>
+// CHECK-NEXT: return %[[S]]
 func.func @scale_full_shape(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32> {
   %c = arith.constant dense<11.31> : tensor<1x4x8x8xf32>
   %e = tensor.empty() : tensor<1x4x8x8xf32>

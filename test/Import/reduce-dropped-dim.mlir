@@ -111,3 +111,33 @@ func.func @total(%x: tensor<16xf32>) -> tensor<f32> {
     }
   return %s : tensor<f32>
 }
+
+// A statistic scaled in its dropped form and expanded for a broadcast (the
+// mean of an RMSNorm with a tensor eps, gc's llama2 export): the scale moves
+// past the reshape, the reshapes meet and cancel, and the row statistic
+// reaches the broadcast add without a reshape between mk ops.
+// CHECK-LABEL: func.func @scaled_statistic
+// CHECK: %[[S:.*]] = mk.reduce_sum %{{.*}} dim = 1 : tensor<4x8xf32> -> tensor<4x1xf32>
+// CHECK-NEXT: %[[M:.*]] = mk.mul_scalar %[[S]], 1.250000e-01 : tensor<4x1xf32>
+// CHECK-NOT: mk.reshape %[[M]]
+// CHECK: mk.add %[[M]], %{{.*}} : tensor<4x1xf32>, tensor<1x1xf32> -> tensor<4x1xf32>
+// DIFF: PASS @scaled_statistic
+func.func @scaled_statistic(%x: tensor<4x8xf32>, %eps: tensor<1xf32>) -> tensor<4x1xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.reduce ins(%x : tensor<4x8xf32>) outs(%f : tensor<4xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %0 = arith.addf %in, %acc : f32
+      linalg.yield %0 : f32
+    }
+  %n = arith.constant dense<8.0> : tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4xf32>
+  %m = linalg.div ins(%s, %n : tensor<4xf32>, tensor<4xf32>) outs(%e2 : tensor<4xf32>) -> tensor<4xf32>
+  %m2 = tensor.expand_shape %m [[0, 1]] output_shape [4, 1] : tensor<4xf32> into tensor<4x1xf32>
+  %e3 = tensor.empty() : tensor<4x1xf32>
+  %b = linalg.broadcast ins(%eps : tensor<1xf32>) outs(%e3 : tensor<4x1xf32>) dimensions = [0]
+  %e4 = tensor.empty() : tensor<4x1xf32>
+  %a = linalg.add ins(%m2, %b : tensor<4x1xf32>, tensor<4x1xf32>) outs(%e4 : tensor<4x1xf32>) -> tensor<4x1xf32>
+  return %a : tensor<4x1xf32>
+}

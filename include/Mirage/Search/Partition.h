@@ -106,6 +106,10 @@ struct PartitionResult {
   /// The layout ops between the chosen programs folded into their kernels'
   /// views (mirage/Transforms/AbsorbViews.h).
   AbsorbedViews absorbedViews;
+  /// The mk.convert ops of the function before and after (subprograms read
+  /// through the conversions between their ops, and the spliced kernels take
+  /// in those at their boundary: absorbConversions).
+  unsigned conversionsBefore = 0, conversionsAfter = 0;
   /// Intervals of all orders, and the distinct subprograms among them
   /// (by canonical text): considered, searched, skipped because their lower
   /// bound could not beat a split of them or the budget was spent; chosen
