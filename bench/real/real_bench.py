@@ -231,7 +231,7 @@ def load_expected():
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
-    ap.add_argument("--time-budget", type=float, default=10)
+    ap.add_argument("--time-budget", type=float, default=60)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--chip", default="sm_90")
     ap.add_argument("--check-timeout", type=int, default=300)

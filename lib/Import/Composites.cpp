@@ -2,7 +2,9 @@
 //
 // Matched forms (x the same value throughout, every intermediate used once):
 //   div:      mul(x, reciprocal(y))                 (either operand order)
+//   sigmoid:  reciprocal(add_scalar(exp(neg(x)), 1))
 //   silu:     mul(x, sigmoid(x))                    (either operand order)
+//             div(x, add_scalar(exp(neg(x)), 1))
 //   rms_norm: mul(x, rsqrt(add_scalar(m, eps)))     (either operand order)
 //             div(x, sqrt(add_scalar(m, eps)))
 //   with m = mul_scalar(reduce_sum(square(x), last dim), c), c * n == 1 for n
@@ -58,6 +60,38 @@ std::optional<double> matchMeanSquarePlusEps(Value e, Value x) {
   return eps;
 }
 
+/// The x of 1 + exp(-x) (add_scalar 1 of exp of neg, each used once), the
+/// denominator of a sigmoid written out; null otherwise. `chain` gets the
+/// three ops.
+Value matchOnePlusExpNeg(Value d, SmallVectorImpl<Operation *> &chain) {
+  auto add = singleUse<mk::AddScalarOp>(d);
+  if (!add || add.getScalar().convertToDouble() != 1.0)
+    return {};
+  auto exp = singleUse<mk::ExpOp>(add.getInput());
+  if (!exp)
+    return {};
+  auto neg = singleUse<mk::NegOp>(exp.getInput());
+  if (!neg)
+    return {};
+  chain.append({add, exp, neg});
+  return neg.getInput();
+}
+
+/// Replaces `op` by a `OpTy` of `x` and erases `op` and `chain` (users
+/// first).
+template <typename OpTy>
+void replaceByUnary(OpBuilder &b, Operation *op, Value x,
+                    ArrayRef<Operation *> chain) {
+  b.setInsertionPoint(op);
+  Value v = OpTy::create(b, op->getLoc(), TypeRange{op->getResult(0).getType()},
+                         ValueRange{x})
+                .getResult();
+  op->getResult(0).replaceAllUsesWith(v);
+  op->erase();
+  for (Operation *c : chain)
+    c->erase();
+}
+
 } // namespace
 
 unsigned fuseComposites(func::FuncOp func) {
@@ -82,6 +116,17 @@ unsigned fuseComposites(func::FuncOp func) {
       inner->erase();
       ++count;
     }
+  }
+  // Sigmoids written out, so that the silu below sees them.
+  SmallVector<mk::ReciprocalOp> reciprocals;
+  func.walk([&](mk::ReciprocalOp op) { reciprocals.push_back(op); });
+  for (mk::ReciprocalOp op : reciprocals) {
+    SmallVector<Operation *> chain;
+    Value x = matchOnePlusExpNeg(op.getInput(), chain);
+    if (!x || x.getType() != op.getType())
+      continue;
+    replaceByUnary<mk::SigmoidOp>(b, op, x, chain);
+    ++count;
   }
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) {
@@ -126,6 +171,15 @@ unsigned fuseComposites(func::FuncOp func) {
         rhs = div->getOperand(1);
         ++count;
         break;
+      }
+    }
+    if (isa<mk::DivOp>(op)) {
+      // silu as x / (1 + exp(-x))
+      SmallVector<Operation *> chain;
+      if (matchOnePlusExpNeg(rhs, chain) == lhs && lhs.getType() == type) {
+        replaceByUnary<mk::SiluOp>(b, op, lhs, chain);
+        ++count;
+        continue;
       }
     }
     // rms_norm
