@@ -9,6 +9,7 @@
 #include "Mirage/Search/KernelCost.h"
 #include "Mirage/Search/CodePlan.h"
 #include "Mirage/Transforms/AbsorbViews.h"
+#include "Mirage/Transforms/WrapKernels.h"
 
 #include "Mirage/Dialect/Block/IR/Block.h"
 #include "Mirage/Dialect/Block/IR/View.h"
@@ -18,12 +19,18 @@
 #include "Mirage/Search/Superoptimizer.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <vector>
 
 using namespace mlir;
@@ -438,11 +445,76 @@ KernelWork mirage::search::analyzeKernel(const DeviceModel &device,
   return w;
 }
 
+/// The shared-memory limit in force at `op` (mk.smem_limit of an enclosing
+/// op, or the default), as GraphKernelOp::getSharedMemoryLimit reads it.
+static int64_t smemLimitAt(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (auto limit =
+            p->getAttrOfType<IntegerAttr>(mk::MKDialect::kSmemLimitAttrName))
+      return limit.getInt();
+  return mk::MKDialect::kDefaultSmemLimit;
+}
+
+/// The description of the kernel that --mirage-wrap-kernels makes of the
+/// mk op `op` (WrapKernels.h), built on a copy of `op` in a scratch module;
+/// nullopt if it cannot be wrapped. Memoised by op, attributes, types and
+/// limit: a partitioned search costs the same ops in hundreds of intervals.
+static std::optional<KernelDesc> describeWrapped(Operation *op) {
+  static std::mutex mutex;
+  static llvm::StringMap<std::optional<KernelDesc>> memo;
+  int64_t limit = smemLimitAt(op);
+  std::string key;
+  {
+    llvm::raw_string_ostream os(key);
+    os << op->getName() << " " << op->getRawDictionaryAttrs() << " "
+       << op->getPropertiesAsAttribute() << " " << limit;
+    for (Type t :
+         llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+      os << " " << t;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = memo.find(key);
+    if (it != memo.end())
+      return it->second;
+  }
+  MLIRContext *ctx = op->getContext();
+  OpBuilder b(ctx);
+  Location loc = op->getLoc();
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(loc);
+  (*scratch)->setAttr(mk::MKDialect::kSmemLimitAttrName,
+                      b.getI64IntegerAttr(limit));
+  b.setInsertionPointToEnd(scratch->getBody());
+  auto func = func::FuncOp::create(
+      b, loc, "wrapped",
+      b.getFunctionType(op->getOperandTypes(), op->getResultTypes()));
+  Block *entry = func.addEntryBlock();
+  b.setInsertionPointToEnd(entry);
+  IRMapping map;
+  map.map(op->getOperands(), entry->getArguments());
+  Operation *copy = b.clone(*op, map);
+  std::optional<KernelDesc> desc;
+  std::string why, error;
+  if (mk::GraphKernelOp kernel =
+          wrapInKernel(copy, kWrapMaxTile, kWrapBlockThreads, why)) {
+    FailureOr<KernelDesc> d = describeKernel(kernel, error);
+    if (succeeded(d))
+      desc = std::move(*d);
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  return memo.try_emplace(key, std::move(desc)).first->second;
+}
+
 FailureOr<KernelDesc> mirage::search::describeKernel(Operation *op,
                                                      std::string &error) {
   KernelDesc d;
   auto kernel = dyn_cast<mk::GraphKernelOp>(op);
   if (!kernel) {
+    // A pre-defined op runs as the kernel the lowering wraps it into.
+    if (std::optional<KernelDesc> wrapped = describeWrapped(op))
+      return *wrapped;
+    // One the lowering cannot wrap (it rejects the function): a library
+    // kernel that fills the device, as a bound.
     d.predefined = true;
     for (Value v : op->getOperands())
       d.inputs.push_back({bytesOf(v.getType()), bytesOf(v.getType()), false});

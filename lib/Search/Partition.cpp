@@ -686,6 +686,22 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     d.resolved = false;
     d.result.fromCache = false;
   };
+  // A searched program's time as the cost model reads its mk IR, like the
+  // unfused ops it competes with: the search's own estimate costs its
+  // pre-defined ops as library kernels, the IR's model as the kernels the
+  // lowering wraps them into. `fallback` if the text does not parse.
+  auto modelledAsIR = [&](StringRef program, double fallback) {
+    OwningOpRef<ModuleOp> parsed =
+        parseSourceString<ModuleOp>(program, ParserConfig(func.getContext()));
+    if (!parsed)
+      return fallback;
+    auto funcs = parsed->getBody()->getOps<func::FuncOp>();
+    std::string costError;
+    FailureOr<ProgramCost> cost =
+        funcs.empty() ? FailureOr<ProgramCost>(failure())
+                      : analyzeProgram(*funcs.begin(), *device, costError);
+    return succeeded(cost) ? cost->totalMicros : fallback;
+  };
   // Searches (or bounds away) every unresolved subprogram.
   auto searchUnresolved = [&] {
     while (true) {
@@ -789,14 +805,16 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
                    formatMicros(r.unfusedMicros) + " us";
         } else if (found->program.empty()) {
           r.note = "no verified program";
-        } else if (!(found->modelledMicros < r.unfusedMicros * (1 - kEps))) {
+        } else if (double micros =
+                       modelledAsIR(found->program, found->modelledMicros);
+                   !(micros < r.unfusedMicros * (1 - kEps))) {
           r.note = "no gain: the search's " + found->summary + " models " +
-                   formatMicros(found->modelledMicros) + " us";
+                   formatMicros(micros) + " us";
         } else {
           r.program = std::move(found->program);
           r.summary = found->summary;
           r.kernels = found->kernels;
-          r.micros = found->modelledMicros;
+          r.micros = micros;
         }
       }
       PartitionResult::Search log;

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Mirage/Transforms/WrapKernels.h"
 #include "Mirage/Transforms/AbsorbConversions.h"
 #include "Mirage/Transforms/AbsorbViews.h"
 #include "Mirage/Transforms/Passes.h"
@@ -37,8 +38,8 @@ struct OpTiling {
   bool maxAccumulator = false;                // accum_max instead of sum
 };
 
-/// Describes how `op` tiles, or fails with a diagnostic.
-FailureOr<OpTiling> describe(Operation *op) {
+/// Describes how `op` tiles, or fails saying why.
+FailureOr<OpTiling> describe(Operation *op, std::string &why) {
   auto out = cast<RankedTensorType>(op->getResult(0).getType());
   int64_t r = out.getRank();
   OpTiling t;
@@ -52,9 +53,10 @@ FailureOr<OpTiling> describe(Operation *op) {
   };
   return TypeSwitch<Operation *, FailureOr<OpTiling>>(op)
       .Case<mk::MatmulOp>([&](mk::MatmulOp mm) -> FailureOr<OpTiling> {
-        if (r > 3)
-          return mm.emitOpError("cannot be wrapped into a graph-defined "
-                                "kernel: a rank-4 matmul needs 4 grid dims");
+        if (r > 3) {
+          why = "a rank-4 matmul needs 4 grid dims";
+          return failure();
+        }
         SmallVector<int64_t> lhs = identity(mm.getLhs()),
                              rhs = identity(mm.getRhs());
         lhs[r - 1] = kLoopDim;
@@ -99,9 +101,10 @@ FailureOr<OpTiling> describe(Operation *op) {
       .Default([&](Operation *other) -> FailureOr<OpTiling> {
         // A band mask tiles as an element-wise op: its block-level form
         // carries where its tile lies.
-        if (!isa<ElementwiseOpInterface, mk::BandMaskOp>(other))
-          return other->emitOpError(
-              "cannot be wrapped into a graph-defined kernel");
+        if (!isa<ElementwiseOpInterface, mk::BandMaskOp>(other)) {
+          why = "it has no block-level form";
+          return failure();
+        }
         for (Value v : other->getOperands())
           t.toOutput.push_back(identity(v));
         return t;
@@ -116,16 +119,20 @@ int64_t splitCount(int64_t size, int64_t cap) {
   return size;
 }
 
-struct WrapKernelsPass : public mirage::impl::WrapKernelsBase<WrapKernelsPass> {
-  using Base::Base;
+/// Builds the kernel of one op with tiles of at most a cap.
+struct KernelBuilder {
+  int64_t blockThreads;
+  /// Why the last build failed, and whether the grid was too large.
+  std::string failure;
+  bool gridTooLarge = false;
 
   /// Builds the kernel for `op` with tiles of at most `cap`; returns null
   /// after erasing it if it does not verify within the limits.
   mk::GraphKernelOp build(Operation *op, const OpTiling &t, int64_t cap);
+};
 
-  /// Why the last build failed, and whether the grid was too large.
-  std::string failure;
-  bool gridTooLarge = false;
+struct WrapKernelsPass : public mirage::impl::WrapKernelsBase<WrapKernelsPass> {
+  using Base::Base;
 
   void runOnOperation() override {
     if (blockThreads < 1 || blockThreads > 1024) {
@@ -164,19 +171,11 @@ struct WrapKernelsPass : public mirage::impl::WrapKernelsBase<WrapKernelsPass> {
         ops.push_back(op);
     });
     for (Operation *op : ops) {
-      FailureOr<OpTiling> t = describe(op);
-      if (failed(t))
-        return mlir::failure();
-      mk::GraphKernelOp kernel;
-      failure = "it does not fit the shared-memory limit";
-      gridTooLarge = false;
-      // Smaller tiles need less shared memory but more blocks.
-      for (int64_t cap = maxTile; cap >= 1 && !kernel && !gridTooLarge;
-           cap /= 2)
-        kernel = build(op, *t, cap);
+      std::string why;
+      mk::GraphKernelOp kernel = wrapInKernel(op, maxTile, blockThreads, why);
       if (!kernel) {
         op->emitOpError("cannot be wrapped into a graph-defined kernel: ")
-            << failure;
+            << why;
         return mlir::failure();
       }
       op->getResult(0).replaceAllUsesWith(kernel.getResult(0));
@@ -187,8 +186,8 @@ struct WrapKernelsPass : public mirage::impl::WrapKernelsBase<WrapKernelsPass> {
   }
 };
 
-mk::GraphKernelOp WrapKernelsPass::build(Operation *op, const OpTiling &t,
-                                         int64_t cap) {
+mk::GraphKernelOp KernelBuilder::build(Operation *op, const OpTiling &t,
+                                       int64_t cap) {
   Location loc = op->getLoc();
   auto outType = cast<RankedTensorType>(op->getResult(0).getType());
   int64_t r = outType.getRank();
@@ -341,3 +340,20 @@ mk::GraphKernelOp WrapKernelsPass::build(Operation *op, const OpTiling &t,
 }
 
 } // namespace
+
+mk::GraphKernelOp mirage::wrapInKernel(Operation *op, int64_t maxTile,
+                                       int64_t blockThreads, std::string &why) {
+  FailureOr<OpTiling> t = describe(op, why);
+  if (failed(t))
+    return {};
+  KernelBuilder builder{blockThreads,
+                        "it does not fit the shared-memory limit"};
+  mk::GraphKernelOp kernel;
+  // Smaller tiles need less shared memory but more blocks.
+  for (int64_t cap = maxTile; cap >= 1 && !kernel && !builder.gridTooLarge;
+       cap /= 2)
+    kernel = builder.build(op, *t, cap);
+  if (!kernel)
+    why = builder.failure;
+  return kernel;
+}

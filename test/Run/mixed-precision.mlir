@@ -10,26 +10,27 @@
 // converted to f32, the result converted back to bf16. The CPU path loads
 // and stores every tensor in its own storage type and computes in f32; it
 // is compared with the f64 interpreter in the input form and as the search
-// returns it. The search's programs have one element type: a conversion
-// and the bf16 -> f32 matmul stay on their own, the f32 ops between them are
-// searched and fused; the lowering then moves both conversions into the
-// fused kernel (mirage-wrap-kernels), which reads the bf16 gain and writes
-// bf16: two kernels.
+// returns it. The search reads through the conversions between its ops
+// (docs/partitioning.md, "Conversions"): the matmul, silu and mul are one
+// subprogram computed in f32, and the splice moves both conversions and the
+// bf16 loads into the fused kernel, which reads bf16 and writes bf16: one
+// kernel.
 // CHECK: output 0 (bf16, 512 elements)
 // CHECK: @mixed on cpu
 // CHECK-NEXT: PASS
-// SEARCH: op 2 (mk.convert): mk.convert; 1 kernel(s), {{.*}}unfused (the search does not take this op)
-// SEARCH: ops 1,3 (mk.silu, mk.mul): graph_kernel
-// SEARCH: op 4 (mk.convert): mk.convert; 1 kernel(s), {{.*}}unfused (the search does not take this op)
-// OPT: mk.matmul %arg0, %arg1 : tensor<16x64xbf16>, tensor<64x32xbf16> -> tensor<16x32xf32>
-// OPT: mk.convert %arg2 : tensor<1x32xbf16> -> tensor<1x32xf32>
-// OPT: mk.graph_kernel
+// SEARCH: ops 0-2 (mk.matmul, mk.silu, mk.mul): graph_kernel
+// SEARCH: 3 ops, 1 kernel(s) (unfused 5){{.*}} 2 conversion(s) left as 0;
+// OPT-NOT: mk.convert
+// OPT: mk.graph_kernel(%arg0, %arg1, %arg2)
+// OPT: mb.convert {{.*}}bf16> -> tensor<{{.*}}f32>
 // OPT: mb.silu
-// OPT: mk.convert %{{.*}} : tensor<16x32xf32> -> tensor<16x32xbf16>
+// OPT: mb.convert {{.*}}f32> -> tensor<{{.*}}bf16>
+// OPT: -> tensor<16x32xbf16>
+// OPT-NOT: mk.convert
 // CPU: output 0 (bf16, 512 elements)
 // CPU: @mixed on cpu
 // CPU-NEXT: PASS
-// GPU-COUNT-2: gpu.launch blocks
+// GPU-COUNT-1: gpu.launch blocks
 // GPU-NOT: gpu.launch blocks
 // GPU-DAG: arith.extf {{.*}} : bf16 to f32
 // GPU-DAG: arith.truncf {{.*}} : f32 to bf16

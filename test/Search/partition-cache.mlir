@@ -26,15 +26,15 @@
 // FIRST: remark: superoptimized in 2 subprogram(s): {{.*}}, 0 from the cache (0 re-checked),
 
 // SECOND-NOT: result cache:
-// SECOND: remark: subprogram 1 of 2: {{.*}} {rms_norm mul matmul matmul accum_sum accum_sum}; {{.*}}; from cache
-// SECOND: remark: subprogram 2 of 2: {{.*}} {silu mul matmul add accum_sum}; {{.*}}; from cache
+// SECOND: remark: subprogram 1 of 2: {{.*}} {rms_norm mul matmul accum_sum accum_sum | silu}; {{.*}}; from cache
+// SECOND: remark: subprogram 2 of 2: {{.*}} {matmul mul matmul add accum_sum}; {{.*}}; from cache
 // SECOND: remark: superoptimized in 2 subprogram(s): 8 ops, 2 kernel(s) (unfused 8), {{.*}} 0 searched, {{.*}} from the cache (2 re-checked),
 
 // CORRUPT: remark: result cache: {{.*}}: 2 trailing bytes after the checksum
-// CORRUPT: remark: subprogram 2 of 2: {{.*}} {silu mul matmul add accum_sum}; {{.*}}; searched in
+// CORRUPT: remark: subprogram 1 of 2: {{.*}} {rms_norm mul matmul accum_sum accum_sum | silu}; {{.*}}; searched in
 
 // PLANTED: remark: result cache: cached program in {{.*}} failed the re-check
-// PLANTED: remark: subprogram 2 of 2: {{.*}} {silu mul matmul add accum_sum}; {{.*}}; searched in
+// PLANTED: remark: subprogram 1 of 2: {{.*}} {rms_norm mul matmul accum_sum accum_sum | silu}; {{.*}}; searched in
 
 // EQUIV: remark: equivalent to @mlp_reference
 func.func @mlp(%x: tensor<8x64xf16>, %w: tensor<1x64xf16>, %wg: tensor<64x128xf16>, %wu: tensor<64x128xf16>, %wd: tensor<128x64xf16>) -> tensor<8x64xf16> {

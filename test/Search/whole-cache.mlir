@@ -2,7 +2,7 @@
 // searches and stores each outcome; a second run is answered from the cache,
 // both a program (re-checked before use) and an outcome that sends the
 // function to the partitioned search (whose subprograms are cached in turn:
-// three hits, of which only the one the cover chooses is re-checked);
+// five hits, of which only the one the cover chooses is re-checked);
 // an entry with bytes appended is detected and searched again; an entry
 // whose program was changed (add replaced by sub, the checksum recomputed so
 // that the entry is intact) fails the re-check and is searched again. Every
@@ -28,7 +28,7 @@
 // SECOND-NOT: result cache:
 // SECOND: remark: superoptimized (from the cache): graph_kernel {{.*}} {matmul add matmul accum_sum}; 1 kernel(s), modelled
 // SECOND: remark: not superoptimized whole (from the cache): slower than the unfused ops
-// SECOND: remark: superoptimized in 2 subprogram(s): {{.*}} 0 searched, {{.*}} 3 from the cache (1 re-checked),
+// SECOND: remark: superoptimized in 2 subprogram(s): {{.*}} 0 searched, {{.*}} 5 from the cache (1 re-checked),
 
 // CORRUPT: remark: result cache: {{.*}}: 2 trailing bytes after the checksum; the entry is ignored
 // CORRUPT-NEXT: func.func @lora(
@@ -52,9 +52,9 @@ func.func @lora(%X: tensor<16x64xf16>, %W: tensor<64x256xf16>, %A: tensor<64x16x
 // As superoptimize-slower-than-unfused.mlir: with at most 4 block ops, the
 // whole search's best is slower than the unfused ops, so the function is
 // partitioned.
-func.func @rms_mul_matmul(%X: tensor<8x4096xf16>, %w: tensor<1x4096xf16>, %W: tensor<4096x2048xf16>) -> tensor<8x2048xf16> {
+func.func @rms_mul_matmul(%X: tensor<8x4096xf16>, %w: tensor<1x4096xf16>, %W: tensor<4096x8192xf16>) -> tensor<8x8192xf16> {
   %n = mk.rms_norm %X eps = 1.0e-05 : tensor<8x4096xf16>
   %h = mk.mul %n, %w : tensor<8x4096xf16>, tensor<1x4096xf16> -> tensor<8x4096xf16>
-  %q = mk.matmul %h, %W : tensor<8x4096xf16>, tensor<4096x2048xf16> -> tensor<8x2048xf16>
-  return %q : tensor<8x2048xf16>
+  %q = mk.matmul %h, %W : tensor<8x4096xf16>, tensor<4096x8192xf16> -> tensor<8x8192xf16>
+  return %q : tensor<8x8192xf16>
 }

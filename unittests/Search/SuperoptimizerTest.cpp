@@ -15,6 +15,7 @@
 #include "Mirage/Dialect/Block/IR/View.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Dialect/Thread/IR/Thread.h"
+#include "Mirage/Transforms/WrapKernels.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -450,6 +451,42 @@ TEST_F(SuperoptimizerTest, EstimatesExistingPrograms) {
   EXPECT_NEAR(bestCost->second, r->modelledMicros, 1e-6);
   EXPECT_LT(bestCost->second, refCost->second);
   EXPECT_TRUE(failed(estimateProgramCost(ref, "sm_70")));
+}
+
+// A pre-defined op costs what the kernel the lowering wraps it into costs
+// (there is no library behind it): an 8-row matmul is a 32-block kernel,
+// not one that fills the device at full bandwidth.
+TEST_F(SuperoptimizerTest, PredefinedOpIsCostedAsTheKernelItIsWrappedInto) {
+  func::FuncOp f = load(R"mlir(
+func.func @decode(%x: tensor<8x4096xf16>, %w: tensor<4096x2048xf16>) -> tensor<8x2048xf16> {
+  %q = mk.matmul %x, %w : tensor<8x4096xf16>, tensor<4096x2048xf16> -> tensor<8x2048xf16>
+  return %q : tensor<8x2048xf16>
+}
+)mlir");
+  std::optional<DeviceModel> device = getDeviceModel("sm_90");
+  ASSERT_TRUE(device);
+  std::string error;
+  FailureOr<ProgramCost> asOp = analyzeProgram(f, *device, error);
+  ASSERT_TRUE(succeeded(asOp)) << error;
+  ASSERT_EQ(asOp->kernels.size(), 1u);
+  EXPECT_FALSE(asOp->kernels[0].desc.predefined);
+  EXPECT_EQ(asOp->kernels[0].desc.blocks, 32);
+
+  Operation *matmul = &f.getBody().front().front();
+  std::string why;
+  mk::GraphKernelOp kernel =
+      wrapInKernel(matmul, kWrapMaxTile, kWrapBlockThreads, why);
+  ASSERT_TRUE(kernel) << why;
+  matmul->getResult(0).replaceAllUsesWith(kernel.getResult(0));
+  matmul->erase();
+  FailureOr<ProgramCost> asKernel = analyzeProgram(f, *device, error);
+  ASSERT_TRUE(succeeded(asKernel)) << error;
+  EXPECT_DOUBLE_EQ(asOp->totalMicros, asKernel->totalMicros);
+
+  // A library kernel at full bandwidth would take a launch and its bytes.
+  double bytes = (8.0 * 4096 + 4096.0 * 2048 + 8.0 * 2048) * 2;
+  EXPECT_GT(asOp->totalMicros,
+            device->launchMicros + bytes / device->bytesPerSecond * 1e6);
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #ifndef MIRAGE_TRANSFORMS_PASSES_H
 #define MIRAGE_TRANSFORMS_PASSES_H
 
+#include "Mirage/Transforms/WrapKernels.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mirage {

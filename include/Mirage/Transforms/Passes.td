@@ -70,9 +70,10 @@ def WrapKernels : Pass<"mirage-wrap-kernels"> {
     gets a diagnostic naming it.
   }];
   let options = [
-    Option<"maxTile", "max-tile", "int64_t", /*default=*/"64",
+    Option<"maxTile", "max-tile", "int64_t", /*default=*/"::mirage::kWrapMaxTile",
            "Largest tile extent along a partitioned or walked dim">,
-    Option<"blockThreads", "block-threads", "int64_t", /*default=*/"128",
+    Option<"blockThreads", "block-threads", "int64_t",
+           /*default=*/"::mirage::kWrapBlockThreads",
            "Threads per block of the wrapped kernels">,
   ];
   let statistics = [
