@@ -54,6 +54,38 @@ using namespace import;
 /// Tries to import one op; returns why not (empty on success).
 Reason importOpImpl(Operation *op, OpBuilder &b);
 
+/// Merges mk ops that compute the same value (same op, attributes, operands
+/// and types) into the first of them: exporters repeat subexpressions (torch's
+/// LayerNorm computes the mean twice, once for the variance and once to
+/// centre), and the composites match only when `x` is one value. mk ops are
+/// pure and the body is one block, so the first dominates the others.
+unsigned mergeEqualMkOps(func::FuncOp func) {
+  unsigned merged = 0;
+  DenseMap<llvm::hash_code, SmallVector<Operation *, 1>> seen;
+  for (Operation &op : llvm::make_early_inc_range(func.getBody().front())) {
+    if (!isa_and_nonnull<mk::MKDialect>(op.getDialect()) ||
+        op.getNumRegions() || op.getNumResults() == 0)
+      continue;
+    llvm::hash_code hash = OperationEquivalence::computeHash(
+        &op, OperationEquivalence::directHashValue,
+        OperationEquivalence::ignoreHashValue,
+        OperationEquivalence::IgnoreLocations);
+    SmallVector<Operation *, 1> &same = seen[hash];
+    auto first = llvm::find_if(same, [&](Operation *earlier) {
+      return OperationEquivalence::isEquivalentTo(
+          earlier, &op, OperationEquivalence::IgnoreLocations);
+    });
+    if (first == same.end()) {
+      same.push_back(&op);
+      continue;
+    }
+    op.replaceAllUsesWith(*first);
+    op.erase();
+    ++merged;
+  }
+  return merged;
+}
+
 /// Imports `op`; on success the producers of its operands go to `maybeDead`.
 Reason importOp(Operation *op, OpBuilder &b,
                 llvm::SetVector<Operation *> &maybeDead) {
@@ -272,6 +304,7 @@ struct MirageImportPass
       for (auto [slice, why] : moveSlicesToInputs(func))
         remarkLeftOutside(slice, why);
       dropLeadingUnitDims(func);
+      mergeEqualMkOps(func);
       fuseComposites(func);
       // mk ops that nothing reads (merged into their users, a clamp of a
       // clamp; dead code of the input, imported like the rest) are pure:

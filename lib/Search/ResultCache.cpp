@@ -84,7 +84,7 @@ std::string quoted(StringRef text) {
 
 } // namespace
 
-StringRef mirage::search::cacheFormatVersion() { return "mirage-search-2"; }
+StringRef mirage::search::cacheFormatVersion() { return "mirage-search-3"; }
 
 std::string mirage::search::formatCacheEntry(StringRef version, StringRef key,
                                              StringRef payload) {

@@ -127,14 +127,14 @@ func.func @mixed_operands(%x: tensor<8x32xbf16>, %w: tensor<32x16xf16>) -> tenso
 
 // Copies between element types in the middle of a run, and a round trip
 // (bf16 -> f32 -> bf16: two converts, exact, which mk.convert's folder
-// removes when the function is canonicalised).
+// removes when the function is canonicalised; its widening is the first
+// copy's, merged into it).
 // CHECK-LABEL: func.func @copy_cast_chain(
 // CHECK: %[[E:.*]] = mk.exp %arg0 : tensor<4x16xbf16>
 // CHECK-NEXT: %[[W:.*]] = mk.convert %[[E]] : tensor<4x16xbf16> -> tensor<4x16xf32>
 // CHECK-NEXT: %[[S:.*]] = mk.mul_scalar %[[W]], 2.5{{.*}} : tensor<4x16xf32>
 // CHECK-NEXT: %[[N:.*]] = mk.convert %[[S]] : tensor<4x16xf32> -> tensor<4x16xbf16>
-// CHECK-NEXT: %[[U:.*]] = mk.convert %[[E]] : tensor<4x16xbf16> -> tensor<4x16xf32>
-// CHECK-NEXT: %[[D:.*]] = mk.convert %[[U]] : tensor<4x16xf32> -> tensor<4x16xbf16>
+// CHECK-NEXT: %[[D:.*]] = mk.convert %[[W]] : tensor<4x16xf32> -> tensor<4x16xbf16>
 // CHECK-NEXT: %[[A:.*]] = mk.add %[[N]], %[[D]] : tensor<4x16xbf16>, tensor<4x16xbf16> -> tensor<4x16xbf16>
 // CHECK-NEXT: return %[[A]]
 func.func @copy_cast_chain(%x: tensor<4x16xbf16>) -> tensor<4x16xbf16> {
