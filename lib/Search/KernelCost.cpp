@@ -22,6 +22,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -495,6 +496,9 @@ static std::optional<KernelDesc> describeWrapped(Operation *op) {
   Operation *copy = b.clone(*op, map);
   std::optional<KernelDesc> desc;
   std::string why, error;
+  // An op the wrap rejects is costed otherwise: its complaints (a shape
+  // rule of the tiles it tried) are not the user's.
+  ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
   if (mk::GraphKernelOp kernel =
           wrapInKernel(copy, kWrapMaxTile, kWrapBlockThreads, why)) {
     FailureOr<KernelDesc> d = describeKernel(kernel, error);

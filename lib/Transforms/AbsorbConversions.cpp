@@ -10,6 +10,7 @@
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -19,8 +20,11 @@ using namespace mirage;
 namespace {
 
 /// True when `kernel` (a rewritten clone) verifies and fits its shared
-/// memory; otherwise erases it.
+/// memory; otherwise erases it. A clone that does not verify is a rewrite
+/// not taken, not the user's error: its diagnostics are dropped.
 bool keepIfValid(mk::GraphKernelOp kernel) {
+  ScopedDiagnosticHandler quiet(kernel.getContext(),
+                                [](Diagnostic &) { return success(); });
   if (kernel.computeSharedMemoryBytes() <= kernel.getSharedMemoryLimit() &&
       succeeded(verify(kernel)))
     return true;
