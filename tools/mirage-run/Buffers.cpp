@@ -2,9 +2,12 @@
 
 #include "Buffers.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/APFloat.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -136,6 +139,29 @@ Tolerance toleranceFor(Type elem) {
 
 } // namespace
 
+Type mirage::run::narrowestStorage(Value result) {
+  bool f16 = false, bf16 = false;
+  auto see = [&](Type t) {
+    if (auto rt = dyn_cast<RankedTensorType>(t)) {
+      bf16 |= rt.getElementType().isBF16();
+      f16 |= rt.getElementType().isF16();
+    }
+  };
+  see(result.getType());
+  SetVector<Operation *> slice;
+  BackwardSliceOptions options;
+  options.omitUsesFromAbove = false;
+  (void)getBackwardSlice(result, &slice, options);
+  for (Operation *producer : slice)
+    producer->walk([&](Operation *op) {
+      for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
+                                             op->getResultTypes()))
+        see(t);
+    });
+  Builder b(result.getContext());
+  return bf16 ? Type(b.getBF16Type()) : f16 ? Type(b.getF16Type()) : Type();
+}
+
 int mirage::run::fail(const llvm::Twine &msg) {
   llvm::errs() << "mirage-run: " << msg << "\n";
   return 1;
@@ -175,6 +201,10 @@ bool mirage::run::compareOutputs(ArrayRef<Buffer> outBufs,
   for (auto [o, b] : llvm::enumerate(outBufs)) {
     const auto &ref = reference[o];
     Tolerance tol = toleranceFor(b.elem);
+    if (o < aids.storage.size() && aids.storage[o]) {
+      Tolerance narrow = toleranceFor(aids.storage[o]);
+      tol = {std::max(tol.rel, narrow.rel), std::max(tol.abs, narrow.abs)};
+    }
     // The RMS of the finite reference elements.
     double ss = 0;
     int64_t finite = 0;

@@ -58,7 +58,17 @@ struct ComparisonAids {
       perturbedReference;
   /// The outputs computed again in f64 (null when they cannot be).
   llvm::function_ref<const std::vector<Buffer> *()> outputsInF64;
+  /// Per output, the narrowest storage type its computation rounds to on
+  /// the way (null, or no entry: the output's own); its tolerance applies
+  /// where it is looser than the output type's (an f32 result of values
+  /// stored in bf16).
+  llvm::ArrayRef<mlir::Type> storage;
 };
+
+/// The element type with the loosest tolerance (bf16, else f16, else null)
+/// among the tensors that `result` is computed from: the values of its
+/// backward slice, inside kernels too.
+mlir::Type narrowestStorage(mlir::Value result);
 
 /// Compares every output with the reference and prints one line per output
 /// (and the first mismatch); false on a mismatch. The tolerance of an

@@ -398,6 +398,10 @@ int main(int argc, char **argv) {
     func = funcs.front();
   }
   std::string name = func.getSymName().str();
+  // Values stored in bf16 or f16 on the way to an f32 result round there.
+  SmallVector<Type> storage;
+  for (Value r : func.getBody().front().getTerminator()->getOperands())
+    storage.push_back(narrowestStorage(r));
 
   if (auto msg = mirage::verify::checkSignature(func))
     return fail("@" + name + ": " + *msg);
@@ -606,7 +610,9 @@ int main(int argc, char **argv) {
 
   // Compare the outputs of the last run.
   double maxAbs, maxRel;
-  bool ok = compareOutputs(outBufs, *reference, tolScale, maxAbs, maxRel);
+  ComparisonAids aids;
+  aids.storage = storage;
+  bool ok = compareOutputs(outBufs, *reference, tolScale, maxAbs, maxRel, aids);
   llvm::outs() << "@" << name << " on " << device << " (";
   if (gpu)
     llvm::outs() << target;
