@@ -446,16 +446,6 @@ KernelWork mirage::search::analyzeKernel(const DeviceModel &device,
   return w;
 }
 
-/// The shared-memory limit in force at `op` (mk.smem_limit of an enclosing
-/// op, or the default), as GraphKernelOp::getSharedMemoryLimit reads it.
-static int64_t smemLimitAt(Operation *op) {
-  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
-    if (auto limit =
-            p->getAttrOfType<IntegerAttr>(mk::MKDialect::kSmemLimitAttrName))
-      return limit.getInt();
-  return mk::MKDialect::kDefaultSmemLimit;
-}
-
 /// The description of the kernel that --mirage-wrap-kernels makes of the
 /// mk op `op` (WrapKernels.h), built on a copy of `op` in a scratch module;
 /// nullopt if it cannot be wrapped. Memoised by op, attributes, types and
@@ -463,7 +453,7 @@ static int64_t smemLimitAt(Operation *op) {
 static std::optional<KernelDesc> describeWrapped(Operation *op) {
   static std::mutex mutex;
   static llvm::StringMap<std::optional<KernelDesc>> memo;
-  int64_t limit = smemLimitAt(op);
+  int64_t limit = mk::MKDialect::getSharedMemoryLimit(op->getParentOp());
   std::string key;
   {
     llvm::raw_string_ostream os(key);

@@ -190,13 +190,7 @@ struct SuperoptimizePass
       }
       // The verifier's shared-memory limit for kernels in this function:
       // the nearest mk.smem_limit, on the function or an enclosing op.
-      o.smemLimit = mk::MKDialect::kDefaultSmemLimit;
-      for (Operation *p = func; p; p = p->getParentOp())
-        if (auto limit = p->getAttrOfType<IntegerAttr>(
-                mk::MKDialect::kSmemLimitAttrName)) {
-          o.smemLimit = limit.getInt();
-          break;
-        }
+      o.smemLimit = mk::MKDialect::getSharedMemoryLimit(func);
       o.measuredMicros.clear();
       for (const auto &[f, summary, micros] : measured)
         if (f == "*" || f == func.getName())

@@ -89,12 +89,15 @@ mb::ForLoopOp GraphKernelOp::getForLoop() {
   return {};
 }
 
-int64_t GraphKernelOp::getSharedMemoryLimit() {
-  for (Operation *p = getOperation()->getParentOp(); p; p = p->getParentOp())
-    if (auto limit =
-            p->getAttrOfType<IntegerAttr>(MKDialect::kSmemLimitAttrName))
+int64_t MKDialect::getSharedMemoryLimit(Operation *at) {
+  for (Operation *p = at; p; p = p->getParentOp())
+    if (auto limit = p->getAttrOfType<IntegerAttr>(kSmemLimitAttrName))
       return limit.getInt();
-  return MKDialect::kDefaultSmemLimit;
+  return kDefaultSmemLimit;
+}
+
+int64_t GraphKernelOp::getSharedMemoryLimit() {
+  return MKDialect::getSharedMemoryLimit(getOperation()->getParentOp());
 }
 
 int64_t GraphKernelOp::computeSharedMemoryBytes() {

@@ -33,6 +33,10 @@ def MK_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kSmemLimitAttrName = "mk.smem_limit";
     /// Shared-memory limit when no `mk.smem_limit` is set (bytes).
     static constexpr int64_t kDefaultSmemLimit = 98304;
+    /// The shared-memory limit in force at `at`: the nearest `mk.smem_limit`
+    /// on `at` or an op enclosing it, else kDefaultSmemLimit (null: the
+    /// default).
+    static int64_t getSharedMemoryLimit(::mlir::Operation *at);
     /// Name of the dialect attribute that names, on a function, the reference
     /// function it must be equivalent to.
     static constexpr ::llvm::StringLiteral kReferenceAttrName = "mk.reference";
