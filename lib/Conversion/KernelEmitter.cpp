@@ -154,8 +154,12 @@ Value emitScalar(OpBuilder &b, Location loc, ElementwiseKind kind,
   case ElementwiseKind::Pow:
     return math::PowFOp::create(b, loc, x[0], x[1]);
   case ElementwiseKind::Where: {
-    // x where m != 0 (unordered: a NaN mask keeps x, as a nonzero value).
-    Value keep = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE,
+    // x where m != 0 (unordered: a NaN mask keeps x, as a nonzero value);
+    // inverted, x where m == 0 (a NaN mask fills).
+    bool inverted = params.size() > 1 && params[1] != 0;
+    Value keep = arith::CmpFOp::create(b, loc,
+                                       inverted ? arith::CmpFPredicate::OEQ
+                                                : arith::CmpFPredicate::UNE,
                                        x[0], cF32(b, loc, 0.0));
     return arith::SelectOp::create(b, loc, keep, x[1],
                                    cF32(b, loc, params[0]));

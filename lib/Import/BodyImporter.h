@@ -306,7 +306,8 @@ private:
   }
 
   /// select(m, x, c) or select(m, c, x) of a boolean mask read from a
-  /// tensor (bound to its 0/1 float conversion): mk.where of m, or of 1 - m.
+  /// tensor (bound to its 0/1 float conversion): mk.where of m, inverted for
+  /// the second (masked_fill: c where m holds).
   FailureOr<Value> importWhere(arith::SelectOp select, Reason &why) {
     FailureOr<MaskedChoice> c = maskedChoice(select, "a boolean mask", why);
     if (failed(c))
@@ -315,11 +316,9 @@ private:
     if (failed(x))
       return failure();
     Value m = values.lookup(select.getCondition());
-    // select(m, c, x) keeps x where m is 0: 1 - m is exact on 0 and 1.
-    if (c->keepsOnFalse)
-      m = scalarOp<mk::AddScalarOp>(unary<mk::NegOp>(m), 1.0);
     return mk::WhereOp::create(b, loc, broadcastType(m, *x), m, *x,
-                               b.getF64FloatAttr(c->fill))
+                               b.getF64FloatAttr(c->fill),
+                               c->keepsOnFalse ? b.getUnitAttr() : UnitAttr())
         .getResult();
   }
 

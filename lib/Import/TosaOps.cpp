@@ -204,17 +204,12 @@ Reason importBooleanSelect(tosa::SelectOp op, OpBuilder &b) {
   auto floatMask = mType.clone(xType.getElementType());
   Value mask =
       tosa::CastOp::create(b, loc, floatMask, m).getResult();
-  // select(m, c, x) keeps x where m is 0: 1 - m is exact on 0 and 1.
-  if (tc) {
-    Value neg = mk::NegOp::create(b, loc, TypeRange{floatMask}, ValueRange{mask})
-                    .getResult();
-    mask = mk::AddScalarOp::create(b, loc, floatMask, neg,
-                                   b.getF64FloatAttr(1.0))
-               .getResult();
-  }
-  replaceOp(op, mk::WhereOp::create(b, loc, xType, mask, x,
-                                    b.getF64FloatAttr(fill))
-                    .getResult());
+  // select(m, c, x) keeps x where m is 0: the inverted where
+  // (masked_fill).
+  replaceOp(op,
+            mk::WhereOp::create(b, loc, xType, mask, x, b.getF64FloatAttr(fill),
+                                tc ? b.getUnitAttr() : UnitAttr())
+                .getResult());
   return {};
 }
 

@@ -94,40 +94,70 @@ void foldReshapes(func::FuncOp func) {
       r->erase();
 }
 
-/// Moves reshapes past the element-wise ops between two reshapes: an
-/// element-wise mk op whose operands are all reshapes of values of one type,
-/// the op's own shape after the reshape (no broadcast), and whose users are
-/// all reshapes, computes on those values and is reshaped after. Element-wise
-/// ops do not see the layout, so this is exact; a reduction that keeps its
-/// dim ([32, 1]), a rank-1 scale of it ([32]) and a broadcast add ([32, 1]
-/// again) then read each other directly once the reshapes that meet fold.
-/// Returns the number of ops moved.
+/// The shape `v` has before its reshape, if `v` is the result of one.
+std::optional<ArrayRef<int64_t>> shapeBeforeReshape(Value v) {
+  auto r = v.getDefiningOp<mk::ReshapeOp>();
+  if (!r)
+    return std::nullopt;
+  return cast<RankedTensorType>(r.getInput().getType()).getShape();
+}
+
+/// An element-wise mk op with one result whose operands all have its shape
+/// (no broadcast).
+bool isPlainElementwise(Operation *op) {
+  if (!isMk(op) || !isa<ElementwiseOpInterface>(op) ||
+      op->getNumResults() != 1 || op->getNumOperands() == 0)
+    return false;
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+  return llvm::all_of(op->getOperandTypes(), [&](Type t) {
+    return cast<RankedTensorType>(t).getShape() == shape;
+  });
+}
+
+/// Whether every use of `op`'s result ends in a reshape, directly or through
+/// plain element-wise ops whose other operands are reshapes of values of
+/// shape `source`.
+bool endsInReshapes(Operation *op, ArrayRef<int64_t> source) {
+  return llvm::all_of(op->getUsers(), [&](Operation *user) {
+    if (isa<mk::ReshapeOp>(user))
+      return true;
+    if (!isPlainElementwise(user))
+      return false;
+    for (Value v : user->getOperands())
+      if (v.getDefiningOp() != op && shapeBeforeReshape(v) != source)
+        return false;
+    return endsInReshapes(user, source);
+  });
+}
+
+/// Moves reshapes past the element-wise ops between two reshapes: a plain
+/// element-wise mk op whose operands are all reshapes of values of one
+/// shape, and whose uses end in reshapes (directly or through more such
+/// ops: 1 - m is a neg and an add_scalar), computes on those values and is
+/// reshaped after. The ops are visited in order, so a chain moves op by op.
+/// Element-wise ops do not see the layout, so this is exact; a reduction
+/// that keeps its dim ([32, 1]), a rank-1 scale of it ([32]) and a broadcast
+/// add ([32, 1] again) then read each other directly once the reshapes that
+/// meet fold. Returns the number of ops moved.
 unsigned sinkReshapes(func::FuncOp func) {
   SmallVector<Operation *> ops;
   for (Operation &op : func.getBody().front())
-    if (isMk(&op) && isa<ElementwiseOpInterface>(op) &&
-        op.getNumResults() == 1 && op.getNumOperands() > 0)
+    if (isPlainElementwise(&op))
       ops.push_back(&op);
   unsigned moved = 0;
   OpBuilder b(func.getContext());
   for (Operation *op : ops) {
     auto result = cast<RankedTensorType>(op->getResult(0).getType());
-    Type source;
-    bool sinkable = true;
-    for (Value v : op->getOperands()) {
-      auto r = v.getDefiningOp<mk::ReshapeOp>();
-      Type t = r ? r.getInput().getType() : Type();
-      sinkable &=
-          r &&
-          cast<RankedTensorType>(v.getType()).getShape() == result.getShape() &&
-          (!source || t == source);
-      source = t;
-    }
+    std::optional<ArrayRef<int64_t>> source =
+        shapeBeforeReshape(op->getOperand(0));
+    bool sinkable = source && llvm::all_of(op->getOperands(), [&](Value v) {
+                      return shapeBeforeReshape(v) == source;
+                    });
     // Only where the reshapes then meet: a reshape that moved on to an op
     // that is not one would only part values that composites match as one
     // (x and the x of mean(x^2)).
-    sinkable &= llvm::all_of(op->getUsers(), llvm::IsaPred<mk::ReshapeOp>);
-    if (!sinkable)
+    if (!sinkable || !endsInReshapes(op, *source))
       continue;
     b.setInsertionPoint(op);
     IRMapping map;
@@ -135,7 +165,7 @@ unsigned sinkReshapes(func::FuncOp func) {
       map.map(v, v.getDefiningOp<mk::ReshapeOp>().getInput());
     Operation *sunk = b.clone(*op, map);
     sunk->getResult(0).setType(
-        cast<RankedTensorType>(source).clone(result.getElementType()));
+        RankedTensorType::get(*source, result.getElementType()));
     auto back =
         mk::ReshapeOp::create(b, op->getLoc(), result, sunk->getResult(0));
     op->getResult(0).replaceAllUsesWith(back.getResult());

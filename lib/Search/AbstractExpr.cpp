@@ -122,10 +122,13 @@ TermBuilder::Id TermBuilder::mask(int64_t key, Id x) {
   return expr.add(ENode{opId(AOp::Mask), key, {x}});
 }
 
-TermBuilder::Id TermBuilder::where(double fill, Id m, Id x) {
-  return expr.add(ENode{
-      opId(AOp::Mask),
-      encodeMaskKey(std::nullopt, std::nullopt, fill, false, 0), {m, x}});
+TermBuilder::Id TermBuilder::where(double fill, bool inverted, Id m, Id x) {
+  // A mask op of no dims; the additive bit of the key, which a select by a
+  // tensor has no use for, tells the inverted select.
+  return expr.add(
+      ENode{opId(AOp::Mask),
+            encodeMaskKey(std::nullopt, std::nullopt, fill, inverted, 0),
+            {m, x}});
 }
 
 TermBuilder::Id TermBuilder::sum(int64_t size, uint32_t axis, Id x) {

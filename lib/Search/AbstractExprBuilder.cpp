@@ -255,7 +255,8 @@ struct AbstractExprBuilder::Impl {
     case ElementwiseKind::Max:
       return tb.binary(AOp::Maximum, args[0], args[1]);
     case ElementwiseKind::Where:
-      return tb.where(params.empty() ? 0.0 : params[0], args[0], args[1]);
+      return tb.where(params.empty() ? 0.0 : params[0],
+                      params.size() > 1 && params[1] != 0, args[0], args[1]);
     }
     llvm_unreachable("unknown element-wise kind");
   }

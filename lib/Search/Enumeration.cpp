@@ -193,6 +193,10 @@ private:
       for (auto [lo, hi] : target.clamps)
         out.push_back(scalars(lo, hi));
       break;
+    case Kind::Where:
+      for (auto [fill, inverted] : target.whereFills)
+        out.push_back(scalars(fill, inverted));
+      break;
     case Kind::BandMask:
       out.append(target.masks.begin(), target.masks.end());
       break;

@@ -57,6 +57,11 @@ static void printOp(raw_ostream &os, StringRef dialect, Kind kind,
     os << " fill = " << formatF64(p.a) << (p.additive ? " additive" : "")
        << coords << " : " << resultType;
     break;
+  case Kind::Where:
+    os << ", " << args[1] << " fill = " << formatF64(p.a)
+       << (p.b != 0 ? " inverted" : "") << " : " << argTypes[0] << ", "
+       << argTypes[1] << " -> " << resultType;
+    break;
   case Kind::MulScalar:
   case Kind::AddScalar:
     os << ", " << formatDouble(p.a) << " : " << resultType;

@@ -105,7 +105,8 @@ std::optional<SValue> applyOp(TermBuilder &tb, Kind kind, const Params &p,
   case Kind::Mul:
   case Kind::Div:
   case Kind::Pow:
-  case Kind::Max: {
+  case Kind::Max:
+  case Kind::Where: {
     const SValue &y = *args[1];
     if (x.labels.size() != y.labels.size())
       return std::nullopt;
@@ -126,6 +127,8 @@ std::optional<SValue> applyOp(TermBuilder &tb, Kind kind, const Params &p,
       r.term = tb.div(x.term, y.term);
     else if (kind == Kind::Pow)
       r.term = tb.binary(AOp::Pow, x.term, y.term);
+    else if (kind == Kind::Where)
+      r.term = tb.where(p.a, p.b != 0, x.term, y.term);
     else
       r.term = tb.binary(AOp::Maximum, x.term, y.term);
     return r;
@@ -262,8 +265,8 @@ CostOp costOpOf(Kind kind, ArrayRef<int64_t> resultShape,
       ElementwiseKind::GeluErf,    ElementwiseKind::Add,
       ElementwiseKind::Sub,        ElementwiseKind::Mul,
       ElementwiseKind::Div,        ElementwiseKind::Pow,
-      ElementwiseKind::Max};
-  static_assert(static_cast<unsigned>(Kind::Max) == 20 &&
+      ElementwiseKind::Max,        ElementwiseKind::Where};
+  static_assert(static_cast<unsigned>(Kind::Where) == 21 &&
                     static_cast<unsigned>(Kind::AccRescaledSum) -
                             static_cast<unsigned>(Kind::AccSum) ==
                         5,

@@ -34,6 +34,7 @@ const char *kindName(Kind k) {
                                 "div",
                                 "pow",
                                 "max",
+                                "where",
                                 "matmul",
                                 "reduce_sum",
                                 "reduce_max",

@@ -66,6 +66,9 @@ enum class Kind : uint8_t {
   Div,
   Pow,
   Max,
+  /// where(m, x): x where the mask m is not 0, the fill elsewhere (Params:
+  /// `a` the fill, `b` 1 when inverted: the fill where m is not 0).
+  Where,
   Matmul,
   ReduceSum,
   ReduceMax,
@@ -86,7 +89,7 @@ constexpr unsigned kNumKinds = static_cast<unsigned>(Kind::AccRescaledSum) + 1;
 
 /// The op's name in the mk and mb dialects ("exp", "accum_sum", ...).
 const char *kindName(Kind k);
-inline bool isBinary(Kind k) { return k >= Kind::Add && k <= Kind::Max; }
+inline bool isBinary(Kind k) { return k >= Kind::Add && k <= Kind::Where; }
 inline bool isAccumulator(Kind k) { return k >= Kind::AccSum; }
 /// Ops with two operands: the binary element-wise ops, matmul and
 /// accum_rescaled_sum (the value and its maximum).
@@ -224,6 +227,9 @@ struct Target {
   /// Constants of the target, offered to the ops that take them.
   llvm::SmallVector<double, 2> eps, mulScalars, addScalars;
   llvm::SmallVector<std::pair<double, double>, 1> clamps;
+  /// The fills of the target's selects by a mask tensor, with 1 for an
+  /// inverted select (Params' a and b).
+  llvm::SmallVector<std::pair<double, double>, 1> whereFills;
   /// The band masks of the target (their Params).
   llvm::SmallVector<Params, 1> masks;
   /// Kinds allowed in candidates.

@@ -78,8 +78,7 @@ static std::optional<Kind> kindOf(Operation *op, Params &p) {
       // (docs/search.md, "Mixed precision").
       return std::nullopt;
     case ElementwiseKind::Where:
-      // Not in the search's vocabulary yet: a kernel of its own.
-      return std::nullopt;
+      return Kind::Where; // the fill is p.a
     }
     return std::nullopt;
   }
@@ -260,6 +259,8 @@ LogicalResult importTarget(func::FuncOp func,
       addUnique(t.addScalars, p.a);
     if (kind == Kind::Clamp)
       addUnique(t.clamps, std::make_pair(p.a, p.b));
+    if (kind == Kind::Where)
+      addUnique(t.whereFills, std::make_pair(p.a, p.b));
     if (kind == Kind::BandMask)
       t.masks.push_back(p);
     SOp sop{kind, p, {}, -1};

@@ -24,14 +24,17 @@ Evaluator<Dom>::binary(ElementwiseKind kind, ArrayRef<double> params,
                        const T &a, const T &b) {
   switch (kind) {
   case ElementwiseKind::Where: {
-    // m != 0 ? x : fill. In the field the test is a fixed function of m
-    // (structure only: see evalElementwise).
+    // m != 0 ? x : fill, or m != 0 ? fill : x when inverted. In the field
+    // the test is a fixed function of m (structure only: see
+    // evalElementwise).
     double f = params.empty() ? 0.0 : params[0];
+    bool inverted = params.size() > 1 && params[1] != 0;
     if (std::is_same_v<Dom, FieldDomain> && std::isinf(f))
       f = std::copysign(kInfiniteFillStandIn, f); // as band_mask's
     E fill = dom.constant(f);
     E zero = dom.zero();
-    return broadcast(a, b, [&](E m, E x) { return m != zero ? x : fill; });
+    return broadcast(
+        a, b, [&](E m, E x) { return (m != zero) != inverted ? x : fill; });
   }
   case ElementwiseKind::Add:
     return broadcast(a, b, [&](E x, E y) { return dom.add(x, y); });

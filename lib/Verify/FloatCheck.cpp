@@ -43,12 +43,13 @@ std::vector<FloatTensor> mirage::verify::floatInputs(func::FuncOp func,
       mix64(seed + 0x51ED270B3A5C1F47ULL * (static_cast<uint64_t>(dist) + 1));
   switch (dist) {
   case FloatDistribution::Mixed:
-    return sampledInputs<double>(
-        staticArgumentShapes(func), s,
-        [](SplitMix64 &rng) { return rng.uniform(-1.0, 1.0); }, deadline);
+    return argumentInputs<double>(
+        argumentLayout(func), s,
+        [](SplitMix64 &rng) { return rng.uniform(-1.0, 1.0); }, 0.0, 1.0,
+        deadline);
   case FloatDistribution::Wide:
-    return sampledInputs<double>(
-        staticArgumentShapes(func), s,
+    return argumentInputs<double>(
+        argumentLayout(func), s,
         [](SplitMix64 &rng) {
           // A decade 10^k, k in [-3, 1] (bits 32-63, multiply-shift), a
           // uniform mantissa in [1, 10) (bits 0-30) and a sign (bit 31), all
@@ -64,11 +65,12 @@ std::vector<FloatTensor> mirage::verify::floatInputs(func::FuncOp func,
           std::memcpy(&mag, &bits, sizeof(bits));
           return mag;
         },
-        deadline);
+        0.0, 1.0, deadline);
   case FloatDistribution::Positive:
-    return sampledInputs<double>(
-        staticArgumentShapes(func), s,
-        [](SplitMix64 &rng) { return rng.uniform(0.1, 2.0); }, deadline);
+    return argumentInputs<double>(
+        argumentLayout(func), s,
+        [](SplitMix64 &rng) { return rng.uniform(0.1, 2.0); }, 0.0, 1.0,
+        deadline);
   }
   return {};
 }

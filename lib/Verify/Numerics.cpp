@@ -120,10 +120,10 @@ NumericsResult mirage::verify::checkNumerics(func::FuncOp reference,
     double range = rangeOf(dist);
     uint64_t s =
         mix64(seed + 0x3C6EF372FE94F82BULL * (static_cast<uint64_t>(dist) + 1));
-    std::vector<FloatTensor> inputs = sampledInputs<double>(
-        staticArgumentShapes(reference), s,
-        [range](SplitMix64 &rng) { return rng.uniform(-range, range); },
-        options.deadline);
+    std::vector<FloatTensor> inputs = argumentInputs<double>(
+        argumentLayout(reference), s,
+        [range](SplitMix64 &rng) { return rng.uniform(-range, range); }, 0.0,
+        1.0, options.deadline);
     if (pastDeadline(options.deadline)) {
       result.verdict = Verdict::Unknown;
       result.reason = "the time budget ran out during the numerics check";

@@ -7,6 +7,10 @@
 
 #include "Mirage/Verify/Interpreter.h"
 
+#include "Mirage/Dialect/Block/IR/Block.h"
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+#include "Mirage/Interfaces/MirageInterfaces.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -43,19 +47,66 @@ void mirage::verify::fillInputsInParallel(
   other.join();
 }
 
+/// Whether every use of `v` reads it as a select's mask, through ops that
+/// only move or convert its elements (see ArgumentLayout::masks).
+static bool onlyMasks(Value v) {
+  if (v.use_empty())
+    return false;
+  for (OpOperand &use : v.getUses()) {
+    Operation *user = use.getOwner();
+    unsigned i = use.getOperandNumber();
+    if (auto ew = dyn_cast<ElementwiseOpInterface>(user)) {
+      ElementwiseKind kind = ew.getElementwiseKind();
+      if (kind == ElementwiseKind::Where && i == 0)
+        continue;
+      // 1 - m (masked_fill keeps the value where the mask is false) and
+      // the other ops that keep 0 and 1 apart and defined.
+      bool keepsApart =
+          kind == ElementwiseKind::Convert || kind == ElementwiseKind::Neg ||
+          kind == ElementwiseKind::AddScalar ||
+          kind == ElementwiseKind::MulScalar || kind == ElementwiseKind::Relu;
+      if (keepsApart && onlyMasks(user->getResult(0)))
+        continue;
+      return false;
+    }
+    if (isa<mk::ReshapeOp, mk::TransposeOp, mb::TransposeOp, mb::InputIterOp>(
+            user)) {
+      if (onlyMasks(user->getResult(0)))
+        continue;
+      return false;
+    }
+    // A kernel or thread graph: operand i is the entry block's argument i.
+    if (user->getNumRegions() == 1 && !user->getRegion(0).empty() &&
+        i < user->getRegion(0).getNumArguments() &&
+        onlyMasks(user->getRegion(0).getArgument(i)))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+ArgumentLayout mirage::verify::argumentLayout(func::FuncOp func) {
+  ArgumentLayout layout;
+  layout.shapes = staticArgumentShapes(func);
+  for (BlockArgument arg : func.getArguments())
+    layout.masks.push_back(onlyMasks(arg));
+  return layout;
+}
+
 std::vector<FloatTensor> mirage::verify::randomFloatInputs(func::FuncOp func,
                                                            uint64_t seed) {
-  return sampledInputs<double>(
-      staticArgumentShapes(func), seed,
-      [](SplitMix64 &rng) { return rng.uniform(-1.0, 1.0); });
+  return argumentInputs<double>(
+      argumentLayout(func), seed,
+      [](SplitMix64 &rng) { return rng.uniform(-1.0, 1.0); }, 0.0, 1.0);
 }
 
 std::vector<FieldTensor>
 mirage::verify::randomFieldInputs(func::FuncOp func, const FieldTest &test,
                                   uint64_t seed, Deadline deadline) {
-  return sampledInputs<FieldValue>(
-      staticArgumentShapes(func), seed,
-      [&](SplitMix64 &rng) { return test.randomValue(rng); }, deadline);
+  return argumentInputs<FieldValue>(
+      argumentLayout(func), seed,
+      [&](SplitMix64 &rng) { return test.randomValue(rng); }, FieldValue{0, 0},
+      test.constant(1.0), deadline);
 }
 
 void mirage::verify::runBoth(llvm::function_ref<void()> first,

@@ -274,7 +274,8 @@ func.func @bool_mask_mul(%s: tensor<8x16xf32>, %m: tensor<8x16xi1>) -> tensor<8x
 // A boolean mask read from an argument by a select (torch's masked_fill,
 // where(mask, scores, -inf)): the mask is converted to 0/1 float outside, at
 // the inputs, and the select is mk.where (keep where the mask is not 0); a
-// select that keeps the value where the mask is false reads 1 - mask.
+// select that keeps the value where the mask is false is an inverted
+// mk.where (masked_fill: the fill where the mask is set).
 // CHECK-LABEL: func.func @bool_mask_select(
 // CHECK: arith.uitofp
 // CHECK: call @bool_mask_select_mk0
@@ -293,9 +294,8 @@ func.func @bool_mask_select(%s: tensor<8x16xf32>, %m: tensor<1x16xi1>) -> tensor
 }
 
 // CHECK-LABEL: func.func private @masked_fill_mk0(
-// CHECK: mk.neg
-// CHECK: mk.add_scalar %{{.*}}, 1.000000e+00
-// CHECK: mk.where %{{.*}}, %{{.*}} fill = -1.000000e+04
+// CHECK-NOT: mk.neg
+// CHECK: mk.where %{{.*}}, %{{.*}} fill = -1.000000e+04 inverted
 func.func @masked_fill(%s: tensor<8x16xf32>, %m: tensor<8x16xi1>) -> tensor<8x16xf32> {
   %fill = arith.constant -1.0e4 : f32
   %e = tensor.empty() : tensor<8x16xf32>
@@ -309,14 +309,13 @@ func.func @masked_fill(%s: tensor<8x16xf32>, %m: tensor<8x16xi1>) -> tensor<8x16
 }
 
 // tosa.select by a boolean argument (TFLite's masked_fill): the mask's 0/1
-// conversion (tosa.cast) stays outside, mk.where of 1 - m keeps the scores
-// where the mask is false.
+// conversion (tosa.cast) stays outside, the inverted mk.where keeps the
+// scores where the mask is false.
 // CHECK-LABEL: func.func @tosa_masked_fill(
 // CHECK: tosa.cast %{{.*}} : (tensor<2x8x16xi1>) -> tensor<2x8x16xf32>
 // CHECK: func.func private @tosa_masked_fill_mk0(
-// CHECK: mk.neg
-// CHECK: mk.add_scalar %{{.*}}, 1.000000e+00
-// CHECK: mk.where %{{.*}}, %{{.*}} fill = -1.000000e+09 : tensor<2x8x16xf32>, tensor<2x8x16xf32> -> tensor<2x8x16xf32>
+// CHECK-NOT: mk.neg
+// CHECK: mk.where %{{.*}}, %{{.*}} fill = -1.000000e+09 inverted : tensor<2x8x16xf32>, tensor<2x8x16xf32> -> tensor<2x8x16xf32>
 // CHECK-NOT: tosa.select
 func.func @tosa_masked_fill(%s: tensor<2x8x16xf32>, %m: tensor<2x8x16xi1>) -> tensor<2x8x16xf32> {
   %c = "tosa.const"() <{values = dense<-1.0e+09> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>

@@ -640,3 +640,60 @@ TEST_F(InterpreterTest, ExpMatchesStdExpOverTheWholeRange) {
   }
 }
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Selects by a mask tensor and the inputs of mask arguments
+//===----------------------------------------------------------------------===//
+
+TEST_F(InterpreterTest, WhereKeepsOrFillsByTheMask) {
+  func::FuncOp f = parse(R"(
+    func.func @f(%m: tensor<1x4xf32>, %x: tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>) {
+      %k = mk.where %m, %x fill = -5.0 : tensor<1x4xf32>, tensor<2x4xf32> -> tensor<2x4xf32>
+      %i = mk.where %m, %x fill = -5.0 inverted : tensor<1x4xf32>, tensor<2x4xf32> -> tensor<2x4xf32>
+      return %k, %i : tensor<2x4xf32>, tensor<2x4xf32>
+    })",
+                         "f");
+  ASSERT_TRUE(f);
+  FloatTensor m({1, 4}), x({2, 4});
+  m.data = {0.0, 1.0, 0.5, 0.0};
+  for (int64_t i = 0; i < 8; ++i)
+    x.data[i] = static_cast<double>(i);
+  EvalError err;
+  auto out = evaluateFloat(f, {m, x}, err);
+  ASSERT_TRUE(out) << err.message;
+  for (int64_t r = 0; r < 2; ++r) {
+    for (int64_t c = 0; c < 4; ++c) {
+      bool set = m.data[c] != 0;
+      double v = x.data[r * 4 + c];
+      EXPECT_EQ(set ? v : -5.0, (*out)[0].data[r * 4 + c]);
+      EXPECT_EQ(set ? -5.0 : v, (*out)[1].data[r * 4 + c]);
+    }
+  }
+}
+
+TEST_F(InterpreterTest, MaskArgumentsGetZerosAndOnes) {
+  // %m is only a mask (through 1 - m's ops and a reshape); %x is also a
+  // mask but feeds an exp; %s is the selected value.
+  func::FuncOp f = parse(R"(
+    func.func @f(%m: tensor<64xf32>, %x: tensor<1x64xf32>, %s: tensor<8x64xf32>) -> (tensor<8x64xf32>, tensor<1x64xf32>) {
+      %n = mk.neg %m : tensor<64xf32>
+      %k = mk.add_scalar %n, 1.0 : tensor<64xf32>
+      %r = mk.reshape %k : tensor<64xf32> -> tensor<1x64xf32>
+      %w = mk.where %r, %s fill = 0.0 : tensor<1x64xf32>, tensor<8x64xf32> -> tensor<8x64xf32>
+      %v = mk.where %x, %w fill = 0.0 : tensor<1x64xf32>, tensor<8x64xf32> -> tensor<8x64xf32>
+      %e = mk.exp %x : tensor<1x64xf32>
+      return %v, %e : tensor<8x64xf32>, tensor<1x64xf32>
+    })",
+                         "f");
+  ASSERT_TRUE(f);
+  ArgumentLayout layout = argumentLayout(f);
+  EXPECT_EQ((SmallVector<bool>{true, false, false}), layout.masks);
+  std::vector<FloatTensor> in = randomFloatInputs(f, 7);
+  ASSERT_EQ(3u, in.size());
+  int64_t zeros = llvm::count(in[0].data, 0.0);
+  EXPECT_EQ(64, zeros + llvm::count(in[0].data, 1.0));
+  EXPECT_GT(zeros, 8);
+  EXPECT_LT(zeros, 56);
+  EXPECT_EQ(0, llvm::count(in[1].data, 0.0));
+  EXPECT_EQ(0, llvm::count(in[1].data, 1.0));
+}

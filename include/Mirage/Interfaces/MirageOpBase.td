@@ -314,24 +314,29 @@ class Mirage_WhereOp<Dialect d, list<Trait> extra>
   let summary = "element-wise select by a mask: m != 0 ? x : fill";
   let description = [{
     Keeps `x` where the mask `m` is not 0 and gives `fill` elsewhere (a
-    boolean or integer mask converted to float, as `masked_fill` and
-    `where(mask, scores, -inf)` of frontends read it; `fill` may be
-    infinite). The operands broadcast as the binary ops' ([C0.4]) and have
-    equal element types ([C0.8]). In the finite field the test `m != 0` has
-    no meaning (a random element is almost never 0): there the op is compared
-    by structure only; f64 and the generated code select.
+    boolean or integer mask converted to float, as `where(mask, scores,
+    -inf)` of frontends reads it; `fill` may be infinite). With `inverted`
+    it is the other way round, `m != 0 ? fill : x`: torch's
+    `masked_fill(mask, value)`, which fills where the mask is true. The
+    operands broadcast as the binary ops' ([C0.4]) and have equal element
+    types ([C0.8]). In the finite field the test `m != 0` has no meaning (a
+    random element is almost never 0): there the op is compared by structure
+    only, and the tests give mask arguments the values 0 and 1; f64 and the
+    generated code select.
 
     ```mlir
     %s = mk.where %mask, %scores fill = 0xFFF0000000000000
         : tensor<1x1x128xf32>, tensor<8x128x128xf32> -> tensor<8x128x128xf32>
+    %t = mk.where %padding, %scores fill = 0xFFF0000000000000 inverted
+        : tensor<1x1x128xf32>, tensor<8x128x128xf32> -> tensor<8x128x128xf32>
     ```
   }];
   let arguments = (ins Mirage_Tensor:$mask, Mirage_Tensor:$input,
-                       F64Attr:$fill);
+                       F64Attr:$fill, UnitAttr:$inverted);
   let results = (outs Mirage_Tensor:$result);
   let assemblyFormat = [{
-    $mask `,` $input `fill` `=` $fill attr-dict `:` type($mask) `,`
-    type($input) `->` type($result)
+    $mask `,` $input `fill` `=` $fill (`inverted` $inverted^)? attr-dict `:`
+    type($mask) `,` type($input) `->` type($result)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -340,7 +345,7 @@ class Mirage_WhereOp<Dialect d, list<Trait> extra>
   }];
   let extraClassDefinition = [{
     ::llvm::SmallVector<double, 2> $cppClass::getScalarParams() {
-      return {getFill().convertToDouble()};
+      return {getFill().convertToDouble(), getInverted() ? 1.0 : 0.0};
     }
     ::llvm::LogicalResult $cppClass::verify() {
       if (std::isnan(getFill().convertToDouble()))

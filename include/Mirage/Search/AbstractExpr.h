@@ -122,7 +122,7 @@ public:
   /// band_mask(x) with the key `key` (AOp::Mask).
   Id mask(int64_t key, Id x);
   /// where(m, x) with `fill`: an AOp::Mask of two operands.
-  Id where(double fill, Id m, Id x);
+  Id where(double fill, bool inverted, Id m, Id x);
   /// 1 / x.
   Id reciprocal(Id x);
   /// tanh(x), spelled 2 * sigmoid(2 * x) - 1.

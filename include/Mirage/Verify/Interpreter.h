@@ -236,11 +236,46 @@ std::vector<Tensor<E>> sampledInputs(
     return {};
   return inputs;
 }
+/// What the random inputs of a function's arguments need to know.
+struct ArgumentLayout {
+  /// staticArgumentShapes.
+  std::optional<std::vector<llvm::SmallVector<int64_t, 4>>> shapes;
+  /// Which arguments are masks: read only as the mask operand of selects
+  /// (mk/mb/mt.where), directly or through reshapes, transposes,
+  /// conversions, 1 - m, kernel operands and input iterators. Random values are
+  /// almost never 0, so such an argument would keep every element; its
+  /// inputs are 0 or 1 instead, and the tests see the selects fill.
+  llvm::SmallVector<bool> masks;
+};
+ArgumentLayout argumentLayout(mlir::func::FuncOp func);
+
+/// sampledInputs for the arguments `args` describes, except that mask
+/// arguments take `zero` or `one`, about half each, from a stream of their
+/// own.
+template <typename E, typename Draw>
+std::vector<Tensor<E>> argumentInputs(const ArgumentLayout &args, uint64_t seed,
+                                      const Draw &draw, E zero, E one,
+                                      Deadline deadline = kNoDeadline) {
+  std::vector<Tensor<E>> inputs =
+      sampledInputs<E>(args.shapes, seed, draw, deadline);
+  if (inputs.empty())
+    return inputs;
+  for (auto [i, isMask] : llvm::enumerate(args.masks)) {
+    if (!isMask)
+      continue;
+    SplitMix64 rng(inputStreamSeed(~seed, static_cast<unsigned>(i)));
+    for (E &v : inputs[i].data)
+      v = rng.next() >> 63 ? one : zero;
+  }
+  return inputs;
+}
+
 /// Uniform random inputs in [-1, 1) for the arguments of `func`, one stream
-/// per argument derived from `seed`.
+/// per argument derived from `seed` (0 or 1 for mask arguments).
 std::vector<FloatTensor> randomFloatInputs(mlir::func::FuncOp func,
                                            uint64_t seed);
-/// Uniform random field inputs, fresh per tensor, derived from `seed`.
+/// Uniform random field inputs, fresh per tensor, derived from `seed` (0 or
+/// 1 for mask arguments).
 /// Empty if `deadline` passes while they are drawn.
 std::vector<FieldTensor> randomFieldInputs(mlir::func::FuncOp func,
                                            const FieldTest &test, uint64_t seed,

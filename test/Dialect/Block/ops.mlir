@@ -389,3 +389,26 @@ func.func @views(%q: tensor<8x64xf16>, %w: tensor<16x16xf16>) -> tensor<8x64xf16
   } : (tensor<8x64xf16>, tensor<16x16xf16>) -> tensor<8x64xf16>
   return %y : tensor<8x64xf16>
 }
+
+// mb.where keeps the scores where the key mask tile is set; the inverted
+// form fills where it is set (masked_fill).
+// CHECK-LABEL: func.func @where_ops(
+// CHECK: [[mt:%[0-9a-z_]+]] = mb.input_iter %{{.*}} imap = [-1, -1, -1] fmap = 1 : tensor<1x64xf16> -> tensor<1x16xf16>
+// CHECK-NEXT: [[k:%[0-9a-z_]+]] = mb.where [[mt]], %{{.*}} fill = 0xFFF0000000000000 : tensor<1x16xf16>, tensor<8x16xf16> -> tensor<8x16xf16>
+// CHECK-NEXT: mb.where [[mt]], [[k]] fill = -1.000000e+04 inverted : tensor<1x16xf16>, tensor<8x16xf16> -> tensor<8x16xf16>
+func.func @where_ops(%x: tensor<8x64xf16>, %m: tensor<1x64xf16>) -> tensor<8x16xf16> {
+  %y = mk.graph_kernel (%x, %m) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<8x64xf16>, %M: tensor<1x64xf16>):
+    %acc = mb.for_loop -> (tensor<8x16xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<8x64xf16> -> tensor<8x16xf16>
+      %mt = mb.input_iter %M imap = [-1, -1, -1] fmap = 1 : tensor<1x64xf16> -> tensor<1x16xf16>
+      %k = mb.where %mt, %xt fill = 0xFFF0000000000000 : tensor<1x16xf16>, tensor<8x16xf16> -> tensor<8x16xf16>
+      %i = mb.where %mt, %k fill = -1.0e4 inverted : tensor<1x16xf16>, tensor<8x16xf16> -> tensor<8x16xf16>
+      %s = mb.accum_sum %i : tensor<8x16xf16> -> tensor<8x16xf16>
+      mb.yield %s : tensor<8x16xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<8x16xf16> -> tensor<8x16xf16>
+    mb.return %o : tensor<8x16xf16>
+  } : (tensor<8x64xf16>, tensor<1x64xf16>) -> tensor<8x16xf16>
+  return %y : tensor<8x16xf16>
+}

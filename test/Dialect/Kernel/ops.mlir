@@ -458,5 +458,7 @@ func.func @band_masks(%x: tensor<2x8x16xf16>) -> tensor<2x8x16xf16> {
 func.func @where_mask(%m: tensor<1x16xf16>, %x: tensor<8x16xf16>) -> tensor<8x16xf16> {
   // CHECK: mk.where %{{.*}}, %{{.*}} fill = 0xFFF0000000000000 : tensor<1x16xf16>, tensor<8x16xf16> -> tensor<8x16xf16>
   %r = mk.where %m, %x fill = 0xFFF0000000000000 : tensor<1x16xf16>, tensor<8x16xf16> -> tensor<8x16xf16>
-  return %r : tensor<8x16xf16>
+  // CHECK: mk.where %{{.*}}, %{{.*}} fill = -1.000000e+04 inverted : tensor<1x16xf16>, tensor<8x16xf16> -> tensor<8x16xf16>
+  %i = mk.where %m, %r fill = -1.0e4 inverted : tensor<1x16xf16>, tensor<8x16xf16> -> tensor<8x16xf16>
+  return %i : tensor<8x16xf16>
 }

@@ -148,7 +148,8 @@ func.func @broadcast_both_ways(%x: tensor<4x1x8xf32>, %c: tensor<1x16x8xbf16>) -
 // CHECK-NEXT: [[V2:%[0-9a-z_]+]] = mt.gelu_erf [[V1]] : f16
 // CHECK-NEXT: [[V3:%[0-9a-z_]+]] = mt.max [[V2]], [[b]] : f16
 // CHECK-NEXT: [[V4:%[0-9a-z_]+]] = mt.where [[b]], [[V3]] fill = 0xFFF0000000000000 : f16
-// CHECK-NEXT: mt.yield [[V4]] : f16
+// CHECK-NEXT: [[V5:%[0-9a-z_]+]] = mt.where [[b]], [[V4]] fill = 0.000000e+00 inverted : f16
+// CHECK-NEXT: mt.yield [[V5]] : f16
 func.func @issue12_ops(%x: tensor<16x64xf16>, %r: tensor<16x1xf16>) -> tensor<16x16xf16> {
   %y = mk.graph_kernel (%x, %r) grid = [2, 1, 1] block = [128, 1, 1] forloop = 4 {
   ^bb0(%X: tensor<16x64xf16>, %R: tensor<16x1xf16>):
@@ -162,7 +163,8 @@ func.func @issue12_ops(%x: tensor<16x64xf16>, %r: tensor<16x1xf16>) -> tensor<16
         %2 = mt.gelu_erf %1 : f16
         %3 = mt.max %2, %b : f16
         %4 = mt.where %b, %3 fill = 0xFFF0000000000000 : f16
-        mt.yield %4 : f16
+        %5 = mt.where %b, %4 fill = 0.0 inverted : f16
+        mt.yield %5 : f16
       }
       %s = mb.accum_sum %u : tensor<8x16xf16> -> tensor<8x16xf16>
       mb.yield %s : tensor<8x16xf16>

@@ -49,19 +49,23 @@ def MT_WhereOp : MT_Op<"where", [MT_InThreadGraph, Pure,
   let summary = "scalar m != 0 ? x : fill";
   let description = [{
     The scalar form of `mk.where`/`mb.where`: `input` where `mask` is not 0,
-    `fill` elsewhere.
+    `fill` elsewhere (with `inverted`: `fill` where `mask` is not 0, `input`
+    elsewhere).
   }];
-  let arguments = (ins MT_Scalar:$mask, MT_Scalar:$input, F64Attr:$fill);
+  let arguments = (ins MT_Scalar:$mask, MT_Scalar:$input, F64Attr:$fill,
+                       UnitAttr:$inverted);
   let results = (outs MT_Scalar:$result);
-  let assemblyFormat =
-      "$mask `,` $input `fill` `=` $fill attr-dict `:` type($result)";
+  let assemblyFormat = [{
+    $mask `,` $input `fill` `=` $fill (`inverted` $inverted^)? attr-dict `:`
+    type($result)
+  }];
   let extraClassDeclaration = [{
     static constexpr ::mirage::ElementwiseKind kElementwiseKind =
         ::mirage::ElementwiseKind::Where;
   }];
   let extraClassDefinition = [{
     ::llvm::SmallVector<double, 2> $cppClass::getScalarParams() {
-      return {getFill().convertToDouble()};
+      return {getFill().convertToDouble(), getInverted() ? 1.0 : 0.0};
     }
   }];
 }
