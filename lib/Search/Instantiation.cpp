@@ -7,14 +7,19 @@
 
 #include "Instantiation.h"
 
+#include "Materialize.h"
 #include "OpSemantics.h"
 
 #include "Mirage/Search/CodePlan.h"
 #include "Mirage/Search/KernelCost.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <algorithm>
+#include <mutex>
 
 using namespace mlir;
 
@@ -36,22 +41,7 @@ public:
     for (SKernelOp &kop : c.prog.ops) {
       ++kernels;
       if (!kop.isKernel) {
-        const SOp &op = kop.op;
-        KernelDesc d;
-        d.predefined = true;
-        SmallVector<SmallVector<int64_t, 4>> argShapes;
-        SmallVector<ArrayRef<int64_t>> argRefs;
-        for (int a : op.args) {
-          argShapes.push_back(kernelShape(c.prog.vals[a], full));
-          double b = bytesOf(argShapes.back());
-          d.inputs.push_back({b, b, false});
-        }
-        for (auto &s : argShapes)
-          argRefs.push_back(s);
-        SmallVector<int64_t, 4> rs = kernelShape(c.prog.vals[op.result], full);
-        d.outputBytes.push_back(bytesOf(rs));
-        d.ops.push_back(costOpOf(op.kind, rs, argRefs, /*inLoop=*/false));
-        total += modelledMicros(target.device, analyzeKernel(target.device, d));
+        total += predefinedMicros(c.prog, kop.op, full);
         continue;
       }
       SKernel &k = c.prog.kernels[kop.kernel];
@@ -68,6 +58,60 @@ public:
   }
 
 private:
+  /// A pre-defined op runs as the kernel --mirage-wrap-kernels makes of it:
+  /// costed as the cost report costs the mk op (describeKernel), so that
+  /// the search ranks programs as the IR of its result is modelled. The op
+  /// is printed and parsed alone, once per distinct op, shapes and limit.
+  double predefinedMicros(const SProgram &p, const SOp &op, const Scale &full) {
+    static std::mutex mutex;
+    static llvm::StringMap<double> memo;
+    std::string text =
+        inModule(printPredefinedOp(p, op, full, target.elementType, "op"),
+                 target.smemLimit);
+    std::string key = text + target.device.name;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto it = memo.find(key);
+      if (it != memo.end())
+        return it->second;
+    }
+    double micros = libraryMicros(p, op, full);
+    OwningOpRef<ModuleOp> parsed = parseSourceString<ModuleOp>(
+        text, ParserConfig(target.func->getContext()));
+    if (parsed) {
+      for (auto func : parsed->getBody()->getOps<func::FuncOp>()) {
+        std::string error;
+        FailureOr<KernelDesc> d =
+            describeKernel(&func.getBody().front().front(), error);
+        if (succeeded(d))
+          micros =
+              modelledMicros(target.device, analyzeKernel(target.device, *d));
+      }
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    return memo.try_emplace(key, micros).first->second;
+  }
+
+  /// A library kernel that streams the op's operands and result at the
+  /// device's bandwidth: the bound for an op the text does not give.
+  double libraryMicros(const SProgram &p, const SOp &op, const Scale &full) {
+    KernelDesc d;
+    d.predefined = true;
+    SmallVector<SmallVector<int64_t, 4>> argShapes;
+    SmallVector<ArrayRef<int64_t>> argRefs;
+    for (int a : op.args) {
+      argShapes.push_back(kernelShape(p.vals[a], full));
+      double b = bytesOf(argShapes.back());
+      d.inputs.push_back({b, b, false});
+    }
+    for (auto &s : argShapes)
+      argRefs.push_back(s);
+    SmallVector<int64_t, 4> rs = kernelShape(p.vals[op.result], full);
+    d.outputBytes.push_back(bytesOf(rs));
+    d.ops.push_back(costOpOf(op.kind, rs, argRefs, /*inLoop=*/false));
+    return modelledMicros(target.device, analyzeKernel(target.device, d));
+  }
+
   double bytesOf(ArrayRef<int64_t> shape) const {
     double n = static_cast<double>(target.elementBytes);
     for (int64_t d : shape)

@@ -126,6 +126,29 @@ static int dimOf(const Labels &labels, uint32_t label) {
   return -1;
 }
 
+std::string printPredefinedOp(const SProgram &prog, const SOp &op,
+                              const Scale &scale, StringRef elementType,
+                              StringRef name) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto type = [&](int v) {
+    return tensorType(kernelShape(prog.vals[v], scale), elementType);
+  };
+  auto valueName = [](int v) { return "%v" + std::to_string(v); };
+  os << "func.func @" << name << "(";
+  SmallVector<int, 2> args;
+  for (int a : op.args)
+    if (!llvm::is_contained(args, a))
+      args.push_back(a);
+  for (auto [i, a] : llvm::enumerate(args))
+    os << (i ? ", " : "") << valueName(a) << ": " << type(a);
+  os << ") -> " << type(op.result) << " {\n";
+  printSOp(os, "mk", op, valueName(op.result), valueName, type);
+  os << "    return " << valueName(op.result) << " : " << type(op.result)
+     << "\n}\n";
+  return text;
+}
+
 std::string printProgram(const SProgram &prog, ArrayRef<int> outputs,
                          unsigned numInputs, const Scale &scale,
                          StringRef elementType, StringRef name) {

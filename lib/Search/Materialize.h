@@ -25,6 +25,13 @@ std::string printProgram(const SProgram &prog, llvm::ArrayRef<int> outputs,
                          unsigned numInputs, const Scale &scale,
                          llvm::StringRef elementType, llvm::StringRef name);
 
+/// The pre-defined (kernel-level) op `op` of `prog` alone, as a func.func
+/// named `name` of its distinct operands at the extents `scale`: what the
+/// search costs as the kernel the lowering wraps it into.
+std::string printPredefinedOp(const SProgram &prog, const SOp &op,
+                              const Scale &scale, llvm::StringRef elementType,
+                              llvm::StringRef name);
+
 /// One line describing a program (kernels, grids, loop ranges, ops), the
 /// `summary` of a result and the key of SuperoptimizeOptions::measuredMicros.
 std::string summarize(const SProgram &prog);

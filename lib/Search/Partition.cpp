@@ -37,8 +37,10 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <limits>
+#include <thread>
 
 using namespace mlir;
 using namespace mirage;
@@ -66,6 +68,12 @@ constexpr unsigned kMaxJoinedOps = 16;
 
 /// Relative slack of cost comparisons (the models' sums in another order).
 constexpr double kEps = 1e-9;
+
+/// A search's program replaces the unfused ops of its subprogram only if it
+/// is modelled at least this much faster: a graph-defined kernel that spells
+/// out one op and models a hair faster than the kernel the lowering wraps
+/// the op into is no gain (and slower candidates are not verified at all).
+constexpr double kMinGain = 0.01;
 
 /// The cost of an interval that cannot be a subprogram: it holds an op the
 /// search does not take (mk.reshape, rms_norm with a weight) with other ops.
@@ -191,6 +199,7 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
   SmallVector<SmallVector<unsigned>> orders = topologicalOrders(graph);
   result.orders = orders.size();
   unsigned maxLen = std::min(options.maxOps, n);
+  unsigned waveSize = std::max(1u, options.wave);
 
   // Every interval of every order, outlined; identical ones share one
   // Distinct. at[o][s][len - 1] is the Distinct of interval [s, s + len).
@@ -422,23 +431,76 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     d.resolved = false;
     d.result.fromCache = false;
   };
-  // A searched program's time as the cost model reads its mk IR, like the
-  // unfused ops it competes with: the search's own estimate costs its
-  // pre-defined ops as library kernels, the IR's model as the kernels the
-  // lowering wraps them into. `fallback` if the text does not parse.
-  auto modelledAsIR = [&](StringRef program, double fallback) {
-    OwningOpRef<ModuleOp> parsed =
-        parseSourceString<ModuleOp>(program, ParserConfig(func.getContext()));
-    if (!parsed)
-      return fallback;
-    auto funcs = parsed->getBody()->getOps<func::FuncOp>();
-    std::string costError;
-    FailureOr<ProgramCost> cost =
-        funcs.empty() ? FailureOr<ProgramCost>(failure())
-                      : analyzeProgram(*funcs.begin(), *device, costError);
-    return succeeded(cost) ? cost->totalMicros : fallback;
+  // One search of a wave: its subprogram, options and outcome.
+  struct Job {
+    unsigned id;
+    SuperoptimizeOptions options;
+    std::string key;
+    FailureOr<SuperoptimizeResult> found = failure();
+    std::string error;
   };
-  // Searches (or bounds away) every unresolved subprogram.
+  // Records the outcome of `job` (its subprogram's result, the search log,
+  // the cache entry and the memo), in the wave's order.
+  auto finishJob = [&](Job &job) {
+    Distinct &d = distinct[job.id];
+    SubprogramResult &r = d.result;
+    FailureOr<SuperoptimizeResult> &found = job.found;
+    r.searched = true;
+    ++result.searched;
+    // An outcome the budget cut short is not stored: a larger one may do
+    // better.
+    bool cacheable = true;
+    if (failed(found)) {
+      r.note = job.error;
+    } else {
+      cacheable = found->stats.budgetStop == BudgetStop::None ||
+                  !found->program.empty();
+      addStats(result.stats, found->stats);
+      if (found->program.empty() && found->stats.aboveCeiling > 0 &&
+          found->stats.fullChecks == 0) {
+        r.note = "no gain: " + std::to_string(found->stats.aboveCeiling) +
+                 " candidate(s), none modelled below the unfused " +
+                 formatMicros(r.unfusedMicros) + " us";
+      } else if (found->program.empty()) {
+        r.note = "no verified program";
+      } else if (!(found->modelledMicros < r.unfusedMicros * (1 - kMinGain))) {
+        r.note = "no gain: the search's " + found->summary + " models " +
+                 formatMicros(found->modelledMicros) + " us";
+      } else {
+        r.program = std::move(found->program);
+        r.summary = found->summary;
+        r.kernels = found->kernels;
+        r.micros = found->modelledMicros;
+      }
+    }
+    PartitionResult::Search log;
+    log.ops = d.unfusedSummary;
+    log.maxBlockOps = d.blockOps;
+    log.budget = job.options.timeBudget;
+    log.seconds = r.seconds;
+    log.outcome = r.program.empty()
+                      ? "unfused: " + r.note
+                      : r.summary + ", modelled " + formatMicros(r.micros) +
+                            " us (unfused " + formatMicros(r.unfusedMicros) +
+                            " us)";
+    result.searches.push_back(std::move(log));
+    if (cache && cacheable) {
+      std::string storeError;
+      if (!cache->store(job.key,
+                        detail::formatOutcome({r.program, r.summary, r.note,
+                                               r.kernels, r.micros}),
+                        storeError))
+        result.cacheProblems.push_back("cannot store an entry: " + storeError);
+    }
+    if (memo)
+      (*memo)[d.outlined.text] = r;
+    deepenIfFruitless(d, succeeded(found) &&
+                             found->stats.budgetStop == BudgetStop::None);
+  };
+  // Searches (or bounds away) every unresolved subprogram, a wave of jobs
+  // at a time: the `wave` most promising, searched in parallel over the
+  // threads and merged in their order, so that what is searched and chosen
+  // does not depend on the thread count (docs/partitioning.md, "Jobs").
   auto searchUnresolved = [&] {
     while (true) {
       double best = kInf;
@@ -448,8 +510,11 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
         pre.push_back(cover(o, lo, true));
         suf.push_back(cover(o, lo, false));
       }
-      int next = -1;
-      double nextPotential = 0, nextGain = 0;
+      struct Pick {
+        unsigned id;
+        double potential, gain;
+      };
+      SmallVector<Pick> picks;
       unsigned unresolvedOps = 0;
       for (auto [id, d] : llvm::enumerate(distinct)) {
         if (d.resolved)
@@ -459,7 +524,8 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
           with = std::min(with, pre[o][s] + d.bound + suf[o][s + d.len]);
         double potential = best - with;
         double gain = d.result.unfusedMicros - d.bound;
-        if (potential <= kEps * best || gain <= kEps * d.result.unfusedMicros) {
+        if (potential <= kEps * best ||
+            gain <= kMinGain * d.result.unfusedMicros) {
           d.result.note =
               d.len > 1 ? "its lower bound cannot improve the function" : "";
           d.resolved = true;
@@ -467,34 +533,41 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
           continue;
         }
         unresolvedOps += d.len;
-        // Deeper searches go after every shallow one.
-        bool nextDeepened = next >= 0 && distinct[next].deepened;
-        if (next >= 0 && d.deepened != nextDeepened) {
-          if (nextDeepened) {
-            next = id;
-            nextPotential = potential;
-            nextGain = gain;
-          }
-          continue;
-        }
-        if (next < 0 || potential > nextPotential * (1 + kEps) ||
-            (potential >= nextPotential * (1 - kEps) && gain > nextGain)) {
-          next = id;
-          nextPotential = potential;
-          nextGain = gain;
-        }
+        picks.push_back({static_cast<unsigned>(id), potential, gain});
       }
-      if (next < 0)
+      if (picks.empty())
         break;
-      Distinct &d = distinct[next];
-      SubprogramResult &r = d.result;
-      // A share of the remaining budget: in proportion to length over the
-      // subprograms still unresolved, but at least a quarter (most of them
-      // will be bounded away, and a search that finishes early leaves the
-      // rest to the next).
+      // Deeper searches go after every shallow one; then the largest
+      // potential improvement, the larger gain, the earlier subprogram.
+      bool shallowLeft = llvm::any_of(
+          picks, [&](const Pick &p) { return !distinct[p.id].deepened; });
+      if (shallowLeft)
+        llvm::erase_if(picks,
+                       [&](const Pick &p) { return distinct[p.id].deepened; });
+      llvm::stable_sort(picks, [](const Pick &a, const Pick &b) {
+        if (a.potential != b.potential)
+          return a.potential > b.potential;
+        return a.gain > b.gain;
+      });
+      if (picks.size() > waveSize)
+        picks.resize(waveSize);
+      // Each job a share of the remaining budget: in proportion to length
+      // over the subprograms still unresolved, but at least a quarter (most
+      // of them will be bounded away, and a search that finishes early
+      // leaves the rest to the next); the wave's shares at most the whole.
       double remaining = so.timeBudget - elapsed();
-      double budget = remaining * std::max(0.25, double(d.len) / unresolvedOps);
-      if (budget < kMinSearchSeconds) {
+      SmallVector<double> budgets;
+      double total = 0;
+      for (const Pick &p : picks) {
+        budgets.push_back(
+            remaining *
+            std::max(0.25, double(distinct[p.id].len) / unresolvedOps));
+        total += budgets.back();
+      }
+      if (total > remaining)
+        for (double &b : budgets)
+          b *= remaining / total;
+      if (budgets.front() < kMinSearchSeconds) {
         for (Distinct &e : distinct)
           if (!e.resolved) {
             e.resolved = true;
@@ -503,80 +576,55 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
           }
         break;
       }
-      d.resolved = true;
-      SuperoptimizeOptions sub = searchOptionsOf(d);
-      sub.timeBudget = budget;
-      // Only a program faster than the unfused ops can be chosen: slower
-      // candidates are not verified at all.
-      sub.costCeilingMicros = r.unfusedMicros * (1 - kEps);
-      std::string key;
-      if (cache) {
-        key = cacheKeyOf(d);
-        if (!d.skipCache && lookupCache(d, key)) {
-          deepenIfFruitless(d, /*complete=*/true);
+      std::vector<Job> jobs;
+      for (auto [p, budget] : llvm::zip(picks, budgets)) {
+        Distinct &d = distinct[p.id];
+        d.resolved = true;
+        if (budget < kMinSearchSeconds) {
+          d.result.note = "time budget";
+          ++result.skippedByBudget;
           continue;
         }
-      }
-      std::string searchError;
-      auto searchStart = Clock::now();
-      FailureOr<SuperoptimizeResult> found =
-          superoptimize(d.outlined.func, sub, searchError);
-      r.seconds =
-          std::chrono::duration<double>(Clock::now() - searchStart).count();
-      r.searched = true;
-      ++result.searched;
-      // An outcome the budget cut short is not stored: a larger one may do
-      // better.
-      bool cacheable = true;
-      if (failed(found)) {
-        r.note = searchError;
-      } else {
-        cacheable = found->stats.budgetStop == BudgetStop::None ||
-                    !found->program.empty();
-        addStats(result.stats, found->stats);
-        if (found->program.empty() && found->stats.aboveCeiling > 0 &&
-            found->stats.fullChecks == 0) {
-          r.note = "no gain: " + std::to_string(found->stats.aboveCeiling) +
-                   " candidate(s), none modelled below the unfused " +
-                   formatMicros(r.unfusedMicros) + " us";
-        } else if (found->program.empty()) {
-          r.note = "no verified program";
-        } else if (double micros =
-                       modelledAsIR(found->program, found->modelledMicros);
-                   !(micros < r.unfusedMicros * (1 - kEps))) {
-          r.note = "no gain: the search's " + found->summary + " models " +
-                   formatMicros(micros) + " us";
-        } else {
-          r.program = std::move(found->program);
-          r.summary = found->summary;
-          r.kernels = found->kernels;
-          r.micros = micros;
+        Job job{p.id, searchOptionsOf(d), "", failure(), ""};
+        job.options.timeBudget = budget;
+        // Only a program faster than the unfused ops can be chosen: slower
+        // candidates are not verified at all.
+        job.options.costCeilingMicros = d.result.unfusedMicros * (1 - kMinGain);
+        if (cache) {
+          job.key = cacheKeyOf(d);
+          if (!d.skipCache && lookupCache(d, job.key)) {
+            deepenIfFruitless(d, /*complete=*/true);
+            continue;
+          }
         }
+        jobs.push_back(std::move(job));
       }
-      PartitionResult::Search log;
-      log.ops = d.unfusedSummary;
-      log.maxBlockOps = d.blockOps;
-      log.budget = budget;
-      log.seconds = r.seconds;
-      log.outcome = r.program.empty()
-                        ? "unfused: " + r.note
-                        : r.summary + ", modelled " + formatMicros(r.micros) +
-                              " us (unfused " + formatMicros(r.unfusedMicros) +
-                              " us)";
-      result.searches.push_back(std::move(log));
-      if (cache && cacheable) {
-        std::string storeError;
-        if (!cache->store(key,
-                          detail::formatOutcome({r.program, r.summary, r.note,
-                                                 r.kernels, r.micros}),
-                          storeError))
-          result.cacheProblems.push_back("cannot store an entry: " +
-                                         storeError);
-      }
-      if (memo)
-        (*memo)[d.outlined.text] = r;
-      deepenIfFruitless(d, succeeded(found) && found->stats.budgetStop ==
-                                                   BudgetStop::None);
+      // The jobs share the threads; a search's program does not depend on
+      // its own thread count.
+      unsigned workers =
+          std::max(1u, std::min<unsigned>(so.threads,
+                                          static_cast<unsigned>(jobs.size())));
+      for (Job &job : jobs)
+        job.options.threads = std::max(1u, so.threads / workers);
+      std::atomic<unsigned> nextJob{0};
+      auto work = [&] {
+        for (unsigned j; (j = nextJob.fetch_add(1)) < jobs.size();) {
+          Job &job = jobs[j];
+          Distinct &d = distinct[job.id];
+          auto start = Clock::now();
+          job.found = superoptimize(d.outlined.func, job.options, job.error);
+          d.result.seconds =
+              std::chrono::duration<double>(Clock::now() - start).count();
+        }
+      };
+      std::vector<std::thread> helpers;
+      for (unsigned w = 1; w < workers; ++w)
+        helpers.emplace_back(work);
+      work();
+      for (std::thread &t : helpers)
+        t.join();
+      for (Job &job : jobs)
+        finishJob(job);
     }
   };
 

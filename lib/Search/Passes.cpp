@@ -141,6 +141,9 @@ struct SuperoptimizePass
                  Twine(maxPartitionOps.getValue()));
     if (partitionMinOps < 1)
       return bad("partition-min-ops must be >= 1");
+    if (partitionWave < 1 || partitionWave > 64)
+      return bad("partition-wave must be in [1, 64], got " +
+                 Twine(partitionWave.getValue()));
     if (!getDeviceModel(chip))
       return bad("unknown chip '" + chip + "' (expected " +
                  getDeviceModelNames() + ")");
@@ -416,6 +419,7 @@ struct SuperoptimizePass
     po.search = o;
     po.maxOps = maxOps;
     po.joins = partitionJoins;
+    po.wave = partitionWave;
     // No cache when measured times re-rank (they are not part of the key).
     if (cacheDir != "none" && o.measuredMicros.empty())
       po.cacheDirectory =

@@ -84,7 +84,7 @@ std::string quoted(StringRef text) {
 
 } // namespace
 
-StringRef mirage::search::cacheFormatVersion() { return "mirage-search-3"; }
+StringRef mirage::search::cacheFormatVersion() { return "mirage-search-4"; }
 
 std::string mirage::search::formatCacheEntry(StringRef version, StringRef key,
                                              StringRef payload) {

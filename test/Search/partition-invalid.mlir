@@ -5,12 +5,14 @@
 // RUN: not mirage-opt --mirage-superoptimize="max-partition-ops=0 cache-dir=none" %s 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not mirage-opt --mirage-superoptimize="max-partition-ops=17 cache-dir=none" %s 2>&1 | FileCheck %s --check-prefix=MANY
 // RUN: not mirage-opt --mirage-superoptimize="partition-min-ops=0 cache-dir=none" %s 2>&1 | FileCheck %s --check-prefix=MIN
+// RUN: not mirage-opt --mirage-superoptimize="partition-wave=0 cache-dir=none" %s 2>&1 | FileCheck %s --check-prefix=WAVE
 // RUN: mirage-opt --mirage-superoptimize="max-partition-ops=2 partition-min-ops=3 partition-searches=1 cache-dir=none" %s -split-input-file -verify-diagnostics -o /dev/null
 // RUN: mirage-opt --mirage-superoptimize="max-partition-ops=2 partition-min-ops=3 cache-dir=none" %s -split-input-file 2>/dev/null | FileCheck %s
 
 // ZERO: error: mirage-superoptimize: max-partition-ops must be in [1, 16], got 0
 // MANY: error: mirage-superoptimize: max-partition-ops must be in [1, 16], got 17
 // MIN: error: mirage-superoptimize: partition-min-ops must be >= 1
+// WAVE: error: mirage-superoptimize: partition-wave must be in [1, 64], got 0
 
 // An op the cost model cannot read: the function is left unchanged.
 // CHECK-LABEL: func.func @arith(
@@ -28,10 +30,13 @@ func.func @arith(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // -----
 
 // A weighted rms_norm (which the search does not take): it stays on its own,
-// unfused and not searched, and the other subprograms are still searched.
+// unfused and not searched, and the other subprograms are still searched (in
+// one wave: the pair and each op alone, which gains nothing).
 // CHECK-LABEL: func.func @weighted(
 // CHECK-NEXT:    mk.rms_norm
 // CHECK-NEXT:    mk.graph_kernel
+// expected-remark@+4 {{searched subprogram (mk.exp) with a budget of}}
+// expected-remark@+3 {{searched subprogram (mk.mul_scalar) with a budget of}}
 // expected-remark@+2 {{searched subprogram (mk.exp; mk.mul_scalar) with a budget of}}
 // expected-remark@+1 {{superoptimized in 2 subprogram(s): 3 ops, 2 kernel(s) (unfused 3)}}
 func.func @weighted(%x: tensor<4x8xf32>, %w: tensor<8xf32>) -> tensor<4x8xf32> {

@@ -68,11 +68,14 @@ func.func @neg_neg(%x: tensor<8x64xf32>, %y: tensor<8x64xf32>) -> tensor<8x64xf3
   return %b : tensor<8x64xf32>
 }
 
-// A constant result (x * 0) is one kernel, not the identity.
+// A constant result (x * 0) is one kernel, not the identity (the op itself
+// or a graph-defined kernel that the cost model finds a hair faster than
+// the kernel the lowering wraps it into).
 // CHECK-LABEL: func.func @constant(
-// CHECK-NEXT:    %[[Z:.*]] = mk.mul_scalar %arg0, 0.000000e+00
-// CHECK-NEXT:    return %[[Z]]
-// expected-remark@+1 {{superoptimized: mk.mul_scalar; 1 kernel(s)}}
+// CHECK-NOT:     return %arg0
+// CHECK:         mul_scalar %{{.*}}, 0.000000e+00
+// CHECK:         return
+// expected-remark-re@+1 {{superoptimized: {{.*}}mul_scalar{{.*}}; 1 kernel(s)}}
 func.func @constant(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
   %a = mk.mul_scalar %x, 0.0 : tensor<8x64xf32>
   return %a : tensor<8x64xf32>
@@ -80,9 +83,10 @@ func.func @constant(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
 
 // One op that is not a copy stays one kernel; the identity is not accepted.
 // CHECK-LABEL: func.func @one_op(
-// CHECK-NEXT:    %[[E:.*]] = mk.exp %arg0
-// CHECK-NEXT:    return %[[E]]
-// expected-remark@+1 {{superoptimized: mk.exp; 1 kernel(s)}}
+// CHECK-NOT:     return %arg0
+// CHECK:         exp
+// CHECK:         return
+// expected-remark-re@+1 {{superoptimized: {{.*}}exp{{.*}}; 1 kernel(s)}}
 func.func @one_op(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
   %a = mk.exp %x : tensor<8x64xf32>
   return %a : tensor<8x64xf32>
@@ -92,7 +96,7 @@ func.func @one_op(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
 // CHECK-LABEL: func.func @not_identity(
 // CHECK-NOT:     return %arg0
 // CHECK:         return
-// expected-remark@+1 {{superoptimized: mk.mul_scalar; 1 kernel(s)}}
+// expected-remark-re@+1 {{superoptimized: {{.*}}mul_scalar{{.*}}; 1 kernel(s)}}
 func.func @not_identity(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
   %a = mk.mul_scalar %x, 3.0 : tensor<8x64xf32>
   return %a : tensor<8x64xf32>

@@ -1,11 +1,14 @@
-// The result does not depend on the number of search threads: one and two
-// threads give the same module, for a layer that is partitioned (the reduced
-// GPT-2 MLP block of test/Run/layers, 17 ops) and for a program searched
-// whole (the gated MLP below).
+// The result does not depend on the number of search threads: one, two and
+// three threads give the same module for a layer that is partitioned (the
+// reduced GPT-2 MLP block of test/Run/layers, 17 ops: its subprogram
+// searches run as parallel jobs, a wave at a time), one and two for a
+// program searched whole (the gated MLP below).
 //
 // RUN: mirage-opt --mirage-superoptimize="cache-dir=none threads=1" %S/../Run/layers/gpt2_mlp.mlir -o %t.layer1 2>/dev/null
 // RUN: mirage-opt --mirage-superoptimize="cache-dir=none threads=2" %S/../Run/layers/gpt2_mlp.mlir -o %t.layer2 2>/dev/null
+// RUN: mirage-opt --mirage-superoptimize="cache-dir=none threads=3" %S/../Run/layers/gpt2_mlp.mlir -o %t.layer3 2>/dev/null
 // RUN: diff %t.layer1 %t.layer2
+// RUN: diff %t.layer1 %t.layer3
 // RUN: FileCheck %s --check-prefix=LAYER --input-file=%t.layer1
 // RUN: mirage-opt --mirage-superoptimize="cache-dir=none threads=1" %s -o %t.whole1 2>/dev/null
 // RUN: mirage-opt --mirage-superoptimize="cache-dir=none threads=2" %s -o %t.whole2 2>/dev/null

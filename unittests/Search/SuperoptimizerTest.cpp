@@ -453,6 +453,35 @@ TEST_F(SuperoptimizerTest, EstimatesExistingPrograms) {
   EXPECT_TRUE(failed(estimateProgramCost(ref, "sm_70")));
 }
 
+// The search ranks a program that keeps a pre-defined op as its result's IR
+// is modelled: the op as the kernel the lowering wraps it into, not as a
+// library kernel at full bandwidth. Two block ops cannot hold matmul, its
+// accumulator and exp, and one graph-defined kernel is allowed, so the
+// result keeps one op pre-defined.
+TEST_F(SuperoptimizerTest, SearchCostsPredefinedOpsAsTheirIR) {
+  func::FuncOp f = load(R"mlir(
+func.func @decode(%x: tensor<8x4096xf16>, %w: tensor<4096x2048xf16>) -> tensor<8x2048xf16> {
+  %q = mk.matmul %x, %w : tensor<8x4096xf16>, tensor<4096x2048xf16> -> tensor<8x2048xf16>
+  %e = mk.exp %q : tensor<8x2048xf16>
+  return %e : tensor<8x2048xf16>
+}
+)mlir");
+  SuperoptimizeOptions o;
+  o.maxBlockOps = 2;
+  o.maxGraphKernels = 1;
+  std::string error;
+  FailureOr<SuperoptimizeResult> r = superoptimize(f, o, error);
+  ASSERT_TRUE(succeeded(r)) << error;
+  ASSERT_FALSE(r->program.empty());
+  EXPECT_GE(countKernels(r->program).second, 1) << r->program;
+  modules.push_back(parseSourceString<ModuleOp>(r->program, &ctx));
+  ASSERT_TRUE(modules.back());
+  FailureOr<std::pair<unsigned, double>> cost = estimateProgramCost(
+      *modules.back()->getOps<func::FuncOp>().begin(), "sm_90");
+  ASSERT_TRUE(succeeded(cost));
+  EXPECT_NEAR(cost->second, r->modelledMicros, 1e-6 * cost->second);
+}
+
 // A pre-defined op costs what the kernel the lowering wraps it into costs
 // (there is no library behind it): an 8-row matmul is a 32-block kernel,
 // not one that fills the device at full bandwidth.

@@ -41,6 +41,11 @@ struct PartitionOptions {
   /// Also search two adjacent subprograms of the chosen cover as one where
   /// their union is longer than `maxOps` (a join, docs/partitioning.md).
   bool joins = true;
+  /// Subprogram searches per wave (docs/partitioning.md, "Jobs"): the most
+  /// promising unresolved subprograms are searched together, in parallel
+  /// over `search.threads`, and merged in a fixed order, so the result does
+  /// not depend on the thread count. 1: one search at a time.
+  unsigned wave = 4;
   /// Directory of the on-disk result cache (ResultCache.h) consulted per
   /// subprogram before it is searched; empty: no cache. A hit with a
   /// program is re-checked (finite-field test against the subprogram)

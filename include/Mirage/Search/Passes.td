@@ -136,6 +136,11 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "also search two adjacent chosen subprograms as one where their "
            "union is longer than max-partition-ops and its one-kernel form "
            "fits the block-op bound (docs/partitioning.md)">,
+    Option<"partitionWave", "partition-wave", "unsigned",
+           /*default=*/"4",
+           "subprogram searches per wave of a partitioned function, run in "
+           "parallel over `threads` and merged in a fixed order (the result "
+           "does not depend on the thread count; docs/partitioning.md)">,
     Option<"partitionSearches", "partition-searches", "bool",
            /*default=*/"false",
            "a remark for every search of a subprogram of a partitioned "
