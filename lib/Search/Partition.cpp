@@ -438,12 +438,19 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     std::string key;
     FailureOr<SuperoptimizeResult> found = failure();
     std::string error;
+    /// Started when the function's budget was spent: not searched.
+    bool outOfBudget = false;
   };
   // Records the outcome of `job` (its subprogram's result, the search log,
   // the cache entry and the memo), in the wave's order.
   auto finishJob = [&](Job &job) {
     Distinct &d = distinct[job.id];
     SubprogramResult &r = d.result;
+    if (job.outOfBudget) {
+      r.note = "time budget";
+      ++result.skippedByBudget;
+      return;
+    }
     FailureOr<SuperoptimizeResult> &found = job.found;
     r.searched = true;
     ++result.searched;
@@ -544,29 +551,26 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
       if (shallowLeft)
         llvm::erase_if(picks,
                        [&](const Pick &p) { return distinct[p.id].deepened; });
-      llvm::stable_sort(picks, [](const Pick &a, const Pick &b) {
+      llvm::sort(picks, [](const Pick &a, const Pick &b) {
         if (a.potential != b.potential)
           return a.potential > b.potential;
-        return a.gain > b.gain;
+        if (a.gain != b.gain)
+          return a.gain > b.gain;
+        return a.id < b.id;
       });
       if (picks.size() > waveSize)
         picks.resize(waveSize);
-      // Each job a share of the remaining budget: in proportion to length
-      // over the subprograms still unresolved, but at least a quarter (most
-      // of them will be bounded away, and a search that finishes early
-      // leaves the rest to the next); the wave's shares at most the whole.
+      // Each job a share of the budget left at the wave's start: in
+      // proportion to length over the subprograms still unresolved, but at
+      // least a quarter (most of them will be bounded away, and a search
+      // that finishes early leaves the rest to the next). A job that starts
+      // later is cut to what is left of the function's budget.
       double remaining = so.timeBudget - elapsed();
       SmallVector<double> budgets;
-      double total = 0;
-      for (const Pick &p : picks) {
+      for (const Pick &p : picks)
         budgets.push_back(
             remaining *
             std::max(0.25, double(distinct[p.id].len) / unresolvedOps));
-        total += budgets.back();
-      }
-      if (total > remaining)
-        for (double &b : budgets)
-          b *= remaining / total;
       if (budgets.front() < kMinSearchSeconds) {
         for (Distinct &e : distinct)
           if (!e.resolved) {
@@ -611,6 +615,12 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
         for (unsigned j; (j = nextJob.fetch_add(1)) < jobs.size();) {
           Job &job = jobs[j];
           Distinct &d = distinct[job.id];
+          job.options.timeBudget =
+              std::min(job.options.timeBudget, so.timeBudget - elapsed());
+          if (job.options.timeBudget < kMinSearchSeconds) {
+            job.outOfBudget = true;
+            continue;
+          }
           auto start = Clock::now();
           job.found = superoptimize(d.outlined.func, job.options, job.error);
           d.result.seconds =
