@@ -6,7 +6,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 JOBS=${JOBS:-$(nproc)}
 PACKAGES=(cmake ninja-build ccache python3 llvm-22-dev libmlir-22-dev
-  mlir-22-tools llvm-22-tools clang-22 lld-22 libgtest-dev libomp-22-dev)
+  mlir-22-tools llvm-22-tools clang-22 lld-22 libgtest-dev libomp-22-dev
+  libopenmpi-dev openmpi-bin)
 
 install_missing() {
   local missing=()

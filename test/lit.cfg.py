@@ -66,3 +66,17 @@ if os.path.exists("/dev/nvidia0"):
 # neither reads nor fills the user's cache nor sees what another test left;
 # the cache's own tests name a directory with cache-dir.
 config.environment["MIRAGE_CACHE_DIR"] = "none"
+
+# mirage-opt-mpi is built where CMake found MPI (tools/mirage-opt); its tests
+# run several ranks on this machine with OpenMPI's mpirun, which refuses to
+# run as root unless told it may, and whose shared-memory transport cannot
+# use cross-memory attach in most containers.
+mpi_driver = os.path.join(config.mirage_obj_root, "bin", "mirage-opt-mpi")
+mpirun = shutil.which("mpirun")
+if os.path.exists(mpi_driver) and mpirun:
+    config.available_features.add("mpi")
+    config.substitutions.append(("%mpirun", mpirun + " --oversubscribe"))
+    config.substitutions.append(("%mirage_opt_mpi", mpi_driver))
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    config.environment["OMPI_MCA_btl_vader_single_copy_mechanism"] = "none"

@@ -19,6 +19,7 @@
 #include "Mirage/Search/CostModel.h"
 #include "Mirage/Search/KernelCost.h"
 #include "Mirage/Search/ResultCache.h"
+#include "Mirage/Search/SearchJobs.h"
 #include "Mirage/Transforms/AbsorbConversions.h"
 #include "Mirage/Transforms/AbsorbViews.h"
 #include "Mirage/Verify/Equivalence.h"
@@ -37,10 +38,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <limits>
-#include <thread>
+#include <mutex>
 
 using namespace mlir;
 using namespace mirage;
@@ -50,10 +50,6 @@ using namespace mirage::search::detail;
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-/// Below this many seconds a subprogram is not searched at all: the
-/// saturation and the first verification alone take longer.
-constexpr double kMinSearchSeconds = 0.05;
 
 /// With `max-block-ops=0`, a subprogram whose search ran to completion
 /// without a program faster than its unfused ops, and whose direct
@@ -431,58 +427,77 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     d.resolved = false;
     d.result.fromCache = false;
   };
-  // One search of a wave: its subprogram, options and outcome.
-  struct Job {
-    unsigned id;
-    SuperoptimizeOptions options;
-    std::string key;
-    FailureOr<SuperoptimizeResult> found = failure();
-    std::string error;
-    /// Started when the function's budget was spent: not searched.
-    bool outOfBudget = false;
+  // The result of distinct[id] that its searched job's outcome gives, and
+  // whether it may be cached (an outcome the budget cut short is not
+  // stored: a larger budget may do better).
+  auto settle = [&](const SearchJob &job,
+                    unsigned id) -> std::pair<SubprogramResult, bool> {
+    SubprogramResult r = distinct[id].result;
+    r.searched = true;
+    r.seconds = job.seconds;
+    const FailureOr<SuperoptimizeResult> &found = job.found;
+    if (failed(found)) {
+      r.note = job.error;
+      return {std::move(r), true};
+    }
+    bool cacheable =
+        found->stats.budgetStop == BudgetStop::None || !found->program.empty();
+    if (found->program.empty() && found->stats.aboveCeiling > 0 &&
+        found->stats.fullChecks == 0) {
+      r.note = "no gain: " + std::to_string(found->stats.aboveCeiling) +
+               " candidate(s), none modelled below the unfused " +
+               formatMicros(r.unfusedMicros) + " us";
+    } else if (found->program.empty()) {
+      r.note = "no verified program";
+    } else if (!(found->modelledMicros < r.unfusedMicros * (1 - kMinGain))) {
+      r.note = "no gain: the search's " + found->summary + " models " +
+               formatMicros(found->modelledMicros) + " us";
+    } else {
+      r.program = found->program;
+      r.summary = found->summary;
+      r.kernels = found->kernels;
+      r.micros = found->modelledMicros;
+    }
+    return {std::move(r), cacheable};
   };
-  // Records the outcome of `job` (its subprogram's result, the search log,
-  // the cache entry and the memo), in the wave's order.
-  auto finishJob = [&](Job &job) {
-    Distinct &d = distinct[job.id];
-    SubprogramResult &r = d.result;
+  // Stores a job's result under `key` as soon as the job is done (from the
+  // runner's threads), so that a run stopped in the middle of a wave keeps
+  // the searches that finished.
+  std::mutex storeMutex;
+  auto storeJob = [&](const SearchJob &job, unsigned id,
+                      const std::string &key) {
+    if (!cache || job.outOfBudget)
+      return;
+    auto [r, cacheable] = settle(job, id);
+    if (!cacheable)
+      return;
+    std::lock_guard<std::mutex> lock(storeMutex);
+    std::string storeError;
+    if (!cache->store(key,
+                      detail::formatOutcome(
+                          {r.program, r.summary, r.note, r.kernels, r.micros}),
+                      storeError))
+      result.cacheProblems.push_back("cannot store an entry: " + storeError);
+  };
+  // Records the outcome of `job`, the search of distinct[id] (its
+  // subprogram's result, the search log and the memo), in the wave's order.
+  unsigned waves = 0;
+  auto finishJob = [&](SearchJob &job, unsigned id) {
+    Distinct &d = distinct[id];
     if (job.outOfBudget) {
-      r.note = "time budget";
+      d.result.note = "time budget";
       ++result.skippedByBudget;
       return;
     }
-    FailureOr<SuperoptimizeResult> &found = job.found;
-    r.searched = true;
     ++result.searched;
-    // An outcome the budget cut short is not stored: a larger one may do
-    // better.
-    bool cacheable = true;
-    if (failed(found)) {
-      r.note = job.error;
-    } else {
-      cacheable = found->stats.budgetStop == BudgetStop::None ||
-                  !found->program.empty();
-      addStats(result.stats, found->stats);
-      if (found->program.empty() && found->stats.aboveCeiling > 0 &&
-          found->stats.fullChecks == 0) {
-        r.note = "no gain: " + std::to_string(found->stats.aboveCeiling) +
-                 " candidate(s), none modelled below the unfused " +
-                 formatMicros(r.unfusedMicros) + " us";
-      } else if (found->program.empty()) {
-        r.note = "no verified program";
-      } else if (!(found->modelledMicros < r.unfusedMicros * (1 - kMinGain))) {
-        r.note = "no gain: the search's " + found->summary + " models " +
-                 formatMicros(found->modelledMicros) + " us";
-      } else {
-        r.program = std::move(found->program);
-        r.summary = found->summary;
-        r.kernels = found->kernels;
-        r.micros = found->modelledMicros;
-      }
-    }
+    d.result = settle(job, id).first;
+    const SubprogramResult &r = d.result;
+    if (succeeded(job.found))
+      addStats(result.stats, job.found->stats);
     PartitionResult::Search log;
     log.ops = d.unfusedSummary;
     log.maxBlockOps = d.blockOps;
+    log.wave = waves;
     log.budget = job.options.timeBudget;
     log.seconds = r.seconds;
     log.outcome = r.program.empty()
@@ -491,18 +506,10 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
                             " us (unfused " + formatMicros(r.unfusedMicros) +
                             " us)";
     result.searches.push_back(std::move(log));
-    if (cache && cacheable) {
-      std::string storeError;
-      if (!cache->store(job.key,
-                        detail::formatOutcome({r.program, r.summary, r.note,
-                                               r.kernels, r.micros}),
-                        storeError))
-        result.cacheProblems.push_back("cannot store an entry: " + storeError);
-    }
     if (memo)
       (*memo)[d.outlined.text] = r;
-    deepenIfFruitless(d, succeeded(found) &&
-                             found->stats.budgetStop == BudgetStop::None);
+    deepenIfFruitless(d, succeeded(job.found) &&
+                             job.found->stats.budgetStop == BudgetStop::None);
   };
   // Searches (or bounds away) every unresolved subprogram, a wave of jobs
   // at a time: the `wave` most promising, searched in parallel over the
@@ -580,7 +587,9 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
           }
         break;
       }
-      std::vector<Job> jobs;
+      std::vector<SearchJob> jobs;
+      // The subprogram and cache key of each job.
+      SmallVector<std::pair<unsigned, std::string>> ofJob;
       for (auto [p, budget] : llvm::zip(picks, budgets)) {
         Distinct &d = distinct[p.id];
         d.resolved = true;
@@ -589,52 +598,36 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
           ++result.skippedByBudget;
           continue;
         }
-        Job job{p.id, searchOptionsOf(d), "", failure(), ""};
+        SearchJob job;
+        job.func = d.outlined.func;
+        job.name = d.unfusedSummary;
+        job.options = searchOptionsOf(d);
         job.options.timeBudget = budget;
         // Only a program faster than the unfused ops can be chosen: slower
         // candidates are not verified at all.
         job.options.costCeilingMicros = d.result.unfusedMicros * (1 - kMinGain);
+        std::string key;
         if (cache) {
-          job.key = cacheKeyOf(d);
-          if (!d.skipCache && lookupCache(d, job.key)) {
+          key = cacheKeyOf(d);
+          if (!d.skipCache && lookupCache(d, key)) {
             deepenIfFruitless(d, /*complete=*/true);
             continue;
           }
         }
         jobs.push_back(std::move(job));
+        ofJob.push_back({p.id, std::move(key)});
       }
-      // The jobs share the threads; a search's program does not depend on
-      // its own thread count.
-      unsigned workers =
-          std::max(1u, std::min<unsigned>(so.threads,
-                                          static_cast<unsigned>(jobs.size())));
-      for (Job &job : jobs)
-        job.options.threads = std::max(1u, so.threads / workers);
-      std::atomic<unsigned> nextJob{0};
-      auto work = [&] {
-        for (unsigned j; (j = nextJob.fetch_add(1)) < jobs.size();) {
-          Job &job = jobs[j];
-          Distinct &d = distinct[job.id];
-          job.options.timeBudget =
-              std::min(job.options.timeBudget, so.timeBudget - elapsed());
-          if (job.options.timeBudget < kMinSearchSeconds) {
-            job.outOfBudget = true;
-            continue;
-          }
-          auto start = Clock::now();
-          job.found = superoptimize(d.outlined.func, job.options, job.error);
-          d.result.seconds =
-              std::chrono::duration<double>(Clock::now() - start).count();
-        }
+      auto budgetLeft = [&] { return so.timeBudget - elapsed(); };
+      ++waves;
+      auto finished = [&](unsigned j) {
+        storeJob(jobs[j], ofJob[j].first, ofJob[j].second);
       };
-      std::vector<std::thread> helpers;
-      for (unsigned w = 1; w < workers; ++w)
-        helpers.emplace_back(work);
-      work();
-      for (std::thread &t : helpers)
-        t.join();
-      for (Job &job : jobs)
-        finishJob(job);
+      if (SearchJobRunner *runner = getSearchJobRunner())
+        runner->run(jobs, budgetLeft, finished);
+      else
+        ThreadJobRunner(so.threads).run(jobs, budgetLeft, finished);
+      for (auto [job, of] : llvm::zip(jobs, ofJob))
+        finishJob(job, of.first);
     }
   };
 

@@ -490,12 +490,12 @@ struct SuperoptimizePass
       for (const PartitionResult::Search &search : r->searches)
         emitRemark(func.getLoc(), "searched subprogram (")
             << search.ops << ")"
-            << (search.maxBlockOps
-                    ? " with max-block-ops=" + std::to_string(search.maxBlockOps)
-                    : std::string())
-            << " with a budget of " << fmt(search.budget, "%.2f")
-            << " s in " << fmt(search.seconds, "%.2f")
-            << " s: " << search.outcome;
+            << (search.maxBlockOps ? " with max-block-ops=" +
+                                         std::to_string(search.maxBlockOps)
+                                   : std::string())
+            << " in wave " << search.wave << " with a budget of "
+            << fmt(search.budget, "%.2f") << " s in "
+            << fmt(search.seconds, "%.2f") << " s: " << search.outcome;
     emitRemark(func.getLoc(), "superoptimized in ")
         << count << " subprogram(s): " << r->ops << " ops, " << r->kernels
         << " kernel(s) (unfused " << r->unfusedKernels << "), modelled "

@@ -35,9 +35,9 @@ func.func @arith(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // CHECK-LABEL: func.func @weighted(
 // CHECK-NEXT:    mk.rms_norm
 // CHECK-NEXT:    mk.graph_kernel
-// expected-remark@+4 {{searched subprogram (mk.exp) with a budget of}}
-// expected-remark@+3 {{searched subprogram (mk.mul_scalar) with a budget of}}
-// expected-remark@+2 {{searched subprogram (mk.exp; mk.mul_scalar) with a budget of}}
+// expected-remark@+4 {{searched subprogram (mk.exp) in wave 1 with a budget of}}
+// expected-remark@+3 {{searched subprogram (mk.mul_scalar) in wave 1 with a budget of}}
+// expected-remark@+2 {{searched subprogram (mk.exp; mk.mul_scalar) in wave 1 with a budget of}}
 // expected-remark@+1 {{superoptimized in 2 subprogram(s): 3 ops, 2 kernel(s) (unfused 3)}}
 func.func @weighted(%x: tensor<4x8xf32>, %w: tensor<8xf32>) -> tensor<4x8xf32> {
   // expected-remark@+1 {{subprogram 1 of 2: op 0 (mk.rms_norm): mk.rms_norm; 1 kernel(s), modelled 3.8 us, unfused 3.8 us; unfused (the search does not take this op)}}

@@ -13,7 +13,7 @@
 
 // JOIN: remark: subprogram 1 of 1: ops 0-7 (mk.matmul, mk.band_mask, mk.reduce_max, mk.sub, mk.exp, mk.reduce_sum, mk.div, mk.matmul): graph_kernel
 // JOIN-SAME: 1 kernel(s)
-// JOIN: remark: searched subprogram (mk.matmul; mk.band_mask; mk.reduce_max; mk.sub; mk.exp; mk.reduce_sum; mk.div; mk.matmul) with a budget of
+// JOIN: remark: searched subprogram (mk.matmul; mk.band_mask; mk.reduce_max; mk.sub; mk.exp; mk.reduce_sum; mk.div; mk.matmul) in wave {{[0-9]+}} with a budget of
 // JOIN: remark: superoptimized in 1 subprogram(s): 8 ops, 1 kernel(s) (unfused 8)
 // EQUIV: remark: equivalent to @causal_attention_reference
 // CPU: @causal_attention on cpu

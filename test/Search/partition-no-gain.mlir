@@ -13,14 +13,14 @@
 // RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
 
 // REMARK-DAG: remark: subprogram 1 of 2: op 0 (mk.matmul): graph_kernel {{.*}} {matmul accum_sum}; 1 kernel(s)
-// REMARK-DAG: remark: searched subprogram (mk.matmul; mk.rms_norm) with a budget of {{[0-9.]+}} s in {{[0-9.]+}} s: unfused: no verified program
-// REMARK-DAG: remark: searched subprogram (mk.rms_norm; mk.exp) with a budget of {{[0-9.]+}} s in {{[0-9.]+}} s: unfused: no verified program
-// REMARK-DAG: remark: searched subprogram (mk.exp) with a budget of {{[0-9.]+}} s in {{[0-9.]+}} s: unfused: no gain: {{[0-9]+}} candidate(s), none modelled below the unfused
+// REMARK-DAG: remark: searched subprogram (mk.matmul; mk.rms_norm) in wave {{[0-9]+}} with a budget of {{[0-9.]+}} s in {{[0-9.]+}} s: unfused: no verified program
+// REMARK-DAG: remark: searched subprogram (mk.rms_norm; mk.exp) in wave {{[0-9]+}} with a budget of {{[0-9.]+}} s in {{[0-9.]+}} s: unfused: no verified program
+// REMARK-DAG: remark: searched subprogram (mk.exp) in wave {{[0-9]+}} with a budget of {{[0-9.]+}} s in {{[0-9.]+}} s: unfused: no gain: {{[0-9]+}} candidate(s), none modelled below the unfused
 // REMARK: remark: superoptimized in 2 subprogram(s): 3 ops, 3 kernel(s) (unfused 3)
 
 // REMARK-DAG: remark: subprogram 1 of 2: ops 0,2 (mk.matmul, mk.add): graph_kernel {{.*}}; 1 kernel(s), modelled {{[0-9.]+}} us, unfused {{[0-9.]+}} us; searched in
 // REMARK-DAG: remark: subprogram 2 of 2: op 1 (mk.matmul): graph_kernel {{.*}}; 1 kernel(s), modelled {{[0-9.]+}} us, unfused {{[0-9.]+}} us; searched in
-// REMARK-DAG: remark: searched subprogram (mk.matmul; mk.matmul; mk.add) with a budget of {{[0-9.]+}} s in {{[0-9.]+}} s: unfused: no verified program
+// REMARK-DAG: remark: searched subprogram (mk.matmul; mk.matmul; mk.add) in wave {{[0-9]+}} with a budget of {{[0-9.]+}} s in {{[0-9.]+}} s: unfused: no verified program
 // REMARK: remark: superoptimized in 2 subprogram(s): 3 ops, 2 kernel(s) (unfused 3)
 
 // CHECK-LABEL: func.func @no_kernel(

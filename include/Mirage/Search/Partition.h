@@ -137,6 +137,8 @@ struct PartitionResult {
     std::string ops;
     /// The block-op bound of a deepened search; 0 for the default.
     unsigned maxBlockOps = 0;
+    /// The wave it ran in (1, 2, ...: docs/partitioning.md, "Jobs").
+    unsigned wave = 0;
     double budget = 0, seconds = 0;
     std::string outcome;
   };
