@@ -2,10 +2,11 @@
 // MLP half of a Llama decoder layer at small shapes: rms_norm, the weight,
 // gate and up matmuls, silu, mul, down matmul, residual add. More ops than
 // max-partition-ops (6), so the function is split; without joins
-// (partition-joins=0) each half becomes one graph-defined kernel (the norm,
-// weight and both projections; silu, mul, down matmul and residual: other
-// four-op halves model the same 7.2 us, and the cover takes the first), and
-// the spliced result is equivalent to the input. At the default options the two
+// (partition-joins=0) it becomes two graph-defined kernels, the first with
+// the norm, the weight and both projections, the second with the down
+// matmul and the residual (several splits between them model the same
+// 7.2 us: which ops of silu and mul go with which half depends on what the
+// waves searched), and the spliced result is equivalent to the input. At the default options the two
 // chosen halves are joined (docs/partitioning.md, "Joined subprograms": 8
 // ops and an accumulator, the default bound of 8 deepened to 9) and the
 // whole MLP is one kernel at these small shapes.
@@ -23,25 +24,23 @@
 // JOINED: remark: searched subprogram (mk.rms_norm; mk.mul; mk.matmul; mk.matmul; mk.silu; mk.mul; mk.matmul; mk.add) with max-block-ops=9
 // JOINED: remark: superoptimized in 1 subprogram(s): 8 ops, 1 kernel(s) (unfused 8)
 
-// REMARK: remark: subprogram 1 of 2: ops 0-3 (mk.rms_norm, mk.mul, mk.matmul, mk.matmul): graph_kernel grid [{{[0-9,]+}}] forloop {{[0-9]+}} {rms_norm mul matmul matmul accum_sum accum_sum}; 1 kernel(s), modelled {{[0-9.]+}} us, unfused {{[0-9.]+}} us; searched in {{[0-9.]+}} s
-// REMARK: remark: subprogram 2 of 2: ops 4-7 (mk.silu, mk.mul, mk.matmul, mk.add): graph_kernel grid [{{[0-9,]+}}] forloop {{[0-9]+}} {silu mul matmul add accum_sum}; 1 kernel(s), modelled {{[0-9.]+}} us, unfused {{[0-9.]+}} us; searched in {{[0-9.]+}} s
-// REMARK: remark: superoptimized in 2 subprogram(s): 8 ops, 2 kernel(s) (unfused 8), modelled {{[0-9.]+}} us, unfused {{[0-9.]+}} us on sm_90; 66 intervals over 2 topological order(s), 38 distinct, {{[0-9]+}} searched
+// REMARK: remark: subprogram 1 of 2: ops 0-{{[3-5]}} (mk.rms_norm, mk.mul, mk.matmul, mk.matmul{{.*}}): graph_kernel grid [{{[0-9,]+}}] forloop {{[0-9]+}} {rms_norm mul matmul matmul {{.*}}}; 1 kernel(s), modelled {{[0-9.]+}} us, unfused {{[0-9.]+}} us; searched in {{[0-9.]+}} s
+// REMARK: remark: subprogram 2 of 2: ops {{[4-6]}}-7 ({{.*}}mk.matmul, mk.add): graph_kernel grid [{{[0-9,]+}}] forloop {{[0-9]+}} {{{.*}}matmul add accum_sum}; 1 kernel(s), modelled {{[0-9.]+}} us, unfused {{[0-9.]+}} us; searched in {{[0-9.]+}} s
+// REMARK: remark: superoptimized in 2 subprogram(s): 8 ops, 2 kernel(s) (unfused 8), modelled 7.2 us, unfused {{[0-9.]+}} us on sm_90; 66 intervals over 2 topological order(s), 38 distinct, {{[0-9]+}} searched
 
 // EQUIV: remark: equivalent to @mlp_reference
 
 // CHECK-LABEL: func.func @mlp(
 // CHECK-SAME:      attributes {mk.reference = @mlp_reference}
-// CHECK-NEXT:    %[[A:.*]]:2 = mk.graph_kernel(%arg0, %arg1, %arg2, %arg3)
+// CHECK-NEXT:    %[[A:[0-9]+]]{{(:2)?}} = mk.graph_kernel(%arg0, %arg1, %arg2, %arg3)
 // CHECK:           mb.rms_norm
 // CHECK:           mb.matmul
 // CHECK:           mb.matmul
-// CHECK:         } : (tensor<8x64xf16>, tensor<1x64xf16>, tensor<64x128xf16>, tensor<64x128xf16>) -> (tensor<8x128xf16>, tensor<8x128xf16>)
-// CHECK-NEXT:    %[[B:.*]] = mk.graph_kernel(%[[A]]#{{[01]}}, %[[A]]#{{[01]}}, %arg4, %arg0)
-// CHECK:           mb.silu
-// CHECK:           mb.mul
+// CHECK:         } : (tensor<8x64xf16>, tensor<1x64xf16>, tensor<64x128xf16>, tensor<64x128xf16>) -> {{.*}}
+// CHECK-NEXT:    %[[B:.*]] = mk.graph_kernel(%[[A]]{{.*}}, %arg4, %arg0)
 // CHECK:           mb.matmul
 // CHECK:           mb.add
-// CHECK:         } : (tensor<8x128xf16>, tensor<8x128xf16>, tensor<128x64xf16>, tensor<8x64xf16>) -> tensor<8x64xf16>
+// CHECK:         } : ({{.*}}, tensor<128x64xf16>, tensor<8x64xf16>) -> tensor<8x64xf16>
 // CHECK-NEXT:    return %[[B]]
 func.func @mlp(%x: tensor<8x64xf16>, %w: tensor<1x64xf16>, %wg: tensor<64x128xf16>, %wu: tensor<64x128xf16>, %wd: tensor<128x64xf16>) -> tensor<8x64xf16> {
   %n = mk.rms_norm %x eps = 1.0e-06 : tensor<8x64xf16>

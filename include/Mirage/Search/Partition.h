@@ -45,7 +45,7 @@ struct PartitionOptions {
   /// promising unresolved subprograms are searched together, in parallel
   /// over `search.threads`, and merged in a fixed order, so the result does
   /// not depend on the thread count. 1: one search at a time.
-  unsigned wave = 8;
+  unsigned wave = 16;
   /// Directory of the on-disk result cache (ResultCache.h) consulted per
   /// subprogram before it is searched; empty: no cache. A hit with a
   /// program is re-checked (finite-field test against the subprogram)

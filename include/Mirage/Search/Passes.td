@@ -137,7 +137,7 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
            "union is longer than max-partition-ops and its one-kernel form "
            "fits the block-op bound (docs/partitioning.md)">,
     Option<"partitionWave", "partition-wave", "unsigned",
-           /*default=*/"8",
+           /*default=*/"16",
            "subprogram searches per wave of a partitioned function, run in "
            "parallel over `threads` and merged in a fixed order (the result "
            "does not depend on the thread count; docs/partitioning.md)">,

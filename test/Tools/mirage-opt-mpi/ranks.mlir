@@ -1,6 +1,6 @@
 // mirage-opt-mpi (docs/scale.md): rank 0 runs mirage-opt and deals the
 // subprogram searches of the partitioned superoptimizer to the other ranks.
-// The reduced GPT-2 MLP block of test/Run/layers (17 ops, 8 searches in its
+// The reduced GPT-2 MLP block of test/Run/layers (17 ops, 16 searches in its
 // first wave) gives the same module with 1 and 3 ranks as mirage-opt does;
 // a second run is answered by the cache; a worker that dies stops the run
 // with an error that names the job it had, and a rerun with the same cache
@@ -30,8 +30,8 @@
 // is left waiting.
 // RUN: not %mpirun -np 2 %mirage_opt_mpi %t.missing 2>&1 | FileCheck %s --check-prefix=MISSING
 
-// SEARCHED: remark: superoptimized in 3 subprogram(s): 17 ops, 3 kernel(s) {{.*}}, 8 searched, {{[0-9]+}} not searched by the bound, 0 for the time budget, 0 from the cache
-// CACHED: remark: superoptimized in 3 subprogram(s): 17 ops, 3 kernel(s) {{.*}}, 0 searched, {{[0-9]+}} not searched by the bound, 0 for the time budget, 8 from the cache
+// SEARCHED: remark: superoptimized in 3 subprogram(s): 17 ops, 3 kernel(s) {{.*}}, 16 searched, {{[0-9]+}} not searched by the bound, 0 for the time budget, 0 from the cache
+// CACHED: remark: superoptimized in 3 subprogram(s): 17 ops, 3 kernel(s) {{.*}}, 0 searched, {{[0-9]+}} not searched by the bound, 0 for the time budget, 16 from the cache
 
 // KILLED: mirage-opt-mpi: rank {{[12]}} dies at job 3
 // KILLED: mirage-opt-mpi: error: the run was stopped (a worker died or the run was killed) while {{.*}}rank {{[12]}} searched job 3 (mk.{{.*}}); a rerun with the same cache directory resumes from the searches that finished
