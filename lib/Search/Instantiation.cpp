@@ -14,9 +14,10 @@
 #include "Mirage/Search/KernelCost.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <mutex>
@@ -61,14 +62,12 @@ private:
   /// A pre-defined op runs as the kernel --mirage-wrap-kernels makes of it:
   /// costed as the cost report costs the mk op (describeKernel), so that
   /// the search ranks programs as the IR of its result is modelled. The op
-  /// is printed and parsed alone, once per distinct op, shapes and limit.
+  /// is built alone, once per distinct op, shapes, element type, limit and
+  /// device.
   double predefinedMicros(const SProgram &p, const SOp &op, const Scale &full) {
     static std::mutex mutex;
     static llvm::StringMap<double> memo;
-    std::string text =
-        inModule(printPredefinedOp(p, op, full, target.elementType, "op"),
-                 target.smemLimit);
-    std::string key = text + target.device.name;
+    std::string key = predefinedKey(p, op, full);
     {
       std::lock_guard<std::mutex> lock(mutex);
       auto it = memo.find(key);
@@ -76,20 +75,42 @@ private:
         return it->second;
     }
     double micros = libraryMicros(p, op, full);
-    OwningOpRef<ModuleOp> parsed = parseSourceString<ModuleOp>(
-        text, ParserConfig(target.func->getContext()));
-    if (parsed) {
-      for (auto func : parsed->getBody()->getOps<func::FuncOp>()) {
-        std::string error;
-        FailureOr<KernelDesc> d =
-            describeKernel(&func.getBody().front().front(), error);
-        if (succeeded(d))
-          micros =
-              modelledMicros(target.device, analyzeKernel(target.device, *d));
-      }
+    OwningOpRef<ModuleOp> module =
+        scratchModule(target.func->getContext(), target.smemLimit);
+    func::FuncOp func =
+        buildPredefinedOp(*module, p, op, full, target.element, "op");
+    if (verifiesQuietly(*module)) {
+      std::string error;
+      FailureOr<KernelDesc> d =
+          describeKernel(&func.getBody().front().front(), error);
+      if (succeeded(d))
+        micros =
+            modelledMicros(target.device, analyzeKernel(target.device, *d));
     }
     std::lock_guard<std::mutex> lock(mutex);
     return memo.try_emplace(key, micros).first->second;
+  }
+
+  /// What predefinedMicros depends on: the op's kind and parameters, the
+  /// shapes of its operands and result, and the target's element type,
+  /// shared-memory limit and device.
+  std::string predefinedKey(const SProgram &p, const SOp &op,
+                            const Scale &full) const {
+    std::string key;
+    llvm::raw_string_ostream os(key);
+    const Params &q = op.params;
+    os << kindName(op.kind) << ' ' << llvm::format("%a %a", q.a, q.b) << ' '
+       << q.dim << ' ' << q.maskDims[0] << ' ' << q.maskDims[1] << ' '
+       << (q.lower ? std::to_string(*q.lower) : "-") << ' '
+       << (q.upper ? std::to_string(*q.upper) : "-") << ' ' << q.additive;
+    for (int v : llvm::concat<const int>(op.args, ArrayRef<int>(op.result))) {
+      os << " v" << v << ':';
+      for (int64_t d : kernelShape(p.vals[v], full))
+        os << d << 'x';
+    }
+    os << ' ' << target.elementType << ' ' << target.smemLimit << ' '
+       << target.device.name;
+    return key;
   }
 
   /// A library kernel that streams the op's operands and result at the

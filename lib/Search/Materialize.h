@@ -1,9 +1,11 @@
-//===- Materialize.h - Search-IR programs as mk/mb text ---------*- C++ -*-===//
+//===- Materialize.h - Search-IR programs as mk/mb IR -----------*- C++ -*-===//
 //
 // Private to lib/Search. A candidate (or the target) becomes MLIR: a
 // func.func of mk ops and graph-defined kernels holding mb block graphs, at
 // the extents of a Scale (the real ones, or the reduced ones of the
-// fingerprint). The text is what Verification parses and what the search
+// fingerprint). Verification and the costing of pre-defined ops build it
+// with builders into scratch modules; the printed form is the candidate's
+// identity (ranking ties, deduplication) and the program the search
 // returns.
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +15,8 @@
 
 #include "SearchIR.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -20,17 +24,37 @@
 namespace mirage::search::detail {
 
 /// Prints `prog` (returning `outputs`; its first `numInputs` values are the
-/// arguments) as a func.func named `name`, at the extents `scale`.
+/// arguments) as a func.func named `name`, at the extents `scale`: what
+/// buildProgram builds, in the mk/mb syntax.
 std::string printProgram(const SProgram &prog, llvm::ArrayRef<int> outputs,
                          unsigned numInputs, const Scale &scale,
                          llvm::StringRef elementType, llvm::StringRef name);
 
+/// Builds `prog` (returning `outputs`; its first `numInputs` values are the
+/// arguments) as a func.func named `name` at the end of `module`, at the
+/// extents `scale`: the op-for-op twin of printProgram. Not verified.
+mlir::func::FuncOp buildProgram(mlir::ModuleOp module, const SProgram &prog,
+                                llvm::ArrayRef<int> outputs, unsigned numInputs,
+                                const Scale &scale, mlir::Type element,
+                                llvm::StringRef name);
+
 /// The pre-defined (kernel-level) op `op` of `prog` alone, as a func.func
-/// named `name` of its distinct operands at the extents `scale`: what the
-/// search costs as the kernel the lowering wraps it into.
-std::string printPredefinedOp(const SProgram &prog, const SOp &op,
-                              const Scale &scale, llvm::StringRef elementType,
-                              llvm::StringRef name);
+/// named `name` of its distinct operands at the extents `scale`, built at
+/// the end of `module`: what the search costs as the kernel the lowering
+/// wraps it into.
+mlir::func::FuncOp buildPredefinedOp(mlir::ModuleOp module,
+                                     const SProgram &prog, const SOp &op,
+                                     const Scale &scale, mlir::Type element,
+                                     llvm::StringRef name);
+
+/// An empty module carrying the shared-memory limit the search uses, so
+/// that the verifier checks the same limit.
+mlir::OwningOpRef<mlir::ModuleOp> scratchModule(mlir::MLIRContext *ctx,
+                                                int64_t smemLimit);
+
+/// Whether `op` verifies (its diagnostics are swallowed: a candidate the
+/// verifier rejects is simply not a program).
+bool verifiesQuietly(mlir::Operation *op);
 
 /// One line describing a program (kernels, grids, loop ranges, ops), the
 /// `summary` of a result and the key of SuperoptimizeOptions::measuredMicros.

@@ -177,6 +177,7 @@ LogicalResult importTarget(func::FuncOp func,
     error = "element type must be f16, bf16 or f32";
     return failure();
   }
+  t.element = element;
   llvm::raw_string_ostream(t.elementType) << element;
   t.elementBytes = element.isF32() ? 4 : 2;
   for (auto [i, r] : llvm::enumerate(func.getFunctionType().getResults())) {

@@ -24,13 +24,19 @@ using namespace mlir;
 
 namespace mirage::search::detail {
 
-/// Parses `text` (one func.func) in `ctx`; null on failure (diagnostics are
-/// swallowed: a candidate the verifier rejects is simply not a program).
-static OwningOpRef<ModuleOp> parseProgram(MLIRContext *ctx, StringRef text,
-                                          int64_t smemLimit) {
-  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &) { return success(); });
-  return parseSourceString<ModuleOp>(inModule(text, smemLimit),
-                                     ParserConfig(ctx));
+/// `prog` (returning `outputs`) at the extents `scale` as a func.func in a
+/// module of its own; null if it does not verify (a candidate the verifier
+/// rejects is simply not a program).
+static OwningOpRef<ModuleOp> materialize(MLIRContext *ctx, const Target &target,
+                                         const SProgram &prog,
+                                         ArrayRef<int> outputs,
+                                         const Scale &scale, StringRef name) {
+  OwningOpRef<ModuleOp> module = scratchModule(ctx, target.smemLimit);
+  buildProgram(*module, prog, outputs, target.numInputs, scale, target.element,
+               name);
+  if (!verifiesQuietly(*module))
+    return nullptr;
+  return module;
 }
 
 static func::FuncOp firstFunc(ModuleOp m) {
@@ -74,20 +80,14 @@ static bool hasSizeLikeConstants(const Target &target) {
 }
 
 /// The target and `c` at the reduced shapes of the fingerprint; false if
-/// either does not parse (a candidate the reduction does not fit).
-static bool parseReduced(MLIRContext *ctx, const Target &target,
+/// either does not verify (a candidate the reduction does not fit).
+static bool buildReduced(MLIRContext *ctx, const Target &target,
                          const Candidate &c, OwningOpRef<ModuleOp> &refMod,
                          OwningOpRef<ModuleOp> &candMod) {
   Scale reduced = reducedScale(target, c);
-  refMod =
-      parseProgram(ctx,
-                   printProgram(target.ref, target.refOutputs, target.numInputs,
-                                reduced, target.elementType, "reference"),
-                   target.smemLimit);
-  candMod = parseProgram(ctx,
-                         printProgram(c.prog, c.outputs, target.numInputs,
-                                      reduced, target.elementType, "cand"),
-                         target.smemLimit);
+  refMod = materialize(ctx, target, target.ref, target.refOutputs, reduced,
+                       "reference");
+  candMod = materialize(ctx, target, c.prog, c.outputs, reduced, "cand");
   return refMod && candMod;
 }
 
@@ -101,7 +101,7 @@ passesFingerprint(MLIRContext *ctx, const Target &target, const Candidate &c,
   if (hasSizeLikeConstants(target))
     return true;
   OwningOpRef<ModuleOp> refMod, candMod;
-  if (!parseReduced(ctx, target, c, refMod, candMod))
+  if (!buildReduced(ctx, target, c, refMod, candMod))
     return true;
   verify::EquivalenceResult r =
       runEquivalence(firstFunc(*refMod), firstFunc(*candMod), /*tests=*/1, seed,
@@ -123,12 +123,13 @@ static verify::Verdict numericsVerdict(func::FuncOp func, const Target &target,
   OwningOpRef<ModuleOp> refMod, candMod;
   func::FuncOp ref = func, cand;
   if (!hasSizeLikeConstants(target)) {
-    if (!parseReduced(ctx, target, c, refMod, candMod))
+    if (!buildReduced(ctx, target, c, refMod, candMod))
       return verify::Verdict::Equivalent;
     ref = firstFunc(*refMod);
     cand = firstFunc(*candMod);
   } else {
-    candMod = parseProgram(ctx, c.text, target.smemLimit);
+    candMod =
+        materialize(ctx, target, c.prog, c.outputs, target.extent, "cand");
     if (!candMod)
       return verify::Verdict::Equivalent;
     cand = firstFunc(*candMod);
@@ -147,7 +148,8 @@ passesFullCheck(func::FuncOp func, const Target &target, const Candidate &c,
                 Clock::time_point deadline = verify::kNoDeadline,
                 bool *cancelled = nullptr) {
   OwningOpRef<ModuleOp> fullMod =
-      parseProgram(func.getContext(), c.text, target.smemLimit);
+      materialize(func.getContext(), target, c.prog, c.outputs, target.extent,
+                  "superoptimized");
   if (!fullMod)
     return std::nullopt;
   verify::EquivalenceResult r = runEquivalence(func, firstFunc(*fullMod), tests,
@@ -166,12 +168,9 @@ LogicalResult checkTargetDecidable(const Target &target, uint64_t seed,
   Scale tiny;
   for (auto &[l, n] : target.extent)
     tiny[l] = std::min<int64_t>(n, 3);
-  std::string text =
-      printProgram(target.ref, target.refOutputs, target.numInputs, tiny,
-                   target.elementType, "target");
-  func::FuncOp func = target.func;
   OwningOpRef<ModuleOp> m =
-      parseProgram(func.getContext(), text, target.smemLimit);
+      materialize(target.func->getContext(), target, target.ref,
+                  target.refOutputs, tiny, "target");
   if (!m)
     return success();
   verify::EquivalenceResult self =
