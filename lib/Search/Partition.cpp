@@ -438,7 +438,7 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     const FailureOr<SuperoptimizeResult> &found = job.found;
     if (failed(found)) {
       r.note = job.error;
-      return {std::move(r), true};
+      return {std::move(r), !job.transient};
     }
     bool cacheable =
         found->stats.budgetStop == BudgetStop::None || !found->program.empty();

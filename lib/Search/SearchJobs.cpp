@@ -320,6 +320,7 @@ std::string formatReply(const SearchJob &job) {
   FieldWriter w(out);
   w("found", succeeded(job.found));
   w("error", job.error);
+  w("transient", job.transient);
   w("seconds", job.seconds);
   if (succeeded(job.found))
     visitResult(*job.found, w);
@@ -355,6 +356,7 @@ std::string mirage::search::runJobRequest(MLIRContext &context,
     r.error = "text after the last field";
   if (!r.ok()) {
     job.error = "malformed job request: " + r.error;
+    job.transient = true;
     return formatReply(job);
   }
   std::string diagnostics;
@@ -376,6 +378,7 @@ std::string mirage::search::runJobRequest(MLIRContext &context,
     job.error = "the job's subprogram does not parse" +
                 (diagnostics.empty() ? std::string(" to a function")
                                      : ": " + diagnostics);
+    job.transient = true;
     return formatReply(job);
   }
   searchJob(job);
@@ -389,6 +392,7 @@ LogicalResult mirage::search::parseJobReply(StringRef reply, SearchJob &job,
   bool found = false;
   r("found", found);
   r("error", job.error);
+  r("transient", job.transient);
   r("seconds", job.seconds);
   SuperoptimizeResult result;
   if (found)

@@ -159,6 +159,7 @@ public:
       if (failed(parseJobReply(reply, job, error))) {
         job.found = mlir::failure();
         job.error = error + " (from rank " + std::to_string(rank) + ")";
+        job.transient = true;
       }
       unsigned j = it->second.index;
       busy.erase(it);

@@ -106,6 +106,7 @@ TEST_F(SearchJobsTest, SearchErrorsTravelInTheReply) {
   std::string error;
   ASSERT_TRUE(succeeded(parseJobReply(reply, j, error))) << error;
   EXPECT_TRUE(failed(j.found));
+  EXPECT_FALSE(j.transient);
   EXPECT_NE(j.error.find("sm_12"), std::string::npos) << j.error;
 }
 
@@ -121,6 +122,8 @@ TEST_F(SearchJobsTest, MalformedRequestsAreErrors) {
         succeeded(parseJobReply(runJobRequest(worker, text), read, error)))
         << error;
     EXPECT_TRUE(failed(read.found));
+    // Not the search's verdict on the subprogram: never cached.
+    EXPECT_TRUE(read.transient);
     return read.error;
   };
   EXPECT_NE(outcome("").find("malformed job request"), std::string::npos);
@@ -147,7 +150,8 @@ TEST_F(SearchJobsTest, MalformedRepliesAreErrors) {
   EXPECT_TRUE(failed(parseJobReply("", j, error)));
   EXPECT_NE(error.find("malformed job reply"), std::string::npos);
   EXPECT_TRUE(failed(parseJobReply(
-      "mirage-search-reply 1\nfound 1\nerror 0\n\nseconds 1\n", j, error)));
+      "mirage-search-reply 1\nfound 1\nerror 0\n\ntransient 0\nseconds 1\n", j,
+      error)));
   EXPECT_NE(error.find("the text ends before field 'program'"),
             std::string::npos)
       << error;

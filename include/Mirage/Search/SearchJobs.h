@@ -48,6 +48,9 @@ struct SearchJob {
   /// Started when less than kMinSearchSeconds of the function's budget was
   /// left: not searched.
   bool outOfBudget = false;
+  /// The failure is the runner's, not the search's (a reply that did not
+  /// arrive whole): the outcome is not cached.
+  bool transient = false;
 };
 
 /// Runs the jobs of a wave.
@@ -99,7 +102,8 @@ std::string formatJobRequest(const SearchJob &job);
 
 /// Runs a request in `context` (which must have the Mirage dialects and
 /// func loaded or registered) and returns the reply; a malformed request
-/// or subprogram gives a reply whose outcome is that error.
+/// or subprogram gives a reply whose outcome is that error, marked
+/// transient.
 std::string runJobRequest(mlir::MLIRContext &context, llvm::StringRef request);
 
 /// Reads a reply into `job`'s outcome; fails with `error` if it is
