@@ -166,8 +166,7 @@ std::vector<Candidate> trivialCandidates(const Target &target, unsigned limit) {
     c.prog.vals.assign(target.ref.vals.begin(), target.ref.vals.begin() + n);
     for (auto [k, p] : llvm::enumerate(pos))
       c.outputs.push_back(choices[k][p]);
-    c.text = printProgram(c.prog, c.outputs, n, target.extent,
-                          target.elementType, "superoptimized");
+    c.target = &target;
     result.push_back(std::move(c));
   } while (result.size() < limit &&
            nextCombination(pos, [&](size_t k) { return choices[k].size(); }));

@@ -531,6 +531,13 @@ bool verifiesQuietly(Operation *op) {
   return succeeded(verify(op));
 }
 
+const std::string &Candidate::text() const {
+  if (!printed)
+    printed = printProgram(prog, outputs, target->numInputs, target->extent,
+                           target->elementType, "superoptimized");
+  return *printed;
+}
+
 std::string summarize(const SProgram &prog) {
   std::string s;
   llvm::raw_string_ostream os(s);

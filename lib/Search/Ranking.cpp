@@ -28,7 +28,7 @@ static bool betterCandidate(const Candidate &a, const Candidate &b,
     return a.kernels < b.kernels;
   if (a.numOps != b.numOps)
     return a.numOps < b.numOps;
-  return a.text < b.text;
+  return a.text() < b.text();
 }
 
 void applyMeasuredTime(Candidate &c, const SuperoptimizeOptions &options) {

@@ -195,6 +195,8 @@ struct SProgram {
 };
 
 /// A complete candidate with its cost.
+struct Target;
+
 struct Candidate {
   SProgram prog;
   llvm::SmallVector<int, 2> outputs;
@@ -202,9 +204,18 @@ struct Candidate {
   double micros = 0;
   /// Ops of all levels (kernel ops and block ops).
   unsigned numOps = 0;
-  std::string text;
   /// `micros` is a measured time (SuperoptimizeOptions::measuredMicros).
   bool measured = false;
+  /// The target it computes.
+  const Target *target = nullptr;
+
+  /// The program printed at the real extents (printProgram, Materialize.h):
+  /// its identity for ranking ties and deduplication, and the program a
+  /// search returns. Printed on first use: most candidates never need it.
+  const std::string &text() const;
+
+private:
+  mutable std::optional<std::string> printed;
 };
 
 //===----------------------------------------------------------------------===//

@@ -121,7 +121,6 @@ mirage::search::superoptimize(func::FuncOp func,
   // launches and the compulsory traffic at full bandwidth), times
   // `deepenFactor`, beats the best candidate so far.
   // Candidates of all depths are then verified together in cost order.
-  const Scale &full = target.extent;
   std::vector<Candidate> pool;
   for (unsigned numOps = 1; numOps <= options.maxKernelOps && !stats.timedOut;
        ++numOps) {
@@ -131,8 +130,7 @@ mirage::search::superoptimize(func::FuncOp func,
     if (stats.timedOut && stats.budgetStop == BudgetStop::None)
       stats.budgetStop = BudgetStop::Enumeration;
     for (Candidate &c : found) {
-      c.text = printProgram(c.prog, c.outputs, target.numInputs, full,
-                            target.elementType, "superoptimized");
+      c.target = &target;
       // A candidate a GPU has timed ranks by its measured time.
       applyMeasuredTime(c, options);
       pool.push_back(std::move(c));

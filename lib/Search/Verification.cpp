@@ -193,9 +193,9 @@ void auditFingerprints(func::FuncOp func, const Target &target,
   for (const Candidate &c : candidates) {
     if (stats.audited >= options.auditFingerprints)
       return;
-    if (previous && *previous == c.text)
+    if (previous && *previous == c.text())
       continue;
-    previous = &c.text;
+    previous = &c.text();
     ++stats.audited;
     bool cheap = passesFingerprint(func.getContext(), target, c, options.seed);
     bool full =
@@ -216,15 +216,16 @@ void verifyInOrder(func::FuncOp func, const Target &target,
   // stopped did not decide its candidate).
   auto stopAt = [&](size_t i) {
     for (size_t j = i; j < candidates.size(); ++j)
-      stats.unchecked += j == i || candidates[j].text != candidates[j - 1].text;
+      stats.unchecked +=
+          j == i || candidates[j].text() != candidates[j - 1].text();
     stats.timedOut = true;
     if (stats.budgetStop == BudgetStop::None)
       stats.budgetStop = BudgetStop::Verification;
   };
   for (auto [i, c] : llvm::enumerate(candidates)) {
-    if (previous && *previous == c.text)
+    if (previous && *previous == c.text())
       continue;
-    previous = &c.text;
+    previous = &c.text();
     if (verify::pastDeadline(deadline))
       return stopAt(i);
     ++stats.fingerprinted;
@@ -254,7 +255,7 @@ void verifyInOrder(func::FuncOp func, const Target &target,
       }
     }
     ++stats.verified;
-    result.program = inModule(c.text, target.smemLimit);
+    result.program = inModule(c.text(), target.smemLimit);
     result.kernels = c.kernels;
     result.modelledMicros = c.micros;
     result.measured = c.measured;
