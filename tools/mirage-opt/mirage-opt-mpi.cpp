@@ -40,6 +40,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -252,30 +253,31 @@ int main(int argc, char **argv) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  int code;
   if (rank != 0) {
-    code = workerLoop(rank);
-  } else if (ranks == 1) {
-    code = mirage::mirageOptMain(argc, argv);
-  } else {
-    static MpiJobRunner runner(ranks);
-    setSearchJobRunner(&runner);
-    llvm::sys::SetInterruptFunction(onStop);
-    // mirage-opt exits directly on some paths (--help, a bad command line):
-    // the workers are stopped and MPI finalized on those too.
-    std::atexit([] {
-      int finalized = 0;
-      MPI_Finalized(&finalized);
-      if (finalized)
-        return;
-      setSearchJobRunner(nullptr);
-      runner.stopWorkers();
-      MPI_Finalize();
-    });
-    code = mirage::mirageOptMain(argc, argv);
-    std::fflush(stdout);
+    int code = workerLoop(rank);
+    MPI_Finalize();
     return code;
   }
-  MPI_Finalize();
+  static std::unique_ptr<MpiJobRunner> runner;
+  if (ranks > 1) {
+    runner = std::make_unique<MpiJobRunner>(ranks);
+    setSearchJobRunner(runner.get());
+    llvm::sys::SetInterruptFunction(onStop);
+  }
+  // mirage-opt exits directly on some paths (--help, a bad command line):
+  // the workers are stopped and MPI finalized on every way out.
+  std::atexit([] {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized)
+      return;
+    if (runner) {
+      setSearchJobRunner(nullptr);
+      runner->stopWorkers();
+    }
+    MPI_Finalize();
+  });
+  int code = mirage::mirageOptMain(argc, argv);
+  std::fflush(stdout);
   return code;
 }

@@ -29,6 +29,8 @@
 // Bad input ends the run with rank 0's error and a non-zero exit; no rank
 // is left waiting.
 // RUN: not %mpirun -np 2 %mirage_opt_mpi %t.missing 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not %mpirun -np 2 %mirage_opt_mpi --no-such-flag 2>&1 | FileCheck %s --check-prefix=BADFLAG
+// RUN: %mpirun -np 2 %mirage_opt_mpi --help | FileCheck %s --check-prefix=HELP
 
 // SEARCHED: remark: superoptimized in 3 subprogram(s): 17 ops, 3 kernel(s) {{.*}}, 16 searched, {{[0-9]+}} not searched by the bound, 0 for the time budget, 0 from the cache
 // CACHED: remark: superoptimized in 3 subprogram(s): 17 ops, 3 kernel(s) {{.*}}, 0 searched, {{[0-9]+}} not searched by the bound, 0 for the time budget, 16 from the cache
@@ -36,7 +38,10 @@
 // KILLED: mirage-opt-mpi: rank {{[12]}} dies at job 3
 // KILLED: mirage-opt-mpi: error: the run was stopped (a worker died or the run was killed) while {{.*}}rank {{[12]}} searched job 3 (mk.{{.*}}); a rerun with the same cache directory resumes from the searches that finished
 
-// The two jobs that finished before the third was dealt are in the cache.
+// A job finished before the third was dealt (to its worker): it is in the
+// cache, so the rerun has at least one hit.
 // RESUMED: remark: superoptimized in 3 subprogram(s): 17 ops, 3 kernel(s) {{.*}}, {{[0-9]+}} searched, {{[0-9]+}} not searched by the bound, 0 for the time budget, {{[1-9][0-9]*}} from the cache
 
 // MISSING: cannot open input file '{{.*}}.missing'
+// BADFLAG: Unknown command line argument '--no-such-flag'
+// HELP: OVERVIEW: Mirage multi-level superoptimizer driver
