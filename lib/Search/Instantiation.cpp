@@ -108,7 +108,7 @@ private:
       for (int64_t d : kernelShape(p.vals[v], full))
         os << d << 'x';
     }
-    os << ' ' << target.elementType << ' ' << target.smemLimit << ' '
+    os << ' ' << target.element << ' ' << target.smemLimit << ' '
        << target.device.name;
     return key;
   }

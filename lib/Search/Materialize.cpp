@@ -133,9 +133,30 @@ static int dimOf(const Labels &labels, uint32_t label) {
   return -1;
 }
 
+/// The grid placement of a tile with `labels` in kernel `k`: the dim each
+/// grid dim splits (imap), and the dim the loop walks (fmap; -1 when
+/// `walked` is false or the kernel has no loop).
+static std::pair<SmallVector<int64_t, 3>, int64_t>
+placement(const SKernel &k, const Labels &labels, bool walked) {
+  SmallVector<int64_t, 3> imap;
+  for (unsigned g = 0; g < 3; ++g)
+    imap.push_back(g < k.grid.size() ? dimOf(labels, k.grid[g].first) : -1);
+  int64_t fmap = walked && k.forloop > 1 ? dimOf(labels, k.loopAxis) : -1;
+  return {imap, fmap};
+}
+
+/// Prints an imap or omap: "[a, b, c]".
+static void printMap(raw_ostream &os, ArrayRef<int64_t> map) {
+  os << "[";
+  llvm::interleaveComma(map, os);
+  os << "]";
+}
+
 std::string printProgram(const SProgram &prog, ArrayRef<int> outputs,
-                         unsigned numInputs, const Scale &scale,
-                         StringRef elementType, StringRef name) {
+                         unsigned numInputs, const Scale &scale, Type element,
+                         StringRef name) {
+  std::string elementType;
+  llvm::raw_string_ostream(elementType) << element;
   std::string text;
   llvm::raw_string_ostream os(text);
   SmallVector<std::string> names(prog.vals.size());
@@ -201,16 +222,14 @@ std::string printProgram(const SProgram &prog, ArrayRef<int> outputs,
     // loop, with fmap -1.
     auto printInputIter = [&](unsigned i) {
       int in = k.inputs[i];
-      const Labels &labels = prog.vals[in].labels;
-      bool epilogue = isEpilogueInput(k, static_cast<int>(i));
+      auto [imap, fmap] =
+          placement(k, prog.vals[in].labels,
+                    /*walked=*/!isEpilogueInput(k, static_cast<int>(i)));
       os << "    " << inner[i] << " = mb.input_iter " << prefix << "in" << i
-         << " imap = [";
-      for (unsigned g = 0; g < 3; ++g)
-        os << (g ? ", " : "")
-           << (g < k.grid.size() ? dimOf(labels, k.grid[g].first) : -1);
-      os << "] fmap = "
-         << (k.forloop > 1 && !epilogue ? dimOf(labels, k.loopAxis) : -1)
-         << " : " << ktype(in) << " -> " << btype(i) << "\n";
+         << " imap = ";
+      printMap(os, imap);
+      os << " fmap = " << fmap << " : " << ktype(in) << " -> " << btype(i)
+         << "\n";
     };
     for (unsigned i = 0; i < k.inputs.size(); ++i)
       if (!isEpilogueInput(k, static_cast<int>(i)))
@@ -221,14 +240,11 @@ std::string printProgram(const SProgram &prog, ArrayRef<int> outputs,
       // loop put its dims, as an input iterator's.
       std::string coords;
       if (op.kind == Kind::BandMask) {
-        const Labels &labels = k.vals[op.result].labels;
+        auto [imap, fmap] = placement(k, k.vals[op.result].labels, inBody);
         llvm::raw_string_ostream cs(coords);
-        cs << " imap = [";
-        for (unsigned g = 0; g < 3; ++g)
-          cs << (g ? ", " : "")
-             << (g < k.grid.size() ? dimOf(labels, k.grid[g].first) : -1);
-        cs << "] fmap = "
-           << (inBody && k.forloop > 1 ? dimOf(labels, k.loopAxis) : -1);
+        cs << " imap = ";
+        printMap(cs, imap);
+        cs << " fmap = " << fmap;
       }
       printSOp(
           os, "mb", op, inner[op.result], [&](int a) { return nameOf[a]; },
@@ -252,12 +268,9 @@ std::string printProgram(const SProgram &prog, ArrayRef<int> outputs,
     for (auto [i, b] : llvm::enumerate(k.outputs)) {
       saved.push_back(prefix + "o" + std::to_string(i));
       os << "    " << saved.back() << " = mb.output_saver " << outer[b]
-         << " omap = [";
-      for (unsigned g = 0; g < 3; ++g)
-        os << (g ? ", " : "")
-           << (g < k.grid.size() ? dimOf(k.vals[b].labels, k.grid[g].first)
-                                 : -1);
-      os << "] : " << btype(b) << " -> " << ktype(k.results[i]) << "\n";
+         << " omap = ";
+      printMap(os, placement(k, k.vals[b].labels, /*walked=*/false).first);
+      os << " : " << btype(b) << " -> " << ktype(k.results[i]) << "\n";
     }
     os << "    mb.return " << llvm::join(saved, ", ") << " : ";
     for (auto [i, r] : llvm::enumerate(k.results))
@@ -286,18 +299,6 @@ std::string printProgram(const SProgram &prog, ArrayRef<int> outputs,
 //===----------------------------------------------------------------------===//
 // Building
 //===----------------------------------------------------------------------===//
-
-/// The grid placement of a tile with `labels` in kernel `k`: the dim each
-/// grid dim splits (imap), and the dim the loop walks (fmap; -1 when
-/// `walked` is false or the kernel has no loop).
-static std::pair<SmallVector<int64_t, 3>, int64_t>
-placement(const SKernel &k, const Labels &labels, bool walked) {
-  SmallVector<int64_t, 3> imap;
-  for (unsigned g = 0; g < 3; ++g)
-    imap.push_back(g < k.grid.size() ? dimOf(labels, k.grid[g].first) : -1);
-  int64_t fmap = walked && k.forloop > 1 ? dimOf(labels, k.loopAxis) : -1;
-  return {imap, fmap};
-}
 
 /// The type of value `v` of `prog` at the extents `scale`.
 static Type kernelType(const SProgram &prog, int v, const Scale &scale,
@@ -534,7 +535,7 @@ bool verifiesQuietly(Operation *op) {
 const std::string &Candidate::text() const {
   if (!printed)
     printed = printProgram(prog, outputs, target->numInputs, target->extent,
-                           target->elementType, "superoptimized");
+                           target->element, "superoptimized");
   return *printed;
 }
 

@@ -28,7 +28,7 @@ namespace mirage::search::detail {
 /// buildProgram builds, in the mk/mb syntax.
 std::string printProgram(const SProgram &prog, llvm::ArrayRef<int> outputs,
                          unsigned numInputs, const Scale &scale,
-                         llvm::StringRef elementType, llvm::StringRef name);
+                         mlir::Type element, llvm::StringRef name);
 
 /// Builds `prog` (returning `outputs`; its first `numInputs` values are the
 /// arguments) as a func.func named `name` at the end of `module`, at the

@@ -225,9 +225,8 @@ private:
 /// The function being superoptimized, as the search sees it (TargetImport.h).
 struct Target {
   mlir::func::FuncOp func;
-  /// The element type of every tensor (f16, bf16 or f32), and as text.
+  /// The element type of every tensor (f16, bf16 or f32).
   mlir::Type element;
-  std::string elementType;
   int64_t elementBytes = 2;
   /// Extent of every axis label.
   Scale extent;

@@ -178,7 +178,6 @@ LogicalResult importTarget(func::FuncOp func,
     return failure();
   }
   t.element = element;
-  llvm::raw_string_ostream(t.elementType) << element;
   t.elementBytes = element.isF32() ? 4 : 2;
   for (auto [i, r] : llvm::enumerate(func.getFunctionType().getResults())) {
     auto rt = dyn_cast<RankedTensorType>(r);

@@ -71,7 +71,7 @@ protected:
           reduced[l] = std::min<int64_t>(e, 6);
         for (const Scale *scale : {&target.extent, &reduced}) {
           std::string text = printProgram(c.prog, c.outputs, target.numInputs,
-                                          *scale, target.elementType, "f");
+                                          *scale, target.element, "f");
           OwningOpRef<ModuleOp> parsed;
           {
             ScopedDiagnosticHandler quiet(
