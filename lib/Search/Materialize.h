@@ -3,10 +3,9 @@
 // Private to lib/Search. A candidate (or the target) becomes MLIR: a
 // func.func of mk ops and graph-defined kernels holding mb block graphs, at
 // the extents of a Scale (the real ones, or the reduced ones of the
-// fingerprint). Verification and the costing of pre-defined ops build it
-// with builders into scratch modules; the printed form is the candidate's
-// identity (ranking ties, deduplication) and the program the search
-// returns.
+// fingerprint), built with builders into scratch modules: what
+// verification checks, what the costing of pre-defined ops measures, and the
+// program a search returns (ProgramModule, Superoptimizer.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,16 +22,9 @@
 
 namespace mirage::search::detail {
 
-/// Prints `prog` (returning `outputs`; its first `numInputs` values are the
-/// arguments) as a func.func named `name`, at the extents `scale`: what
-/// buildProgram builds, in the mk/mb syntax.
-std::string printProgram(const SProgram &prog, llvm::ArrayRef<int> outputs,
-                         unsigned numInputs, const Scale &scale,
-                         mlir::Type element, llvm::StringRef name);
-
 /// Builds `prog` (returning `outputs`; its first `numInputs` values are the
 /// arguments) as a func.func named `name` at the end of `module`, at the
-/// extents `scale`: the op-for-op twin of printProgram. Not verified.
+/// extents `scale`. Not verified.
 mlir::func::FuncOp buildProgram(mlir::ModuleOp module, const SProgram &prog,
                                 llvm::ArrayRef<int> outputs, unsigned numInputs,
                                 const Scale &scale, mlir::Type element,
@@ -59,10 +51,6 @@ bool verifiesQuietly(mlir::Operation *op);
 /// One line describing a program (kernels, grids, loop ranges, ops), the
 /// `summary` of a result and the key of SuperoptimizeOptions::measuredMicros.
 std::string summarize(const SProgram &prog);
-
-/// `program` (one func.func) in a module carrying the shared-memory limit
-/// the search used, so that the verifier checks the same limit.
-std::string inModule(llvm::StringRef program, int64_t smemLimit);
 
 } // namespace mirage::search::detail
 

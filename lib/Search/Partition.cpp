@@ -31,7 +31,6 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
@@ -386,7 +385,7 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
   auto lookupCache = [&](Distinct &d, StringRef key) {
     std::string problem;
     std::optional<detail::CachedOutcome> cached =
-        detail::lookupOutcome(*cache, key, problem);
+        detail::lookupOutcome(*cache, key, func.getContext(), problem);
     if (!cached) {
       if (!problem.empty())
         result.cacheProblems.push_back(problem);
@@ -405,6 +404,7 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     r.summary = cached->summary;
     r.note = cached->note;
     r.program = cached->program;
+    r.structure = cached->structure;
     r.fromCache = true;
     r.recheckPending = !r.program.empty();
     d.result = std::move(r);
@@ -454,6 +454,7 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
                formatMicros(found->modelledMicros) + " us";
     } else {
       r.program = found->program;
+      r.structure = found->structure;
       r.summary = found->summary;
       r.kernels = found->kernels;
       r.micros = found->modelledMicros;
@@ -474,8 +475,8 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
     std::lock_guard<std::mutex> lock(storeMutex);
     std::string storeError;
     if (!cache->store(key,
-                      detail::formatOutcome(
-                          {r.program, r.summary, r.note, r.kernels, r.micros}),
+                      detail::formatOutcome({r.program, r.structure, r.summary,
+                                             r.note, r.kernels, r.micros}),
                       storeError))
       result.cacheProblems.push_back("cannot store an entry: " + storeError);
   };
@@ -682,9 +683,14 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
       // Only a lookup sets recheckPending, so there is a cache.
       std::string problem;
       ++result.cacheRechecks;
-      if (detail::recheckCachedProgram(d.result.program,
-                                       cache->entryPath(cacheKeyOf(d)),
-                                       d.outlined.func, so.seed, problem)) {
+      detail::CachedOutcome cached;
+      cached.program = d.result.program;
+      cached.structure = d.result.structure;
+      detail::Recheck how =
+          detail::recheckCachedProgram(cached, cache->entryPath(cacheKeyOf(d)),
+                                       d.outlined.func, so, problem);
+      if (how != detail::Recheck::Failed) {
+        result.cacheReducedRechecks += how == detail::Recheck::AtReducedShapes;
         d.result.recheckPending = false;
       } else {
         result.cacheProblems.push_back(problem);
@@ -826,14 +832,7 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
         op->moveBefore(terminator);
       continue;
     }
-    OwningOpRef<ModuleOp> parsed =
-        parseSourceString<ModuleOp>(r.program, ParserConfig(ctx));
-    if (!parsed) {
-      error = "internal error: a subprogram's verified program does not parse";
-      return failure();
-    }
-    auto best = *parsed->getBody()->getOps<func::FuncOp>().begin();
-    Block &bbody = best.getBody().front();
+    Block &bbody = r.program.func().getBody().front();
     if (bbody.getNumArguments() != piece.inputs.size() ||
         bbody.getTerminator()->getNumOperands() != piece.outputs.size()) {
       error = "internal error: a subprogram's program has another signature";

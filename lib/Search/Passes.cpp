@@ -22,7 +22,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -249,16 +248,9 @@ struct SuperoptimizePass
             func, rest, symbols,
             std::max<unsigned>(maxPartitionOps, std::min<size_t>(numOps, 16)));
     };
-    // Takes `program` (a verified module) as the function's body.
-    auto adopt = [&](StringRef program) -> LogicalResult {
-      OwningOpRef<ModuleOp> parsed =
-          parseSourceString<ModuleOp>(program, ParserConfig(&getContext()));
-      if (!parsed) {
-        func.emitError("mirage-superoptimize: internal error: the verified "
-                       "program does not parse");
-        return failure();
-      }
-      auto best = *parsed->getBody()->getOps<func::FuncOp>().begin();
+    // Takes a copy of `program`'s body as the function's body.
+    auto adopt = [&](const ProgramModule &program) {
+      OwningOpRef<func::FuncOp> best(program.func().clone());
       if (keepReference) {
         func::FuncOp ref = func.clone();
         ref.setName((func.getName() + "_reference").str());
@@ -266,8 +258,7 @@ struct SuperoptimizePass
         func->setAttr(mk::MKDialect::kReferenceAttrName,
                       FlatSymbolRefAttr::get(ref.getNameAttr()));
       }
-      func.getBody().takeBody(best.getBody());
-      return success();
+      func.getBody().takeBody(best->getBody());
     };
     FailureOr<std::pair<unsigned, double>> unfused =
         estimateProgramCost(func, chip);
@@ -297,11 +288,14 @@ struct SuperoptimizePass
     if (cache) {
       std::string problem;
       std::optional<search::detail::CachedOutcome> hit =
-          search::detail::lookupOutcome(*cache, key, problem);
-      if (hit && !hit->program.empty() &&
-          !search::detail::recheckCachedProgram(
-              hit->program, cache->entryPath(key), func, o.seed, problem))
-        hit.reset();
+          search::detail::lookupOutcome(*cache, key, &getContext(), problem);
+      search::detail::Recheck recheck = search::detail::Recheck::Failed;
+      if (hit && !hit->program.empty()) {
+        recheck = search::detail::recheckCachedProgram(
+            *hit, cache->entryPath(key), func, o, problem);
+        if (recheck == search::detail::Recheck::Failed)
+          hit.reset();
+      }
       if (hit && hit->program.empty()) {
         emitRemark(func.getLoc(), "not superoptimized whole (from the cache): ")
             << hit->note;
@@ -309,13 +303,16 @@ struct SuperoptimizePass
         return success();
       }
       if (hit) {
-        if (failed(adopt(hit->program)))
-          return failure();
+        adopt(hit->program);
         std::string micros;
         llvm::raw_string_ostream(micros) << llvm::format("%.1f", hit->micros);
         emitRemark(func.getLoc(), "superoptimized (from the cache): ")
             << hit->summary << "; " << hit->kernels << " kernel(s), modelled "
-            << micros << " us on " << chip;
+            << micros << " us on " << chip << "; re-checked at "
+            << (recheck == search::detail::Recheck::AtReducedShapes
+                    ? "reduced"
+                    : "the real")
+            << " shapes";
         return success();
       }
       if (!problem.empty())
@@ -364,7 +361,11 @@ struct SuperoptimizePass
           << statsLine << ")";
       // Only a search that ran to its end says there is none.
       if (s.budgetStop == BudgetStop::None && succeeded(unfused))
-        store({"", "none", "no verified program", unfused->first,
+        store({{},
+               {},
+               "none",
+               "no verified program",
+               unfused->first,
                unfused->second});
       partitionInstead();
       return success();
@@ -380,15 +381,19 @@ struct SuperoptimizePass
           << llvm::format("%.1f", unfused->second) << " us; " << statsLine
           << ")";
       emitRemark(func.getLoc(), why);
-      store({"", r->summary, "slower than the unfused ops", r->kernels,
+      store({{},
+             {},
+             r->summary,
+             "slower than the unfused ops",
+             r->kernels,
              r->modelledMicros});
       partitionInstead();
       return success();
     }
-    if (failed(adopt(r->program)))
-      return failure();
+    adopt(r->program);
     if (!r->measured)
-      store({r->program, r->summary, "", r->kernels, r->modelledMicros});
+      store({r->program, r->structure, r->summary, "", r->kernels,
+             r->modelledMicros});
     std::string micros;
     llvm::raw_string_ostream(micros) << llvm::format("%.1f", r->modelledMicros);
     emitRemark(func.getLoc(), "superoptimized: ")
@@ -505,7 +510,8 @@ struct SuperoptimizePass
         << " distinct, " << r->searched << " searched, " << r->skippedByBound
         << " not searched by the bound, " << r->skippedByBudget
         << " for the time budget, " << r->cacheHits << " from the cache ("
-        << r->cacheRechecks << " re-checked), " << r->deduplicated
+        << r->cacheRechecks << " re-checked, " << r->cacheReducedRechecks
+        << " at reduced shapes), " << r->deduplicated
         << " chosen deduplicated; " << r->absorbedViews.erased
         << " layout op(s) folded into views (" << r->absorbedViews.inputs
         << " kernel input(s), " << r->absorbedViews.outputs << " output(s)), "

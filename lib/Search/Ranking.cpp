@@ -17,6 +17,15 @@ using namespace mlir;
 
 namespace mirage::search::detail {
 
+/// Block ops inside loop bodies: run once per loop step, where the ops
+/// after the loop run once.
+static unsigned bodyOps(const Candidate &c) {
+  unsigned n = 0;
+  for (const SKernel &k : c.prog.kernels)
+    n += k.numBody;
+  return n;
+}
+
 /// The total order of rankCandidates.
 static bool betterCandidate(const Candidate &a, const Candidate &b,
                             bool byKernels) {
@@ -28,7 +37,13 @@ static bool betterCandidate(const Candidate &a, const Candidate &b,
     return a.kernels < b.kernels;
   if (a.numOps != b.numOps)
     return a.numOps < b.numOps;
-  return a.text() < b.text();
+  // Equal in the model: the one that does more after its loops.
+  if (unsigned ba = bodyOps(a), bb = bodyOps(b); ba != bb)
+    return ba < bb;
+  // Last, a fixed order of programs: a candidate's identity.
+  ArrayRef<int64_t> ka = a.key(), kb = b.key();
+  return std::lexicographical_compare(ka.begin(), ka.end(), kb.begin(),
+                                      kb.end());
 }
 
 void applyMeasuredTime(Candidate &c, const SuperoptimizeOptions &options) {

@@ -2,11 +2,12 @@
 
 #include "SearchCache.h"
 
+#include "TargetImport.h"
+#include "Verification.h"
+
 #include "Mirage/Verify/Equivalence.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -46,13 +47,17 @@ std::string formatOutcome(const CachedOutcome &outcome) {
   llvm::raw_string_ostream os(p);
   os << "kernels " << outcome.kernels << "\nmicros "
      << llvm::format("%.17g", outcome.micros) << "\nsummary " << outcome.summary
-     << "\nnote " << outcome.note << "\n"
-     << outcome.program;
+     << "\nnote " << outcome.note << "\nstructure";
+  for (int64_t v : outcome.structure)
+    os << ' ' << v;
+  os << "\n" << outcome.program.print();
   return p;
 }
 
-/// Reads a payload back; nullopt if it is malformed.
-static std::optional<CachedOutcome> parseOutcome(StringRef payload) {
+/// Reads a payload back, its program into `ctx`; nullopt if it is
+/// malformed, with `problem` saying what was wrong.
+static std::optional<CachedOutcome>
+parseOutcome(StringRef payload, MLIRContext *ctx, std::string &problem) {
   auto line = [&](StringRef tag, StringRef &value) {
     size_t end = payload.find('\n');
     if (end == StringRef::npos)
@@ -62,6 +67,7 @@ static std::optional<CachedOutcome> parseOutcome(StringRef payload) {
     return value.consume_front(tag);
   };
   StringRef kernels, micros, summary, note;
+  problem = "malformed payload";
   if (!line("kernels ", kernels) || !line("micros ", micros) ||
       !line("summary ", summary) || !line("note ", note))
     return std::nullopt;
@@ -71,50 +77,116 @@ static std::optional<CachedOutcome> parseOutcome(StringRef payload) {
     return std::nullopt;
   o.summary = summary.str();
   o.note = note.str();
-  o.program = payload.str();
+  // The structure line (entries written before it have none).
+  if (payload.starts_with("structure")) {
+    StringRef numbers;
+    if (!line("structure", numbers))
+      return std::nullopt;
+    SmallVector<StringRef> fields;
+    numbers.split(fields, ' ', -1, /*KeepEmpty=*/false);
+    for (StringRef f : fields) {
+      int64_t v;
+      if (f.getAsInteger(10, v))
+        return std::nullopt;
+      o.structure.push_back(v);
+    }
+  }
+  std::string error;
+  FailureOr<ProgramModule> program = ProgramModule::parse(payload, ctx, error);
+  if (failed(program)) {
+    problem = "a program that " + error;
+    return std::nullopt;
+  }
+  o.program = std::move(*program);
+  problem.clear();
   return o;
 }
 
-std::optional<CachedOutcome>
-lookupOutcome(const ResultCache &cache, StringRef key, std::string &problem) {
+std::optional<CachedOutcome> lookupOutcome(const ResultCache &cache,
+                                           StringRef key, MLIRContext *ctx,
+                                           std::string &problem) {
   std::optional<std::string> payload = cache.lookup(key, problem);
   if (!payload)
     return std::nullopt;
-  std::optional<CachedOutcome> outcome = parseOutcome(*payload);
+  std::optional<CachedOutcome> outcome = parseOutcome(*payload, ctx, problem);
   if (!outcome)
-    problem = "malformed payload in " + cache.entryPath(key);
+    problem += " in " + cache.entryPath(key);
   return outcome;
 }
 
-bool recheckCachedProgram(StringRef program, StringRef entryPath,
-                          func::FuncOp reference, uint64_t seed,
-                          std::string &problem) {
-  OwningOpRef<ModuleOp> parsed;
-  {
-    ScopedDiagnosticHandler quiet(reference.getContext(),
-                                  [](Diagnostic &) { return success(); });
-    parsed = parseSourceString<ModuleOp>(program,
-                                         ParserConfig(reference.getContext()));
+/// The re-check of `outcome` from its structure; nullopt when it cannot
+/// decide and the full check must.
+static std::optional<Recheck>
+recheckFromStructure(const CachedOutcome &outcome, func::FuncOp reference,
+                     const SuperoptimizeOptions &options,
+                     std::string &problem) {
+  SuperoptimizeOptions o = options;
+  o.pruning = false; // labels and constants only: no saturation
+  Target target;
+  std::string error;
+  if (failed(importTarget(reference, o, target, error)))
+    return std::nullopt;
+  FailureOr<Candidate> c = candidateOfKey(outcome.structure, target, error);
+  if (failed(c)) {
+    problem = "its structure is malformed (" + error + ")";
+    return Recheck::Failed;
   }
-  func::FuncOp candidate;
-  if (parsed)
-    for (func::FuncOp f : parsed->getBody()->getOps<func::FuncOp>()) {
-      candidate = f;
-      break;
-    }
-  verify::EquivalenceResult check;
-  if (candidate && candidate.getFunctionType() == reference.getFunctionType()) {
+  OwningOpRef<ModuleOp> built;
+  verify::Verdict v =
+      recheckAtReducedShapes(target, *c, options.seed + 1, built);
+  if (!built) {
+    problem = "its structure does not build a program that verifies";
+    return Recheck::Failed;
+  }
+  // The program used is the entry's; its structure must build exactly it.
+  auto generic = [](func::FuncOp f) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    f->print(os, OpPrintingFlags().printGenericOpForm());
+    return text;
+  };
+  if (generic(ProgramModule(std::move(built)).func()) !=
+      generic(outcome.program.func())) {
+    problem = "its program is not the one its structure builds";
+    return Recheck::Failed;
+  }
+  if (v == verify::Verdict::Equivalent)
+    return Recheck::AtReducedShapes;
+  if (v == verify::Verdict::NotEquivalent) {
+    problem = "it differs from the function at reduced shapes";
+    return Recheck::Failed;
+  }
+  return std::nullopt;
+}
+
+Recheck recheckCachedProgram(const CachedOutcome &outcome, StringRef entryPath,
+                             func::FuncOp reference,
+                             const SuperoptimizeOptions &options,
+                             std::string &problem) {
+  func::FuncOp candidate = outcome.program.func();
+  std::string why;
+  std::optional<Recheck> verdict;
+  if (!candidate || candidate.getFunctionType() != reference.getFunctionType())
+    verdict = Recheck::Failed, why = "it has another signature";
+  else if (!outcome.structure.empty())
+    verdict = recheckFromStructure(outcome, reference, options, why);
+  if (!verdict) {
     verify::EquivalenceOptions eo;
     eo.numTests = 1;
-    eo.seed = seed + 1;
+    eo.seed = options.seed + 1;
     eo.floatCheck = false;
-    check = verify::checkEquivalence(reference, candidate, eo);
+    verify::EquivalenceResult check =
+        verify::checkEquivalence(reference, candidate, eo);
+    verdict = check.verdict == verify::Verdict::Equivalent
+                  ? Recheck::AtRealShapes
+                  : Recheck::Failed;
+    why = check.reason;
   }
-  if (check.verdict == verify::Verdict::Equivalent)
-    return true;
-  problem = ("cached program in " + entryPath + " failed the re-check").str() +
-            (check.reason.empty() ? "" : ": " + check.reason);
-  return false;
+  if (*verdict == Recheck::Failed)
+    problem =
+        ("cached program in " + entryPath + " failed the re-check").str() +
+        (why.empty() ? "" : ": " + why);
+  return *verdict;
 }
 
 } // namespace mirage::search::detail

@@ -19,15 +19,20 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mirage::search::detail {
 
 /// The outcome of one search as the cache holds it. An empty `program`
 /// records that the search found nothing worth using (`note` says why).
 struct CachedOutcome {
-  std::string program;
+  ProgramModule program;
+  /// The program's structure (SuperoptimizeResult::structure); empty in
+  /// entries written without one.
+  std::vector<int64_t> structure;
   std::string summary;
   std::string note;
   unsigned kernels = 0;
@@ -46,23 +51,34 @@ std::string searchCacheKey(llvm::StringRef kind, llvm::StringRef canonicalText,
 /// that equal programs in differently named functions share an entry.
 std::string canonicalFunctionText(mlir::func::FuncOp func);
 
-/// The payload of `outcome`: four header lines, then the program text.
+/// The payload of `outcome`: five header lines (the fifth, the structure,
+/// may be missing), then the program printed.
 std::string formatOutcome(const CachedOutcome &outcome);
 
-/// The outcome stored under `key`, if the entry is intact and well formed.
-/// Otherwise nullopt, with `problem` saying what was wrong (empty for a
-/// plain miss). A program in it is a hint: recheckCachedProgram decides
-/// whether it may be used.
+/// The outcome stored under `key`, its program parsed into `ctx`, if the
+/// entry is intact and well formed. Otherwise nullopt, with `problem` saying
+/// what was wrong (empty for a plain miss). A program in it is a hint:
+/// recheckCachedProgram decides whether it may be used.
 std::optional<CachedOutcome> lookupOutcome(const ResultCache &cache,
                                            llvm::StringRef key,
+                                           mlir::MLIRContext *ctx,
                                            std::string &problem);
 
-/// Whether the cached `program` (from the entry at `entryPath`) parses, has
-/// the signature of `reference` and passes a finite-field test against it
-/// (seeded by `seed`); if not, `problem` says why.
-bool recheckCachedProgram(llvm::StringRef program, llvm::StringRef entryPath,
-                          mlir::func::FuncOp reference, uint64_t seed,
-                          std::string &problem);
+/// How a cached program passed its re-check, or that it did not.
+enum class Recheck { Failed, AtReducedShapes, AtRealShapes };
+
+/// Decides whether the program of `outcome` (from the entry at `entryPath`)
+/// may be used for `reference`, searched under `options`. It must have the
+/// signature of `reference`. With a structure, the structure must rebuild
+/// exactly the entry's program, and one finite-field test at reduced shapes
+/// decides (recheckAtReducedShapes, Verification.h); without one, or where
+/// reduced shapes cannot decide, one finite-field test at the real shapes
+/// (seeded by `options.seed`). When it fails, `problem` says why.
+Recheck recheckCachedProgram(const CachedOutcome &outcome,
+                             llvm::StringRef entryPath,
+                             mlir::func::FuncOp reference,
+                             const SuperoptimizeOptions &options,
+                             std::string &problem);
 
 } // namespace mirage::search::detail
 

@@ -209,14 +209,30 @@ struct Candidate {
   /// The target it computes.
   const Target *target = nullptr;
 
-  /// The program printed at the real extents (printProgram, Materialize.h):
-  /// its identity for ranking ties and deduplication, and the program a
-  /// search returns. Printed on first use: most candidates never need it.
-  const std::string &text() const;
+  /// The candidate's identity, for ranking ties and deduplication:
+  /// everything its program is built from (every value's labels, the ops
+  /// with their parameters and operands, each kernel's structure and
+  /// instantiation, the outputs) as a list of numbers. Equal keys build the
+  /// same program (buildProgram, Materialize.h). Made on first use: most
+  /// candidates never need it.
+  llvm::ArrayRef<int64_t> key() const;
 
 private:
-  mutable std::optional<std::string> printed;
+  mutable std::optional<llvm::SmallVector<int64_t, 0>> encoded;
 };
+
+/// Whether `a` and `b` build the same program (equal keys).
+bool sameProgram(const Candidate &a, const Candidate &b);
+
+/// The candidate of `target` whose key is `key` (its structure, without a
+/// modelled time), or failure with `error` when `key` is not one: every
+/// number is checked against what the builders index with it (values
+/// defined once and before their uses, labels of the target's axes, splits
+/// that divide them), so that any list of numbers either fails here or
+/// builds IR that the verifier judges. Defined in CandidateKey.cpp.
+mlir::FailureOr<Candidate> candidateOfKey(llvm::ArrayRef<int64_t> key,
+                                          const Target &target,
+                                          std::string &error);
 
 //===----------------------------------------------------------------------===//
 // The target

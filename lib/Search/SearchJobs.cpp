@@ -127,6 +127,15 @@ public:
   std::enable_if_t<std::is_integral_v<Int>> operator()(StringRef name, Int v) {
     os << name << ' ' << v << '\n';
   }
+  void operator()(StringRef name, const ProgramModule &program) {
+    (*this)(name, program.print());
+  }
+  void operator()(StringRef name, const std::vector<int64_t> &numbers) {
+    os << name << ' ' << numbers.size();
+    for (int64_t v : numbers)
+      os << ' ' << v;
+    os << '\n';
+  }
   void operator()(StringRef name, const MeasuredList &list) {
     (*this)(name, static_cast<uint64_t>(list.size()));
     for (const auto &[summary, micros] : list) {
@@ -143,7 +152,9 @@ private:
 /// sets `error` and turns every later read into a no-op.
 class FieldReader {
 public:
-  explicit FieldReader(StringRef text) : rest(text) {}
+  /// Programs are parsed into `context` (null: no program is expected).
+  FieldReader(StringRef text, MLIRContext *context)
+      : rest(text), context(context) {}
 
   std::string error;
 
@@ -190,6 +201,37 @@ public:
     if (field(name, value) && value.getAsInteger(10, v))
       fail("field '" + name.str() + "' is not an integer");
   }
+  void operator()(StringRef name, ProgramModule &program) {
+    std::string text;
+    (*this)(name, text);
+    if (!ok())
+      return;
+    if (!context && !text.empty())
+      return fail("field '" + name.str() + "' holds a program nobody expects");
+    std::string problem;
+    FailureOr<ProgramModule> parsed =
+        ProgramModule::parse(text, context, problem);
+    if (failed(parsed))
+      return fail("the program of field '" + name.str() + "' " + problem);
+    program = std::move(*parsed);
+  }
+  void operator()(StringRef name, std::vector<int64_t> &numbers) {
+    StringRef value;
+    if (!field(name, value))
+      return;
+    SmallVector<StringRef> items;
+    value.split(items, ' ');
+    uint64_t size;
+    numbers.clear();
+    if (items.front().getAsInteger(10, size) || size != items.size() - 1)
+      return fail("field '" + name.str() + "' is not a list of numbers");
+    for (StringRef item : llvm::drop_begin(items)) {
+      int64_t v;
+      if (item.getAsInteger(10, v))
+        return fail("field '" + name.str() + "' is not a list of numbers");
+      numbers.push_back(v);
+    }
+  }
   void operator()(StringRef name, MeasuredList &list) {
     uint64_t size;
     if (!number(name, size))
@@ -205,6 +247,7 @@ public:
 
 private:
   StringRef rest;
+  MLIRContext *context;
 
   void fail(const std::string &message) {
     if (ok())
@@ -306,6 +349,7 @@ template <typename Stats, typename Visit> void visitStats(Stats &s, Visit &&v) {
 template <typename Result, typename Visit>
 void visitResult(Result &r, Visit &&v) {
   v("program", r.program);
+  v("structure", r.structure);
   v("kernels", r.kernels);
   v("modelled-micros", r.modelledMicros);
   v("measured", r.measured);
@@ -346,7 +390,7 @@ std::string mirage::search::formatJobRequest(const SearchJob &job) {
 std::string mirage::search::runJobRequest(MLIRContext &context,
                                           StringRef request) {
   SearchJob job;
-  FieldReader r(request);
+  FieldReader r(request, &context);
   r.expectLine(kRequestHeader);
   r("name", job.name);
   visitOptions(job.options, r);
@@ -359,35 +403,25 @@ std::string mirage::search::runJobRequest(MLIRContext &context,
     job.transient = true;
     return formatReply(job);
   }
-  std::string diagnostics;
-  OwningOpRef<ModuleOp> module;
-  {
-    ScopedDiagnosticHandler collect(&context, [&](Diagnostic &d) {
-      if (d.getSeverity() == DiagnosticSeverity::Error)
-        diagnostics += (diagnostics.empty() ? "" : "; ") + d.str();
-      return success();
-    });
-    module = parseSourceString<ModuleOp>(text, ParserConfig(&context));
-  }
-  if (module)
-    for (func::FuncOp f : module->getBody()->getOps<func::FuncOp>()) {
-      job.func = f;
-      break;
-    }
-  if (!job.func) {
-    job.error = "the job's subprogram does not parse" +
-                (diagnostics.empty() ? std::string(" to a function")
-                                     : ": " + diagnostics);
+  // The subprogram is a module of one function, as a program is.
+  std::string problem;
+  FailureOr<ProgramModule> subprogram =
+      text.empty() ? FailureOr<ProgramModule>(failure())
+                   : ProgramModule::parse(text, &context, problem);
+  if (failed(subprogram)) {
+    job.error = "the job's subprogram " +
+                (problem.empty() ? std::string("is empty") : problem);
     job.transient = true;
     return formatReply(job);
   }
+  job.func = subprogram->func();
   searchJob(job);
   return formatReply(job);
 }
 
 LogicalResult mirage::search::parseJobReply(StringRef reply, SearchJob &job,
                                             std::string &error) {
-  FieldReader r(reply);
+  FieldReader r(reply, job.func ? job.func->getContext() : nullptr);
   r.expectLine(kReplyHeader);
   bool found = false;
   r("found", found);

@@ -14,7 +14,6 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
@@ -53,6 +52,32 @@ static Scale reducedScale(const Target &t, const Candidate &c) {
     for (const SKernel &k : c.prog.kernels)
       m = std::lcm(m, splitOf(k, l));
     s[l] = 3 * m < n ? 3 * m : n;
+  }
+  return s;
+}
+
+/// reducedScale where axes of different real extents never share a reduced
+/// extent: an axis that would meets the next multiple of its splits (or its
+/// real extent), so that a program that counts the elements of two axes
+/// cannot pass as a program that does not.
+static Scale recheckScale(const Target &t, const Candidate &c) {
+  Scale s = reducedScale(t, c);
+  SmallVector<uint32_t> labels;
+  for (auto &[l, n] : t.extent)
+    labels.push_back(l);
+  llvm::sort(labels);
+  for (size_t i = 0; i < labels.size(); ++i) {
+    uint32_t l = labels[i];
+    int64_t n = t.extent.lookup(l), step = 1;
+    for (const SKernel &k : c.prog.kernels)
+      step = std::lcm(step, splitOf(k, l));
+    auto collides = [&] {
+      return llvm::any_of(ArrayRef(labels).take_front(i), [&](uint32_t o) {
+        return s[o] == s[l] && t.extent.lookup(o) != n;
+      });
+    };
+    while (s[l] < n && collides())
+      s[l] = std::min(n, s[l] + step);
   }
   return s;
 }
@@ -141,12 +166,14 @@ static verify::Verdict numericsVerdict(func::FuncOp func, const Target &target,
 
 /// The check at the real shapes: `tests` finite-field tests and, with
 /// `floatCheck`, an f64 comparison that must agree to 1e-6. `cancelled` is
-/// set when the deadline stopped the check.
+/// set when the deadline stopped the check. `program`, when given, receives
+/// the candidate built at the real shapes (the program a search returns).
 static std::optional<verify::EquivalenceResult>
 passesFullCheck(func::FuncOp func, const Target &target, const Candidate &c,
                 unsigned tests, uint64_t seed, bool floatCheck,
                 Clock::time_point deadline = verify::kNoDeadline,
-                bool *cancelled = nullptr) {
+                bool *cancelled = nullptr,
+                OwningOpRef<ModuleOp> *program = nullptr) {
   OwningOpRef<ModuleOp> fullMod =
       materialize(func.getContext(), target, c.prog, c.outputs, target.extent,
                   "superoptimized");
@@ -160,7 +187,33 @@ passesFullCheck(func::FuncOp func, const Target &target, const Candidate &c,
   if (r.verdict != verify::Verdict::Equivalent ||
       (r.floatMaxRelDiff && *r.floatMaxRelDiff > 1e-6))
     return std::nullopt;
+  if (program)
+    *program = std::move(fullMod);
   return r;
+}
+
+verify::Verdict recheckAtReducedShapes(const Target &target, const Candidate &c,
+                                       uint64_t seed,
+                                       OwningOpRef<ModuleOp> &program) {
+  MLIRContext *ctx = target.func->getContext();
+  program = materialize(ctx, target, c.prog, c.outputs, target.extent,
+                        "superoptimized");
+  if (!program || hasSizeLikeConstants(target))
+    return verify::Verdict::Unknown;
+  Scale reduced = recheckScale(target, c);
+  OwningOpRef<ModuleOp> refMod = materialize(
+      ctx, target, target.ref, target.refOutputs, reduced, "reference");
+  OwningOpRef<ModuleOp> candMod =
+      materialize(ctx, target, c.prog, c.outputs, reduced, "cand");
+  if (!refMod || !candMod)
+    return verify::Verdict::Unknown;
+  verify::EquivalenceResult r =
+      runEquivalence(firstFunc(*refMod), firstFunc(*candMod), /*tests=*/1, seed,
+                     /*floatCheck=*/false);
+  if (r.verdict == verify::Verdict::Equivalent ||
+      r.verdict == verify::Verdict::NotEquivalent)
+    return r.verdict;
+  return verify::Verdict::Unknown;
 }
 
 LogicalResult checkTargetDecidable(const Target &target, uint64_t seed,
@@ -189,13 +242,13 @@ void auditFingerprints(func::FuncOp func, const Target &target,
                        const SuperoptimizeOptions &options,
                        ArrayRef<Candidate> candidates,
                        SuperoptimizeStats &stats) {
-  const std::string *previous = nullptr;
+  const Candidate *previous = nullptr;
   for (const Candidate &c : candidates) {
     if (stats.audited >= options.auditFingerprints)
       return;
-    if (previous && *previous == c.text())
+    if (previous && sameProgram(*previous, c))
       continue;
-    previous = &c.text();
+    previous = &c;
     ++stats.audited;
     bool cheap = passesFingerprint(func.getContext(), target, c, options.seed);
     bool full =
@@ -211,21 +264,21 @@ void verifyInOrder(func::FuncOp func, const Target &target,
                    ArrayRef<Candidate> candidates, Clock::time_point deadline,
                    SuperoptimizeResult &result) {
   SuperoptimizeStats &stats = result.stats;
-  const std::string *previous = nullptr;
+  const Candidate *previous = nullptr;
   // Candidates i and later are not checked (a check that the deadline
   // stopped did not decide its candidate).
   auto stopAt = [&](size_t i) {
     for (size_t j = i; j < candidates.size(); ++j)
       stats.unchecked +=
-          j == i || candidates[j].text() != candidates[j - 1].text();
+          j == i || !sameProgram(candidates[j], candidates[j - 1]);
     stats.timedOut = true;
     if (stats.budgetStop == BudgetStop::None)
       stats.budgetStop = BudgetStop::Verification;
   };
   for (auto [i, c] : llvm::enumerate(candidates)) {
-    if (previous && *previous == c.text())
+    if (previous && sameProgram(*previous, c))
       continue;
-    previous = &c.text();
+    previous = &c;
     if (verify::pastDeadline(deadline))
       return stopAt(i);
     ++stats.fingerprinted;
@@ -236,9 +289,10 @@ void verifyInOrder(func::FuncOp func, const Target &target,
     }
     ++stats.fullChecks;
     bool cancelled = false;
+    OwningOpRef<ModuleOp> program;
     std::optional<verify::EquivalenceResult> r =
         passesFullCheck(func, target, c, options.finalTests, options.seed,
-                        /*floatCheck=*/true, deadline, &cancelled);
+                        /*floatCheck=*/true, deadline, &cancelled, &program);
     if (cancelled)
       return stopAt(i);
     if (!r)
@@ -255,7 +309,8 @@ void verifyInOrder(func::FuncOp func, const Target &target,
       }
     }
     ++stats.verified;
-    result.program = inModule(c.text(), target.smemLimit);
+    result.program = ProgramModule(std::move(program));
+    result.structure.assign(c.key().begin(), c.key().end());
     result.kernels = c.kernels;
     result.modelledMicros = c.micros;
     result.measured = c.measured;

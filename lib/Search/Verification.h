@@ -14,6 +14,10 @@
 #include "SearchIR.h"
 
 #include "Mirage/Search/Superoptimizer.h"
+#include "Mirage/Verify/Equivalence.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 
 #include <string>
 
@@ -44,6 +48,19 @@ void verifyInOrder(mlir::func::FuncOp func, const Target &target,
                    const SuperoptimizeOptions &options,
                    llvm::ArrayRef<Candidate> candidates,
                    Clock::time_point deadline, SuperoptimizeResult &result);
+
+/// The re-check of a cached program rebuilt from its structure
+/// (SearchCache.h): sets `program` to `c` built at the real shapes (null if
+/// it does not verify), then tests `c` against the target once in the
+/// finite field at reduced shapes, each axis at the fingerprint's extent
+/// (recheckScale: axes of different real extents never share a reduced
+/// one). Unknown where reduced shapes cannot decide: a target with
+/// constants that may stand for sizes, a program the reduction does not
+/// fit, a test the verifier cannot decide; the caller then runs the full
+/// check at the real shapes.
+verify::Verdict
+recheckAtReducedShapes(const Target &target, const Candidate &c, uint64_t seed,
+                       mlir::OwningOpRef<mlir::ModuleOp> &program);
 
 } // namespace mirage::search::detail
 

@@ -24,12 +24,12 @@
 
 // FIRST: remark: subprogram 1 of 2: {{.*}}; searched in
 // FIRST: remark: subprogram 2 of 2: {{.*}}; searched in
-// FIRST: remark: superoptimized in 2 subprogram(s): {{.*}}, 0 from the cache (0 re-checked),
+// FIRST: remark: superoptimized in 2 subprogram(s): {{.*}}, 0 from the cache (0 re-checked, 0 at reduced shapes),
 
 // SECOND-NOT: result cache:
 // SECOND: remark: subprogram 1 of 2: {{.*}} {rms_norm mul matmul matmul {{.*}}; {{.*}}; from cache
 // SECOND: remark: subprogram 2 of 2: {{.*}} {{{.*}}matmul add accum_sum}; {{.*}}; from cache
-// SECOND: remark: superoptimized in 2 subprogram(s): 8 ops, 2 kernel(s) (unfused 8), {{.*}} 0 searched, {{.*}} from the cache (2 re-checked),
+// SECOND: remark: superoptimized in 2 subprogram(s): 8 ops, 2 kernel(s) (unfused 8), {{.*}} 0 searched, {{.*}} from the cache (2 re-checked, 2 at reduced shapes),
 
 // CORRUPT: remark: result cache: {{.*}}: 2 trailing bytes after the checksum
 // CORRUPT: remark: subprogram {{[12]}} of 2: {{.*}}silu{{.*}}; searched in

@@ -23,12 +23,12 @@
 
 // FIRST: remark: superoptimized: graph_kernel {{.*}} {matmul add matmul accum_sum}; 1 kernel(s), modelled {{.*}}; states
 // FIRST: remark: not superoptimized whole: the best verified program
-// FIRST: remark: superoptimized in 2 subprogram(s): {{.*}}, 0 from the cache (0 re-checked),
+// FIRST: remark: superoptimized in 2 subprogram(s): {{.*}}, 0 from the cache (0 re-checked, 0 at reduced shapes),
 
 // SECOND-NOT: result cache:
-// SECOND: remark: superoptimized (from the cache): graph_kernel {{.*}} {matmul add matmul accum_sum}; 1 kernel(s), modelled
+// SECOND: remark: superoptimized (from the cache): graph_kernel {{.*}} {matmul add matmul accum_sum}; 1 kernel(s), modelled {{.*}}; re-checked at reduced shapes
 // SECOND: remark: not superoptimized whole (from the cache): slower than the unfused ops
-// SECOND: remark: superoptimized in 2 subprogram(s): {{.*}} 0 searched, {{.*}} {{[0-9]+}} from the cache (1 re-checked),
+// SECOND: remark: superoptimized in 2 subprogram(s): {{.*}} 0 searched, {{.*}} {{[0-9]+}} from the cache (1 re-checked, 1 at reduced shapes),
 
 // CORRUPT: remark: result cache: {{.*}}: 2 trailing bytes after the checksum; the entry is ignored
 // CORRUPT-NEXT: func.func @lora(

@@ -1,11 +1,14 @@
 //===- MaterializeTest.cpp - Candidates built as IR -------------*- C++ -*-===//
 //
-// White-box test of lib/Search's Materialize.h: candidates the enumeration
-// finds for a few targets (matmuls with a norm, a gated MLP,
-// element-wise chains with scalars and clamps, a masked softmax with a
-// band mask and a where), built with builders at the real and at reduced
-// shapes, is the same IR as its printed form parsed back, op for op and
-// attribute for attribute; and what verifies as text verifies as built.
+// White-box test of lib/Search's Materialize.h and of a candidate's
+// identity (SearchIR.h): the candidates the enumeration finds for a few
+// targets (matmuls with a norm, a gated MLP, element-wise chains with
+// scalars and clamps, a masked softmax with a band mask and a where), built
+// with builders at the real and at reduced shapes, print and parse back to
+// the same IR, op for op and attribute for attribute (what crosses the cache
+// and process boundaries comes back unchanged); and two candidates have the
+// same key exactly when they build the same IR (deduplication by key never
+// drops a distinct program, nor verifies one twice).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +24,9 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "gtest/gtest.h"
+
+#include <map>
+#include <vector>
 
 using namespace mlir;
 using namespace mirage;
@@ -46,9 +52,18 @@ protected:
     return s;
   }
 
+  /// The generic form of `func` (names, attributes and types, all
+  /// spelled out), under a fixed symbol name.
+  static std::string generic(func::FuncOp func) {
+    OwningOpRef<func::FuncOp> copy(func.clone());
+    copy->setName("f");
+    return print(*copy);
+  }
+
   /// Checks the candidates with up to `numOps` kernel-level ops of the
-  /// function in `src` (at most about 60 per count of ops, spread over the
-  /// enumeration's order); returns how many were checked.
+  /// function in `src`: the round trip of about 60 per count of ops (spread
+  /// over the enumeration's order) at two scales, the identity of up to 400;
+  /// returns how many round trips were checked.
   unsigned checkCandidates(const char *src, unsigned numOps) {
     OwningOpRef<ModuleOp> input = parseSourceString<ModuleOp>(src, &ctx);
     EXPECT_TRUE(input);
@@ -59,10 +74,24 @@ protected:
     std::string error;
     EXPECT_TRUE(succeeded(importTarget(func, options, target, error))) << error;
     unsigned checked = 0;
+    std::map<std::vector<int64_t>, std::string> irOfKey;
+    std::map<std::string, std::vector<int64_t>> keyOfIr;
     for (unsigned n = 1; n <= numOps; ++n) {
       SuperoptimizeStats stats;
       std::vector<Candidate> found = enumerate(
           target, options, n, Clock::now() + std::chrono::seconds(60), stats);
+      for (size_t i = 0; i < found.size() && i < 400; ++i) {
+        const Candidate &c = found[i];
+        OwningOpRef<ModuleOp> built = scratchModule(&ctx, target.smemLimit);
+        std::string ir =
+            generic(buildProgram(*built, c.prog, c.outputs, target.numInputs,
+                                 target.extent, target.element, "f"));
+        std::vector<int64_t> key(c.key().begin(), c.key().end());
+        auto [k, newKey] = irOfKey.try_emplace(key, ir);
+        EXPECT_EQ(k->second, ir) << "one key, two programs";
+        auto [p, newIr] = keyOfIr.try_emplace(ir, key);
+        EXPECT_TRUE(p->second == key) << "one program, two keys:\n" << ir;
+      }
       size_t stride = std::max<size_t>(1, found.size() / 60);
       for (size_t i = 0; i < found.size(); i += stride) {
         const Candidate &c = found[i];
@@ -70,26 +99,21 @@ protected:
         for (auto &[l, e] : target.extent)
           reduced[l] = std::min<int64_t>(e, 6);
         for (const Scale *scale : {&target.extent, &reduced}) {
-          std::string text = printProgram(c.prog, c.outputs, target.numInputs,
-                                          *scale, target.element, "f");
-          OwningOpRef<ModuleOp> parsed;
-          {
-            ScopedDiagnosticHandler quiet(
-                &ctx, [](Diagnostic &) { return success(); });
-            parsed = parseSourceString<ModuleOp>("module {\n" + text + "}\n",
-                                                 ParserConfig(&ctx));
-          }
-          OwningOpRef<ModuleOp> built = ModuleOp::create(UnknownLoc::get(&ctx));
+          OwningOpRef<ModuleOp> built = scratchModule(&ctx, target.smemLimit);
           func::FuncOp f =
               buildProgram(*built, c.prog, c.outputs, target.numInputs, *scale,
                            target.element, "f");
-          // A text the parser (and its verifier) rejects is a candidate
-          // the built form must reject as well.
-          EXPECT_EQ(static_cast<bool>(parsed), verifiesQuietly(*built)) << text;
-          if (!parsed)
+          if (!verifiesQuietly(*built))
             continue;
-          EXPECT_EQ(print(*parsed->getOps<func::FuncOp>().begin()), print(f))
-              << text;
+          ProgramModule program(std::move(built));
+          std::string text = program.print(), problem;
+          FailureOr<ProgramModule> parsed =
+              ProgramModule::parse(text, &ctx, problem);
+          EXPECT_TRUE(succeeded(parsed)) << problem << "\n" << text;
+          if (failed(parsed))
+            continue;
+          EXPECT_EQ(generic(parsed->func()), generic(f)) << text;
+          EXPECT_EQ(parsed->module()->getAttrs(), program.module()->getAttrs());
           ++checked;
         }
       }
@@ -100,7 +124,7 @@ protected:
   MLIRContext ctx;
 };
 
-TEST_F(MaterializeTest, NormMatmulCandidatesBuildAsTheyParse) {
+TEST_F(MaterializeTest, NormMatmulCandidatesRoundTripWithTheirIdentity) {
   EXPECT_GT(checkCandidates(R"mlir(
 func.func @f(%x: tensor<2x64xf16>, %w: tensor<64x96xf16>) -> tensor<2x96xf16> {
   %n = mk.rms_norm %x eps = 1.0e-06 : tensor<2x64xf16>
@@ -112,7 +136,7 @@ func.func @f(%x: tensor<2x64xf16>, %w: tensor<64x96xf16>) -> tensor<2x96xf16> {
             10u);
 }
 
-TEST_F(MaterializeTest, GatedMlpCandidatesBuildAsTheyParse) {
+TEST_F(MaterializeTest, GatedMlpCandidatesRoundTripWithTheirIdentity) {
   EXPECT_GT(checkCandidates(R"mlir(
 func.func @f(%x: tensor<4x64xf32>, %w1: tensor<64x128xf32>, %w2: tensor<64x128xf32>) -> tensor<4x128xf32> {
   %a = mk.matmul %x, %w1 : tensor<4x64xf32>, tensor<64x128xf32> -> tensor<4x128xf32>
@@ -126,7 +150,7 @@ func.func @f(%x: tensor<4x64xf32>, %w1: tensor<64x128xf32>, %w2: tensor<64x128xf
             10u);
 }
 
-TEST_F(MaterializeTest, ScalarsClampsAndReductionsBuildAsTheyParse) {
+TEST_F(MaterializeTest, ScalarsClampsAndReductionsRoundTripWithTheirIdentity) {
   EXPECT_GT(checkCandidates(R"mlir(
 func.func @f(%x: tensor<8x32xf16>) -> tensor<8x1xf16> {
   %a = mk.mul_scalar %x, 5.000000e-01 : tensor<8x32xf16>
@@ -140,7 +164,7 @@ func.func @f(%x: tensor<8x32xf16>) -> tensor<8x1xf16> {
             5u);
 }
 
-TEST_F(MaterializeTest, MaskedSoftmaxCandidatesBuildAsTheyParse) {
+TEST_F(MaterializeTest, MaskedSoftmaxCandidatesRoundTripWithTheirIdentity) {
   EXPECT_GT(checkCandidates(R"mlir(
 func.func @f(%s: tensor<16x64xf16>, %m: tensor<1x64xf16>) -> tensor<16x64xf16> {
   %b = mk.band_mask %s dims = [0, 1] upper = 0 fill = 0xFFF0000000000000 : tensor<16x64xf16>

@@ -86,7 +86,7 @@ TEST_F(SearchJobsTest, RequestRunElsewhereGivesTheSameOutcome) {
   std::string error;
   ASSERT_TRUE(succeeded(parseJobReply(reply, remote, error))) << error;
   ASSERT_TRUE(succeeded(remote.found)) << remote.error;
-  EXPECT_EQ(remote.found->program, local.found->program);
+  EXPECT_EQ(remote.found->program.print(), local.found->program.print());
   EXPECT_EQ(remote.found->summary, local.found->summary);
   EXPECT_EQ(remote.found->kernels, local.found->kernels);
   EXPECT_EQ(remote.found->modelledMicros, local.found->modelledMicros);
@@ -158,6 +158,20 @@ TEST_F(SearchJobsTest, MalformedRepliesAreErrors) {
   EXPECT_TRUE(failed(parseJobReply(
       "mirage-search-reply 1\nfound 0\nerror 99\nshort\n", j, error)));
   EXPECT_NE(error.find("cut short"), std::string::npos) << error;
+  // A reply whose program does not parse (the field's length still right).
+  SearchJob found = job();
+  MLIRContext worker;
+  registerDialects(worker);
+  std::string reply = runJobRequest(worker, formatJobRequest(found));
+  ASSERT_TRUE(succeeded(parseJobReply(reply, found, error))) << error;
+  ASSERT_TRUE(succeeded(found.found) && !found.found->program.empty());
+  size_t at = reply.find("mk.graph_kernel");
+  ASSERT_NE(at, std::string::npos);
+  reply.replace(at, 15, "mk.graph_kernex");
+  EXPECT_TRUE(failed(parseJobReply(reply, found, error)));
+  EXPECT_NE(error.find("the program of field 'program' does not parse"),
+            std::string::npos)
+      << error;
 }
 
 TEST_F(SearchJobsTest, ThreadRunnerStartsLargestFirstAndReportsEachJob) {

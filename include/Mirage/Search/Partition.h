@@ -55,9 +55,11 @@ struct PartitionOptions {
 
 /// The best program found for one subprogram (memoised by canonical text).
 struct SubprogramResult {
-  /// The search's verified program (a module, as SuperoptimizeResult's
-  /// `program`), or empty when the unfused ops are kept.
-  std::string program;
+  /// The search's verified program (SuperoptimizeResult's `program`), or
+  /// empty when the unfused ops are kept.
+  ProgramModule program;
+  /// Its structure (SuperoptimizeResult's `structure`).
+  std::vector<int64_t> structure;
   /// Summary, kernel count and modelled time of the chosen form (the
   /// search's result or the unfused ops), and of the unfused ops.
   std::string summary;
@@ -126,6 +128,8 @@ struct PartitionResult {
   /// entries that could not be used (corrupted, foreign, malformed, failing
   /// the re-check, a store that failed), for remarks.
   unsigned cacheHits = 0, cacheRechecks = 0;
+  /// Re-checks decided at reduced shapes (SearchCache.h), of cacheRechecks.
+  unsigned cacheReducedRechecks = 0;
   std::vector<std::string> cacheProblems;
   /// Topological orders the dynamic programming ran over.
   unsigned orders = 0;

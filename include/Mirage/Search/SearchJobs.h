@@ -106,8 +106,8 @@ std::string formatJobRequest(const SearchJob &job);
 /// transient.
 std::string runJobRequest(mlir::MLIRContext &context, llvm::StringRef request);
 
-/// Reads a reply into `job`'s outcome; fails with `error` if it is
-/// malformed.
+/// Reads a reply into `job`'s outcome, its program into the context of
+/// `job.func`; fails with `error` if it is malformed.
 mlir::LogicalResult parseJobReply(llvm::StringRef reply, SearchJob &job,
                                   std::string &error);
 

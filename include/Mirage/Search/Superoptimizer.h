@@ -15,16 +15,52 @@
 #include "mlir/Support/LLVM.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace mlir::func {
+namespace mlir {
+class MLIRContext;
+class ModuleOp;
+template <typename OpTy> class OwningOpRef;
+namespace func {
 class FuncOp;
-} // namespace mlir::func
+} // namespace func
+} // namespace mlir
 
 namespace mirage::search {
+
+/// A program the search verified, as IR: a module (carrying the
+/// `mk.smem_limit` the search used) holding one `func.func @superoptimized`
+/// with the signature of the searched function. The search builds it with
+/// builders; text appears only where a program leaves the process (print()
+/// for the result cache and job replies, parse() reading them back). Copies
+/// share one module, which nobody modifies: results are memoised and handed
+/// between threads, so a user clones what it takes (func().clone(), or its
+/// ops with a mapping). Empty when no program was verified.
+class ProgramModule {
+public:
+  ProgramModule() = default;
+  explicit ProgramModule(mlir::OwningOpRef<mlir::ModuleOp> module);
+
+  bool empty() const { return !owned; }
+  mlir::ModuleOp module() const;
+  /// The module's one function.
+  mlir::func::FuncOp func() const;
+  /// The module in MLIR's text form (empty for an empty program).
+  std::string print() const;
+  /// Reads print()'s form back into `ctx`: an empty text is the empty
+  /// program; text that does not parse, or a module that does not hold
+  /// exactly one func.func, fails with `error` completing "the program ..."
+  /// ("does not parse: " and the parser's diagnostics).
+  static mlir::FailureOr<ProgramModule>
+  parse(llvm::StringRef text, mlir::MLIRContext *ctx, std::string &error);
+
+private:
+  std::shared_ptr<mlir::OwningOpRef<mlir::ModuleOp>> owned;
+};
 
 /// Bounds and knobs of one search. The defaults find the known-good programs
 /// of DESIGN §8 (docs/search.md lists what each bound costs).
@@ -160,10 +196,12 @@ struct SuperoptimizeStats {
 
 /// The outcome of one search.
 struct SuperoptimizeResult {
-  /// The best verified program as MLIR text: a module (carrying the
-  /// `mk.smem_limit` the search used) holding one `func.func @superoptimized`
-  /// with the signature of the input; empty if none was verified.
-  std::string program;
+  /// The best verified program (empty if none was verified).
+  ProgramModule program;
+  /// Its structure in the search's own terms (the candidate's key,
+  /// lib/Search/CandidateKey.cpp), kept with a cache entry so that a hit is
+  /// rebuilt from it and re-checked at reduced shapes.
+  std::vector<int64_t> structure;
   /// Its kernel count and modelled time (microseconds) under the cost proxy
   /// (which ranks by modelled time).
   unsigned kernels = 0;
