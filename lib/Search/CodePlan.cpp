@@ -9,6 +9,8 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <array>
+#include <map>
 
 using namespace mirage::search;
 
@@ -194,7 +196,9 @@ BankCost mirage::search::sharedAccessCost(llvm::ArrayRef<int64_t> laneBytes,
           words.push_back(w);
     if (words.empty())
       continue;
-    llvm::sort(words);
+    // std::sort, not llvm::sort: the latter hands integers to qsort, whose
+    // calls through a comparator cost more than the rest of the rule.
+    std::sort(words.begin(), words.end());
     words.erase(std::unique(words.begin(), words.end()), words.end());
     // A bank serves one word a wavefront.
     int64_t perBank[kSharedBanks] = {};
@@ -280,11 +284,19 @@ BankCost mirage::search::mmaSharedCost(llvm::ArrayRef<int64_t> lhs,
 BankCost mirage::search::copySharedCost(const TileCopy &plan,
                                         const SharedLayout &layout,
                                         int64_t elementBytes) {
-  BankCost cost;
   int64_t elements = 1;
   for (int64_t d : plan.tile)
     elements *= d;
   int64_t chunk = std::max<int64_t>(plan.chunk, 1);
+  // Memoised: the search prices the same copies for many candidates.
+  using Key = std::array<int64_t, 8>;
+  static thread_local std::map<Key, BankCost> memo;
+  Key key = {elements,        chunk,           elementBytes,
+             layout.rowElems, layout.rowPitch, layout.unitElems,
+             layout.xorMask,  layout.rowShift};
+  if (auto it = memo.find(key); it != memo.end())
+    return it->second;
+  BankCost cost;
   int64_t chunks = elements / chunk;
   int64_t lanes[kWarpSize];
   for (int64_t first = 0; first < chunks; first += kWarpSize) {
@@ -295,5 +307,6 @@ BankCost mirage::search::copySharedCost(const TileCopy &plan,
               : -1;
     cost += sharedAccessCost(lanes, chunk * elementBytes);
   }
+  memo.emplace(key, cost);
   return cost;
 }
