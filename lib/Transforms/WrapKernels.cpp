@@ -35,6 +35,7 @@ struct OpTiling {
   SmallVector<SmallVector<int64_t>> toOutput; // per operand
   SmallVector<bool> outputWhole;              // output dims kept whole
   int64_t loopSize = 1;                       // size of the walked dim
+  int64_t loopFactor = 1;                     // its chunks: cap times this
   bool maxAccumulator = false;                // accum_max instead of sum
 };
 
@@ -64,6 +65,7 @@ FailureOr<OpTiling> describe(Operation *op, std::string &why) {
         rhs[r - 1] = r - 1;
         t.toOutput = {lhs, rhs};
         t.loopSize = mm.getLhs().getType().getShape().back();
+        t.loopFactor = kWrapWalkFactor;
         return t;
       })
       .Case<mk::ReduceSumOp, mk::ReduceMaxOp>([&](Operation *red)
@@ -194,23 +196,36 @@ mk::GraphKernelOp KernelBuilder::build(Operation *op, const OpTiling &t,
   ArrayRef<int64_t> shape = outType.getShape();
 
   // Grid: up to three partitionable output dims, innermost first on x.
-  SmallVector<int64_t> grid = {1, 1, 1}, omap = {-1, -1, -1};
-  int g = 0;
-  for (int64_t d = r - 1; d >= 0 && g < 3; --d) {
-    if (t.outputWhole[d] || shape[d] == 1)
-      continue;
-    // Leading dims are split fully. The last two are tiled by `cap`, except
-    // that when the last dim is whole (a row op) or 1 (a reduction over it)
-    // the rows are the only parallelism and are split fully too.
-    bool rowsOnly = t.outputWhole[r - 1] || shape[r - 1] == 1;
-    int64_t limit = d == r - 1 || (d == r - 2 && !rowsOnly) ? cap : 1;
-    int64_t n = splitCount(shape[d], limit);
-    if (n == 1)
-      continue;
-    grid[g] = n;
-    omap[g] = d;
-    ++g;
-  }
+  SmallVector<int64_t> grid, omap;
+  // Leading dims are split fully. The last two are tiled by `cap` (the last
+  // one by `lastCap`), except that when the last dim is whole (a row op) or
+  // 1 (a reduction over it) the rows are the only parallelism and are split
+  // fully too.
+  bool rowsOnly = t.outputWhole[r - 1] || shape[r - 1] == 1;
+  auto partition = [&](int64_t lastCap) {
+    grid = {1, 1, 1};
+    omap = {-1, -1, -1};
+    int g = 0;
+    for (int64_t d = r - 1; d >= 0 && g < 3; --d) {
+      if (t.outputWhole[d] || shape[d] == 1)
+        continue;
+      int64_t limit = d == r - 1 ? lastCap : d == r - 2 && !rowsOnly ? cap : 1;
+      int64_t n = splitCount(shape[d], limit);
+      if (n == 1)
+        continue;
+      grid[g] = n;
+      omap[g] = d;
+      ++g;
+    }
+    return grid[0] * grid[1] * grid[2];
+  };
+  // A grid of few blocks leaves most SMs idle (a decode matmul of 8 rows
+  // and 512 columns: 8 blocks of 64 columns): the last dim's tile halves,
+  // down to kWrapMinTile elements, until the grid has kWrapMinBlocks.
+  int64_t lastCap = cap;
+  while (partition(lastCap) < kWrapMinBlocks && !rowsOnly &&
+         lastCap / 2 >= kWrapMinTile)
+    lastCap /= 2;
   // The largest split goes on x, whose limit is 2^31-1 (65535 on y and z).
   SmallVector<std::pair<int64_t, int64_t>> dims;
   for (int gg = 0; gg < 3; ++gg)
@@ -227,7 +242,8 @@ mk::GraphKernelOp KernelBuilder::build(Operation *op, const OpTiling &t,
     gridTooLarge = true;
     return {};
   }
-  int64_t forloop = t.loopSize > 1 ? splitCount(t.loopSize, cap) : 1;
+  int64_t forloop =
+      t.loopSize > 1 ? splitCount(t.loopSize, t.loopFactor * cap) : 1;
 
   OpBuilder b(op);
   SmallVector<Type> argTypes(op->getOperandTypes());

@@ -19,6 +19,8 @@
 #include "llvm/Support/Path.h"
 #include "gtest/gtest.h"
 
+#include "SearchTestSupport.h"
+
 #include <chrono>
 
 using namespace mlir;
@@ -191,13 +193,7 @@ func.func @fused(%q: tensor<2x256x64xf16>, %k: tensor<2x64x4096xf16>, %v: tensor
 
 class AbstractExprTest : public ::testing::Test {
 protected:
-  AbstractExprTest() {
-    DialectRegistry registry;
-    registry.insert<mk::MKDialect, mb::MBDialect, mt::MTDialect,
-                    func::FuncDialect>();
-    ctx.appendDialectRegistry(registry);
-    ctx.loadAllAvailableDialects();
-  }
+  AbstractExprTest() { loadSearchDialects(ctx); }
 
   /// Parses `src`, builds the oracle for its @ref and terms for @fused (if
   /// present) on the oracle's axes.

@@ -23,6 +23,8 @@
 #include "mlir/Parser/Parser.h"
 #include "gtest/gtest.h"
 
+#include "SearchTestSupport.h"
+
 using namespace mlir;
 using namespace mirage;
 using namespace mirage::search;
@@ -51,13 +53,7 @@ func.func @f(%x: tensor<8x64xf16>) -> tensor<8x1xf16> {
 
 class CacheRecheckTest : public ::testing::Test {
 protected:
-  CacheRecheckTest() {
-    DialectRegistry registry;
-    registry.insert<mk::MKDialect, mb::MBDialect, mt::MTDialect,
-                    func::FuncDialect>();
-    ctx.appendDialectRegistry(registry);
-    ctx.loadAllAvailableDialects();
-  }
+  CacheRecheckTest() { loadSearchDialects(ctx); }
 
   func::FuncOp load(const char *src) {
     input = parseSourceString<ModuleOp>(src, &ctx);
@@ -87,6 +83,17 @@ protected:
     return o;
   }
 
+  /// The candidate of `o`'s structure, read against `func` imported into
+  /// `target` as the re-check imports it (without pruning).
+  FailureOr<Candidate> readBack(func::FuncOp func, const CachedOutcome &o,
+                                Target &target, std::string &error) {
+    SuperoptimizeOptions noPruning = options;
+    noPruning.pruning = false;
+    if (failed(importTarget(func, noPruning, target, error)))
+      return failure();
+    return candidateOfKey(o.structure, target, error);
+  }
+
   Recheck recheck(const CachedOutcome &o, func::FuncOp func,
                   std::string &problem) {
     problem.clear();
@@ -104,10 +111,7 @@ TEST_F(CacheRecheckTest, HonestEntryPassesAtReducedShapes) {
   // The structure reads back into a candidate with the same key.
   Target target;
   std::string error;
-  SuperoptimizeOptions noPruning = options;
-  noPruning.pruning = false;
-  ASSERT_TRUE(succeeded(importTarget(f, noPruning, target, error))) << error;
-  FailureOr<Candidate> c = candidateOfKey(o.structure, target, error);
+  FailureOr<Candidate> c = readBack(f, o, target, error);
   ASSERT_TRUE(succeeded(c)) << error;
   EXPECT_EQ(std::vector<int64_t>(c->key().begin(), c->key().end()),
             o.structure);
@@ -136,10 +140,7 @@ TEST_F(CacheRecheckTest, PlantedProgramsFail) {
   CachedOutcome honest = searched(f);
   Target target;
   std::string error;
-  SuperoptimizeOptions noPruning = options;
-  noPruning.pruning = false;
-  ASSERT_TRUE(succeeded(importTarget(f, noPruning, target, error))) << error;
-  FailureOr<Candidate> c = candidateOfKey(honest.structure, target, error);
+  FailureOr<Candidate> c = readBack(f, honest, target, error);
   ASSERT_TRUE(succeeded(c)) << error;
   // A wrong program with its own structure: silu becomes gelu.
   Candidate wrong;

@@ -25,6 +25,8 @@
 #include "mlir/Parser/Parser.h"
 #include "gtest/gtest.h"
 
+#include "SearchTestSupport.h"
+
 #include <map>
 #include <vector>
 
@@ -37,13 +39,7 @@ namespace {
 
 class MaterializeTest : public ::testing::Test {
 protected:
-  MaterializeTest() {
-    DialectRegistry registry;
-    registry.insert<mk::MKDialect, mb::MBDialect, mt::MTDialect,
-                    func::FuncDialect>();
-    ctx.appendDialectRegistry(registry);
-    ctx.loadAllAvailableDialects();
-  }
+  MaterializeTest() { loadSearchDialects(ctx); }
 
   static std::string print(Operation *op) {
     std::string s;

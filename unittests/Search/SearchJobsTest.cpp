@@ -19,6 +19,8 @@
 #include "mlir/Parser/Parser.h"
 #include "gtest/gtest.h"
 
+#include "SearchTestSupport.h"
+
 #include <mutex>
 
 using namespace mlir;
@@ -37,16 +39,9 @@ func.func @f(%x: tensor<2x64xf16>, %w: tensor<64x96xf16>) -> tensor<2x96xf16> {
 }
 )mlir";
 
-void registerDialects(MLIRContext &ctx) {
-  DialectRegistry registry;
-  registry
-      .insert<mk::MKDialect, mb::MBDialect, mt::MTDialect, func::FuncDialect>();
-  ctx.appendDialectRegistry(registry);
-}
-
 class SearchJobsTest : public ::testing::Test {
 protected:
-  SearchJobsTest() { registerDialects(ctx); }
+  SearchJobsTest() { loadSearchDialects(ctx); }
 
   SearchJob job() {
     module = parseSourceString<ModuleOp>(kRmsNormMatmul, &ctx);
@@ -80,7 +75,7 @@ TEST_F(SearchJobsTest, RequestRunElsewhereGivesTheSameOutcome) {
   {
     // A worker: a context of its own that has not seen the subprogram.
     MLIRContext worker;
-    registerDialects(worker);
+    loadSearchDialects(worker);
     reply = runJobRequest(worker, request);
   }
   std::string error;
@@ -101,7 +96,7 @@ TEST_F(SearchJobsTest, SearchErrorsTravelInTheReply) {
   SearchJob j = job();
   j.options.chip = "sm_12"; // no such architecture
   MLIRContext worker;
-  registerDialects(worker);
+  loadSearchDialects(worker);
   std::string reply = runJobRequest(worker, formatJobRequest(j));
   std::string error;
   ASSERT_TRUE(succeeded(parseJobReply(reply, j, error))) << error;
@@ -114,7 +109,7 @@ TEST_F(SearchJobsTest, MalformedRequestsAreErrors) {
   SearchJob j = job();
   std::string request = formatJobRequest(j);
   MLIRContext worker;
-  registerDialects(worker);
+  loadSearchDialects(worker);
   auto outcome = [&](const std::string &text) {
     SearchJob read;
     std::string error;
@@ -161,7 +156,7 @@ TEST_F(SearchJobsTest, MalformedRepliesAreErrors) {
   // A reply whose program does not parse (the field's length still right).
   SearchJob found = job();
   MLIRContext worker;
-  registerDialects(worker);
+  loadSearchDialects(worker);
   std::string reply = runJobRequest(worker, formatJobRequest(found));
   ASSERT_TRUE(succeeded(parseJobReply(reply, found, error))) << error;
   ASSERT_TRUE(succeeded(found.found) && !found.found->program.empty());

@@ -55,9 +55,12 @@ def WrapKernels : Pass<"mirage-wrap-kernels"> {
     - the grid partitions up to three output dims (leading dims fully, the
       last two into tiles of at most `max-tile` elements); dims an op needs
       whole (the normalised dim of `rms_norm`, the `concat` dim) stay whole;
-    - `matmul` walks its contracted dim and `reduce_*` its reduced dim with
-      the for-loop (`accum_sum`, `accum_max`), in chunks of at most
-      `max-tile`; other ops run one iteration;
+      while the grid has fewer than 64 blocks (a decode matmul of a few
+      rows), the last dim's tile halves, down to 16 elements;
+    - `matmul` walks its contracted dim in chunks of at most twice
+      `max-tile`, `reduce_*` its reduced dim in chunks of at most `max-tile`,
+      with the for-loop (`accum_sum`, `accum_max`); other ops run one
+      iteration;
     - broadcast operand dims are replicated (`imap` -1).
 
     Layout ops (`mk.transpose`, a concat of one value with itself) next to
