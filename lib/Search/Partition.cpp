@@ -683,12 +683,9 @@ FailureOr<PartitionResult> mirage::search::superoptimizePartitioned(
       // Only a lookup sets recheckPending, so there is a cache.
       std::string problem;
       ++result.cacheRechecks;
-      detail::CachedOutcome cached;
-      cached.program = d.result.program;
-      cached.structure = d.result.structure;
-      detail::Recheck how =
-          detail::recheckCachedProgram(cached, cache->entryPath(cacheKeyOf(d)),
-                                       d.outlined.func, so, problem);
+      detail::Recheck how = detail::recheckCachedProgram(
+          d.result.program, d.result.structure, cache->entryPath(cacheKeyOf(d)),
+          d.outlined.func, so, problem);
       if (how != detail::Recheck::Failed) {
         result.cacheReducedRechecks += how == detail::Recheck::AtReducedShapes;
         d.result.recheckPending = false;

@@ -292,7 +292,8 @@ struct SuperoptimizePass
       search::detail::Recheck recheck = search::detail::Recheck::Failed;
       if (hit && !hit->program.empty()) {
         recheck = search::detail::recheckCachedProgram(
-            *hit, cache->entryPath(key), func, o, problem);
+            hit->program, hit->structure, cache->entryPath(key), func, o,
+            problem);
         if (recheck == search::detail::Recheck::Failed)
           hit.reset();
       }

@@ -8,6 +8,7 @@
 #include "Mirage/Verify/Equivalence.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -114,10 +115,11 @@ std::optional<CachedOutcome> lookupOutcome(const ResultCache &cache,
   return outcome;
 }
 
-/// The re-check of `outcome` from its structure; nullopt when it cannot
+/// The re-check of `program` from its `structure`; nullopt when it cannot
 /// decide and the full check must.
 static std::optional<Recheck>
-recheckFromStructure(const CachedOutcome &outcome, func::FuncOp reference,
+recheckFromStructure(const ProgramModule &program, ArrayRef<int64_t> structure,
+                     func::FuncOp reference,
                      const SuperoptimizeOptions &options,
                      std::string &problem) {
   SuperoptimizeOptions o = options;
@@ -126,7 +128,7 @@ recheckFromStructure(const CachedOutcome &outcome, func::FuncOp reference,
   std::string error;
   if (failed(importTarget(reference, o, target, error)))
     return std::nullopt;
-  FailureOr<Candidate> c = candidateOfKey(outcome.structure, target, error);
+  FailureOr<Candidate> c = candidateOfKey(structure, target, error);
   if (failed(c)) {
     problem = "its structure is malformed (" + error + ")";
     return Recheck::Failed;
@@ -139,14 +141,9 @@ recheckFromStructure(const CachedOutcome &outcome, func::FuncOp reference,
     return Recheck::Failed;
   }
   // The program used is the entry's; its structure must build exactly it.
-  auto generic = [](func::FuncOp f) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    f->print(os, OpPrintingFlags().printGenericOpForm());
-    return text;
-  };
-  if (generic(ProgramModule(std::move(built)).func()) !=
-      generic(outcome.program.func())) {
+  if (!OperationEquivalence::isEquivalentTo(
+          ProgramModule(std::move(built)).func(), program.func(),
+          OperationEquivalence::IgnoreLocations)) {
     problem = "its program is not the one its structure builds";
     return Recheck::Failed;
   }
@@ -159,17 +156,18 @@ recheckFromStructure(const CachedOutcome &outcome, func::FuncOp reference,
   return std::nullopt;
 }
 
-Recheck recheckCachedProgram(const CachedOutcome &outcome, StringRef entryPath,
+Recheck recheckCachedProgram(const ProgramModule &program,
+                             ArrayRef<int64_t> structure, StringRef entryPath,
                              func::FuncOp reference,
                              const SuperoptimizeOptions &options,
                              std::string &problem) {
-  func::FuncOp candidate = outcome.program.func();
+  func::FuncOp candidate = program.func();
   std::string why;
   std::optional<Recheck> verdict;
   if (!candidate || candidate.getFunctionType() != reference.getFunctionType())
     verdict = Recheck::Failed, why = "it has another signature";
-  else if (!outcome.structure.empty())
-    verdict = recheckFromStructure(outcome, reference, options, why);
+  else if (!structure.empty())
+    verdict = recheckFromStructure(program, structure, reference, options, why);
   if (!verdict) {
     verify::EquivalenceOptions eo;
     eo.numTests = 1;

@@ -67,14 +67,16 @@ std::optional<CachedOutcome> lookupOutcome(const ResultCache &cache,
 /// How a cached program passed its re-check, or that it did not.
 enum class Recheck { Failed, AtReducedShapes, AtRealShapes };
 
-/// Decides whether the program of `outcome` (from the entry at `entryPath`)
-/// may be used for `reference`, searched under `options`. It must have the
-/// signature of `reference`. With a structure, the structure must rebuild
-/// exactly the entry's program, and one finite-field test at reduced shapes
-/// decides (recheckAtReducedShapes, Verification.h); without one, or where
-/// reduced shapes cannot decide, one finite-field test at the real shapes
-/// (seeded by `options.seed`). When it fails, `problem` says why.
-Recheck recheckCachedProgram(const CachedOutcome &outcome,
+/// Decides whether a cached `program` with its `structure` (from the entry
+/// at `entryPath`) may be used for `reference`, searched under `options`.
+/// It must have the signature of `reference`. With a structure, the
+/// structure must rebuild exactly the entry's program, and one finite-field
+/// test at reduced shapes decides (recheckAtReducedShapes, Verification.h);
+/// without one, or where reduced shapes cannot decide, one finite-field
+/// test at the real shapes (seeded by `options.seed`). When it fails,
+/// `problem` says why.
+Recheck recheckCachedProgram(const ProgramModule &program,
+                             llvm::ArrayRef<int64_t> structure,
                              llvm::StringRef entryPath,
                              mlir::func::FuncOp reference,
                              const SuperoptimizeOptions &options,

@@ -104,12 +104,14 @@ static bool hasSizeLikeConstants(const Target &target) {
          !target.clamps.empty();
 }
 
-/// The target and `c` at the reduced shapes of the fingerprint; false if
-/// either does not verify (a candidate the reduction does not fit).
+/// The target and `c` at the extents `scale` (the fingerprint's reduced
+/// ones by default); false if either does not verify (a candidate the
+/// reduction does not fit).
 static bool buildReduced(MLIRContext *ctx, const Target &target,
                          const Candidate &c, OwningOpRef<ModuleOp> &refMod,
-                         OwningOpRef<ModuleOp> &candMod) {
-  Scale reduced = reducedScale(target, c);
+                         OwningOpRef<ModuleOp> &candMod,
+                         std::optional<Scale> scale = std::nullopt) {
+  Scale reduced = scale ? std::move(*scale) : reducedScale(target, c);
   refMod = materialize(ctx, target, target.ref, target.refOutputs, reduced,
                        "reference");
   candMod = materialize(ctx, target, c.prog, c.outputs, reduced, "cand");
@@ -200,12 +202,8 @@ verify::Verdict recheckAtReducedShapes(const Target &target, const Candidate &c,
                         "superoptimized");
   if (!program || hasSizeLikeConstants(target))
     return verify::Verdict::Unknown;
-  Scale reduced = recheckScale(target, c);
-  OwningOpRef<ModuleOp> refMod = materialize(
-      ctx, target, target.ref, target.refOutputs, reduced, "reference");
-  OwningOpRef<ModuleOp> candMod =
-      materialize(ctx, target, c.prog, c.outputs, reduced, "cand");
-  if (!refMod || !candMod)
+  OwningOpRef<ModuleOp> refMod, candMod;
+  if (!buildReduced(ctx, target, c, refMod, candMod, recheckScale(target, c)))
     return verify::Verdict::Unknown;
   verify::EquivalenceResult r =
       runEquivalence(firstFunc(*refMod), firstFunc(*candMod), /*tests=*/1, seed,

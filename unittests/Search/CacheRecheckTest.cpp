@@ -32,16 +32,6 @@ using namespace mirage::search::detail;
 
 namespace {
 
-constexpr const char *kGatedMlp = R"mlir(
-func.func @f(%x: tensor<4x64xf16>, %w1: tensor<64x128xf16>, %w2: tensor<64x128xf16>) -> tensor<4x128xf16> {
-  %a = mk.matmul %x, %w1 : tensor<4x64xf16>, tensor<64x128xf16> -> tensor<4x128xf16>
-  %b = mk.matmul %x, %w2 : tensor<4x64xf16>, tensor<64x128xf16> -> tensor<4x128xf16>
-  %s = mk.silu %a : tensor<4x128xf16>
-  %o = mk.mul %s, %b : tensor<4x128xf16>, tensor<4x128xf16> -> tensor<4x128xf16>
-  return %o : tensor<4x128xf16>
-}
-)mlir";
-
 // A scale that may stand for a size (1/64 as a mean over 64 elements).
 constexpr const char *kScaledSum = R"mlir(
 func.func @f(%x: tensor<8x64xf16>) -> tensor<8x1xf16> {
@@ -97,7 +87,8 @@ protected:
   Recheck recheck(const CachedOutcome &o, func::FuncOp func,
                   std::string &problem) {
     problem.clear();
-    return recheckCachedProgram(o, "entry", func, options, problem);
+    return recheckCachedProgram(o.program, o.structure, "entry", func, options,
+                                problem);
   }
 
   MLIRContext ctx;
@@ -106,7 +97,7 @@ protected:
 };
 
 TEST_F(CacheRecheckTest, HonestEntryPassesAtReducedShapes) {
-  func::FuncOp f = load(kGatedMlp);
+  func::FuncOp f = load(kSmallGatedMlp);
   CachedOutcome o = searched(f);
   // The structure reads back into a candidate with the same key.
   Target target;
@@ -136,7 +127,7 @@ TEST_F(CacheRecheckTest, SizeLikeConstantsAreCheckedAtRealShapes) {
 }
 
 TEST_F(CacheRecheckTest, PlantedProgramsFail) {
-  func::FuncOp f = load(kGatedMlp);
+  func::FuncOp f = load(kSmallGatedMlp);
   CachedOutcome honest = searched(f);
   Target target;
   std::string error;
@@ -171,7 +162,7 @@ TEST_F(CacheRecheckTest, PlantedProgramsFail) {
 }
 
 TEST_F(CacheRecheckTest, CorruptedStructuresFailWithoutCrashing) {
-  func::FuncOp f = load(kGatedMlp);
+  func::FuncOp f = load(kSmallGatedMlp);
   CachedOutcome honest = searched(f);
   unsigned failed = 0, tried = 0;
   std::string error;

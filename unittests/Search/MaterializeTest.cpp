@@ -121,29 +121,11 @@ protected:
 };
 
 TEST_F(MaterializeTest, NormMatmulCandidatesRoundTripWithTheirIdentity) {
-  EXPECT_GT(checkCandidates(R"mlir(
-func.func @f(%x: tensor<2x64xf16>, %w: tensor<64x96xf16>) -> tensor<2x96xf16> {
-  %n = mk.rms_norm %x eps = 1.0e-06 : tensor<2x64xf16>
-  %o = mk.matmul %n, %w : tensor<2x64xf16>, tensor<64x96xf16> -> tensor<2x96xf16>
-  return %o : tensor<2x96xf16>
-}
-)mlir",
-                            1),
-            10u);
+  EXPECT_GT(checkCandidates(kSmallRmsNormMatmul, 1), 10u);
 }
 
 TEST_F(MaterializeTest, GatedMlpCandidatesRoundTripWithTheirIdentity) {
-  EXPECT_GT(checkCandidates(R"mlir(
-func.func @f(%x: tensor<4x64xf32>, %w1: tensor<64x128xf32>, %w2: tensor<64x128xf32>) -> tensor<4x128xf32> {
-  %a = mk.matmul %x, %w1 : tensor<4x64xf32>, tensor<64x128xf32> -> tensor<4x128xf32>
-  %b = mk.matmul %x, %w2 : tensor<4x64xf32>, tensor<64x128xf32> -> tensor<4x128xf32>
-  %s = mk.silu %a : tensor<4x128xf32>
-  %o = mk.mul %s, %b : tensor<4x128xf32>, tensor<4x128xf32> -> tensor<4x128xf32>
-  return %o : tensor<4x128xf32>
-}
-)mlir",
-                            1),
-            10u);
+  EXPECT_GT(checkCandidates(kSmallGatedMlp, 1), 10u);
 }
 
 TEST_F(MaterializeTest, ScalarsClampsAndReductionsRoundTripWithTheirIdentity) {

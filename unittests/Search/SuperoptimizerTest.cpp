@@ -30,24 +30,6 @@ using namespace mirage::search;
 
 namespace {
 
-constexpr const char *kSmallRmsNormMatmul = R"mlir(
-func.func @f(%x: tensor<2x64xf16>, %w: tensor<64x96xf16>) -> tensor<2x96xf16> {
-  %n = mk.rms_norm %x eps = 1.0e-06 : tensor<2x64xf16>
-  %o = mk.matmul %n, %w : tensor<2x64xf16>, tensor<64x96xf16> -> tensor<2x96xf16>
-  return %o : tensor<2x96xf16>
-}
-)mlir";
-
-constexpr const char *kSmallGatedMlp = R"mlir(
-func.func @f(%x: tensor<4x64xf32>, %w1: tensor<64x128xf32>, %w2: tensor<64x128xf32>) -> tensor<4x128xf32> {
-  %a = mk.matmul %x, %w1 : tensor<4x64xf32>, tensor<64x128xf32> -> tensor<4x128xf32>
-  %b = mk.matmul %x, %w2 : tensor<4x64xf32>, tensor<64x128xf32> -> tensor<4x128xf32>
-  %s = mk.silu %a : tensor<4x128xf32>
-  %o = mk.mul %s, %b : tensor<4x128xf32>, tensor<4x128xf32> -> tensor<4x128xf32>
-  return %o : tensor<4x128xf32>
-}
-)mlir";
-
 class SuperoptimizerTest : public ::testing::Test {
 protected:
   SuperoptimizerTest() { loadSearchDialects(ctx); }
