@@ -169,7 +169,7 @@ SHORT = [
     (r"neither the identity nor a size-1 broadcast", lambda r: "reduction/contraction maps"),
     (r"neither the identity, a size-1 broadcast, a permutation", lambda r: "input map"),
     (r"mixed element types", lambda r: "cast"),
-    (r"operand type is not a static", lambda r: "type (not static f16/bf16/f32 rank 1-4)"),
+    (r"operand type is not an f16/bf16/f32 tensor", lambda r: "type (not f16/bf16/f32 rank 1-4)"),
     (r"not imported yet", lambda r: "not imported yet"),
     (r"reduced dim is dropped", lambda r: "reduced dim dropped"),
     (r"reads the output", lambda r: "reads its output (accumulates)"),

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Conversion/Passes.h"
+#include "Mirage/Dialect/Kernel/Analysis/DynamicSizes.h"
 
 #include "KernelEmitter.h"
 
@@ -31,6 +32,9 @@ struct ConvertMirageToGPUPass
   LogicalResult convert(func::FuncOp fn);
 
   void runOnOperation() override {
+    if (failed(
+            mk::rejectDynamicDims(getOperation(), "--convert-mirage-to-gpu")))
+      return signalPassFailure();
     SmallVector<func::FuncOp> fns;
     getOperation().walk([&](func::FuncOp fn) {
       bool hasMirage = false;

@@ -200,8 +200,11 @@ private:
   RankedTensorType broadcastType(Value x, Value y) {
     SmallVector<int64_t> shape;
     ArrayRef<int64_t> xs = typeOf(x).getShape(), ys = typeOf(y).getShape();
+    // A dynamic dim meets a dynamic dim or a broadcast 1 ([C0.19]).
     for (auto [a, c] : llvm::zip(xs, ys))
-      shape.push_back(std::max(a, c));
+      shape.push_back(ShapedType::isDynamic(a) || ShapedType::isDynamic(c)
+                          ? ShapedType::kDynamic
+                          : std::max(a, c));
     return RankedTensorType::get(shape, resultType.getElementType());
   }
   template <typename OpTy> FailureOr<Value> binary(Value x, Value y) {

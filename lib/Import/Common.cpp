@@ -20,10 +20,14 @@ namespace mirage::import {
 
 bool isMkTensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape() || tensor.getRank() < 1 ||
-      tensor.getRank() > 4 || tensor.getEncoding())
+  if (!tensor || tensor.getRank() < 1 || tensor.getRank() > 4 ||
+      tensor.getEncoding())
     return false;
-  if (llvm::any_of(tensor.getShape(), [](int64_t d) { return d <= 0; }))
+  // Dynamic dims are kept where mk's rules allow them ([C0.19]-[C0.21]):
+  // checkDynamicDims refuses the ops that reduce or contract one.
+  if (llvm::any_of(tensor.getShape(), [](int64_t d) {
+        return d <= 0 && !ShapedType::isDynamic(d);
+      }))
     return false;
   Type elt = tensor.getElementType();
   return elt.isF16() || elt.isBF16() || elt.isF32();
@@ -48,12 +52,101 @@ bool isMaxIdentityInit(Value init) {
 Reason checkTypes(ValueRange operands, TypeRange results) {
   for (Value v : operands)
     if (!isMkTensor(v.getType()))
-      return "operand type is not a static f16/bf16/f32 tensor of rank 1-4 "
+      return "operand type is not an f16/bf16/f32 tensor of rank 1-4 "
              "without encoding";
   for (Type t : results)
     if (!isMkTensor(t))
-      return "result type is not a static f16/bf16/f32 tensor of rank 1-4 "
+      return "result type is not an f16/bf16/f32 tensor of rank 1-4 "
              "without encoding";
+  return {};
+}
+
+Reason checkDynamicDims(Operation *op, bool keepDynamic) {
+  auto dynamic = [](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return tensor && !tensor.hasStaticShape();
+  };
+  bool any = llvm::any_of(op->getOperandTypes(), dynamic) ||
+             llvm::any_of(op->getResultTypes(), dynamic);
+  if (!any)
+    return {};
+  if (!keepDynamic)
+    return "dynamic dims (kept by --mirage-import=\"dynamic-dims=1\", the "
+           "default of the pass alone; the pipelines need static shapes, "
+           "docs/dynamic.md)";
+  const char *reduced = "a reduced or contracted dim is dynamic (mk reduces "
+                        "and contracts static dims only, docs/dynamic.md)";
+  auto dynamicAt = [](Value v, int64_t d) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t && d >= 0 && d < t.getRank() && t.isDynamicDim(d);
+  };
+  const char *mixed = "a dim that is static in one operand and dynamic in "
+                      "another (mk pairs a dynamic dim with dynamic dims or "
+                      "a broadcast 1 only, [C0.19])";
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    for (auto [size, it] : llvm::zip(linalgOp.getStaticLoopRanges(),
+                                     linalgOp.getIteratorTypesArray()))
+      if (it == utils::IteratorType::reduction && ShapedType::isDynamic(size))
+        return reduced;
+    // Every operand's size of one loop dim: all dynamic or all static.
+    SmallVector<int> kind(linalgOp.getNumLoops(), 0); // 1 static, 2 dynamic
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto t = dyn_cast<RankedTensorType>(operand.get().getType());
+      if (!t)
+        continue;
+      AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
+      for (auto [r, e] : llvm::enumerate(map.getResults()))
+        if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+          int k = t.isDynamicDim(r) ? 2 : 1;
+          int &seen = kind[dim.getPosition()];
+          if (seen && seen != k)
+            return mixed;
+          seen = k;
+        }
+    }
+    return {};
+  }
+  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
+    return dynamicAt(softmax.getInput(), softmax.getDimension()) ? reduced
+                                                                 : Reason();
+  if (isa<tosa::ReduceSumOp, tosa::ReduceMaxOp, tosa::ReduceMinOp,
+          tosa::ReduceProductOp, tosa::ArgMaxOp>(op)) {
+    auto axis = op->getAttrOfType<IntegerAttr>("axis");
+    return axis && dynamicAt(op->getOperand(0), axis.getInt()) ? reduced
+                                                               : Reason();
+  }
+  if (auto concat = dyn_cast<tosa::ConcatOp>(op))
+    return dynamicAt(op->getResult(0), concat.getAxis())
+               ? "the concatenated dim is dynamic (docs/dynamic.md)"
+               : Reason();
+  if (auto matmul = dyn_cast<tosa::MatMulOp>(op))
+    if (dynamicAt(matmul.getA(), 2))
+      return reduced;
+  // Ops whose tensors have one rank (element-wise ops, tosa.matmul's batch
+  // and row dims): a dynamic dim must not meet a static one other than 1.
+  SmallVector<RankedTensorType> types;
+  for (Type t :
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto tensor = dyn_cast<RankedTensorType>(t); tensor && tensor.getRank())
+      types.push_back(tensor);
+  if (types.empty() || llvm::any_of(types, [&](RankedTensorType t) {
+        return t.getRank() != types.front().getRank();
+      }))
+    return {};
+  bool isMatmul = isa<tosa::MatMulOp>(op);
+  for (int64_t d = 0; d < types.front().getRank(); ++d) {
+    if (isMatmul && d > 0)
+      break; // the rows and columns of tosa.matmul's operands differ
+    bool dynamicDim = false, staticDim = false;
+    for (RankedTensorType t : types) {
+      if (t.isDynamicDim(d))
+        dynamicDim = true;
+      else if (t.getDimSize(d) != 1)
+        staticDim = true;
+    }
+    if (dynamicDim && staticDim)
+      return mixed;
+  }
   return {};
 }
 

@@ -21,9 +21,13 @@ namespace mirage::import {
 /// Why an op could not be imported; empty when it was.
 using Reason = std::string;
 
-/// A value type mk accepts: static ranked tensor, rank 1..4, f16/bf16/f32,
-/// no encoding.
+/// A value type mk accepts: ranked tensor, rank 1..4, f16/bf16/f32, no
+/// encoding; dims positive or dynamic.
 bool isMkTensor(mlir::Type type);
+/// For an op with dynamic dims: why it cannot be imported (dynamic dims not
+/// kept, or a reduced, contracted or concatenated dim that is dynamic);
+/// empty when it may be.
+Reason checkDynamicDims(mlir::Operation *op, bool keepDynamic);
 /// True when `init` is a tensor of zeros (linalg.fill of 0.0 or a splat 0.0).
 bool isZeroInit(mlir::Value init);
 /// True when `init` is filled with -inf or the lowest finite value (what

@@ -154,9 +154,16 @@ Reason importContraction(linalg::LinalgOp op, OpBuilder &b) {
       return "a dim that only B reads (a sum of B alone)";
   if (k.empty())
     return "a product without a contracted dim (an outer product)";
-  for (int64_t s : sizes)
-    if (ShapedType::isDynamic(s))
-      return "dynamic loop sizes";
+  // A dynamic dim (rows, columns or a batch dim; checkDynamicDims refuses
+  // a dynamic contracted dim) stays a dim of its own: merged with others it
+  // would be a product of sizes, which mk does not hold ([K16]).
+  for (ArrayRef<unsigned> group :
+       {ArrayRef<unsigned>(batch), ArrayRef<unsigned>(m), ArrayRef<unsigned>(n),
+        ArrayRef<unsigned>(k)})
+    if (group.size() > 1 && llvm::any_of(group, [&](unsigned d) {
+          return ShapedType::isDynamic(sizes[d]);
+        }))
+      return "a dynamic dim that would merge with other dims";
 
   // A non-zero init is added to the product (C = init + A B); one that is
   // a copy broadcasting size-1 dims (a bias written into the output first)
@@ -174,6 +181,8 @@ Reason importContraction(linalg::LinalgOp op, OpBuilder &b) {
   }
 
   auto product = [&](ArrayRef<unsigned> group) {
+    if (group.size() == 1)
+      return sizes[group.front()]; // static or dynamic
     int64_t p = 1;
     for (unsigned d : group)
       p *= sizes[d];

@@ -95,8 +95,9 @@ Operation *castOutsideMk(OpBuilder &b, Location loc, Value input,
                          RankedTensorType castType, OperationName castName,
                          SmallVectorImpl<Operation *> &created) {
   auto type = cast<RankedTensorType>(input.getType());
-  auto init = tensor::EmptyOp::create(b, loc, castType.getShape(),
-                                      castType.getElementType());
+  // Dynamic dims take their sizes from the input (tensor.dim).
+  auto init = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, input), castType.getElementType());
   created.push_back(init);
   AffineMap id = b.getMultiDimIdentityMap(type.getRank());
   SmallVector<utils::IteratorType> iterators(type.getRank(),
@@ -230,7 +231,7 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
   // A body that only casts (linalg.copy to another type) is one mk.convert
   // of its input; that input is then read in its own type.
   if (anyCast && !isMkTensor(resultType))
-    return "result type is not a static f16/bf16/f32 tensor of rank 1-4 "
+    return "result type is not an f16/bf16/f32 tensor of rank 1-4 "
            "without encoding";
   if (!maps[op.getNumDpsInputs() + k].isIdentity())
     return "the output map is not the identity (a transposing write)";
@@ -277,7 +278,7 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
       continue;
     }
     Raised r;
-    if (type && map.isPermutation() && type.hasStaticShape()) {
+    if (type && map.isPermutation()) {
       SmallVector<int64_t> shape;
       for (unsigned d = 0; d < map.getNumDims(); ++d) {
         unsigned pos =
@@ -293,7 +294,7 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
     FailureOr<RankedTensorType> t =
         type ? rankRaisingBroadcast(map, type, r.reassociation)
              : FailureOr<RankedTensorType>(failure());
-    if (failed(t) || !type.hasStaticShape())
+    if (failed(t))
       return "an input map is neither the identity, a size-1 broadcast, a "
              "permutation nor a broadcast that drops dims in order";
     r.type = *t;
@@ -302,7 +303,7 @@ Reason importGeneric(linalg::GenericOp op, OpBuilder &b) {
   }
   for (Type t : inputTypes)
     if (!isMkTensor(t))
-      return "operand type is not a static f16/bf16/f32 tensor of rank 1-4 "
+      return "operand type is not an f16/bf16/f32 tensor of rank 1-4 "
              "without encoding";
   if (Reason r = checkTypes({}, finalType); !r.empty())
     return r;
@@ -455,9 +456,14 @@ Reason importReductionGeneric(linalg::GenericOp op, unsigned k, OpBuilder &b) {
   if (op.getNumDpsInputs() == 0)
     return "a reduction without inputs";
   for (unsigned d = 0; d < rank; ++d) {
+    // A dynamic dim pairs with dynamic dims or size-1 broadcasts.
     int64_t size = 1;
-    for (Value input : op.getDpsInputs())
-      size = std::max(size, cast<ShapedType>(input.getType()).getDimSize(d));
+    for (Value input : op.getDpsInputs()) {
+      int64_t s = cast<ShapedType>(input.getType()).getDimSize(d);
+      size = ShapedType::isDynamic(s) || ShapedType::isDynamic(size)
+                 ? ShapedType::kDynamic
+                 : std::max(size, s);
+    }
     shape.push_back(size);
   }
   // The output map keeps the reduced dim as a literal 0, or drops it (what

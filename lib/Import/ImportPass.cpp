@@ -86,6 +86,20 @@ unsigned mergeEqualMkOps(func::FuncOp func) {
   return merged;
 }
 
+/// The sizes of dynamic tensors that nothing reads once their users are
+/// imported (mk types carry dynamic dims themselves): tensor.dim, and the
+/// index constants that were its operands or that shape builders made.
+void eraseDeadSizeQueries(func::FuncOp func) {
+  Block &body = func.getBody().front();
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body))) {
+    bool sizeQuery = isa<tensor::DimOp>(op);
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      sizeQuery = constant.getType().isIndex();
+    if (sizeQuery && isOpTriviallyDead(&op))
+      op.erase();
+  }
+}
+
 /// Imports `op`; on success the producers of its operands go to `maybeDead`.
 Reason importOp(Operation *op, OpBuilder &b,
                 llvm::SetVector<Operation *> &maybeDead) {
@@ -196,6 +210,14 @@ struct MirageImportPass
                      "LayerNorm statistics) in f32, the kernels' compute "
                      "precision, with a remark per op; off: it stays outside"),
       llvm::cl::init(true)};
+  Option<bool> dynamicDims{
+      *this, "dynamic-dims",
+      llvm::cl::desc("Import ops with dynamic dims, keeping them (mk's rules: "
+                     "no dynamic reduced or contracted dim); off: they stay "
+                     "outside. --mirage-import-to-ptx turns it off: the "
+                     "search and the lowering need static shapes "
+                     "(docs/dynamic.md)"),
+      llvm::cl::init(true)};
 
   void runOnOperation() override {
     OpBuilder b(&getContext());
@@ -253,7 +275,9 @@ struct MirageImportPass
           fills.push_back(op);
           continue;
         }
-        Reason why = importOp(op, b, maybeDead);
+        Reason why = checkDynamicDims(op, dynamicDims);
+        if (why.empty())
+          why = importOp(op, b, maybeDead);
         if (!why.empty())
           remarkLeftOutside(op, why);
       }
@@ -272,7 +296,9 @@ struct MirageImportPass
       for (Operation *fill : fills) {
         // A reciprocal whose muls stayed outside is still an mk op.
         if (isa<tosa::ReciprocalOp>(fill)) {
-          Reason why = importOp(fill, b, maybeDead);
+          Reason why = checkDynamicDims(fill, dynamicDims);
+          if (why.empty())
+            why = importOp(fill, b, maybeDead);
           if (why.empty())
             continue;
           remarkLeftOutside(fill, why);
@@ -297,12 +323,13 @@ struct MirageImportPass
                           "user is imported), nor a repeat: " +
                               why);
       }
-      for (Operation *reshape : importReshapes(func, b))
+      for (Operation *reshape : importReshapes(func, b, dynamicDims))
         remarkLeftOutside(reshape, "a reshape between ops that stay outside "
                                    "(only reshapes next to mk ops become "
                                    "mk.reshape)");
       for (auto [slice, why] : moveSlicesToInputs(func))
         remarkLeftOutside(slice, why);
+      eraseDeadSizeQueries(func);
       dropLeadingUnitDims(func);
       mergeEqualMkOps(func);
       fuseComposites(func);
@@ -387,7 +414,10 @@ void registerMirageImportPasses() {
           if (value.contains('"'))
             return errorHandler("mirage-import-to-ptx: option values may "
                                 "not contain '\"'");
-        pm.addPass(createMirageImportPass());
+        // The search and the lowering take static shapes only: ops with
+        // dynamic dims stay outside, for upstream to lower.
+        if (failed(parsePassPipeline("mirage-import{dynamic-dims=0}", pm)))
+          return errorHandler("mirage-import-to-ptx: cannot build the import");
         // The budget in full precision (std::to_string keeps 6 decimals).
         std::string search;
         llvm::raw_string_ostream(search)

@@ -275,7 +275,8 @@ Reason importLinalgReduce(linalg::ReduceOp op, OpBuilder &b) {
   return {};
 }
 
-SmallVector<Operation *> importReshapes(func::FuncOp func, OpBuilder &b) {
+SmallVector<Operation *> importReshapes(func::FuncOp func, OpBuilder &b,
+                                        bool keepDynamic) {
   auto isMk = [](Operation *op) {
     return op->getDialect() && isa<mk::MKDialect>(op->getDialect());
   };
@@ -305,6 +306,22 @@ SmallVector<Operation *> importReshapes(func::FuncOp func, OpBuilder &b) {
       }
       if (!isMkTensor(in.getType()) || !isMkTensor(out.getType()))
         continue;
+      // [K16] a dynamic reshape keeps one dynamic dim, the same on both
+      // sides, and the product of the static dims.
+      auto inType = cast<RankedTensorType>(in.getType());
+      auto outType = cast<RankedTensorType>(out.getType());
+      if (!inType.hasStaticShape() || !outType.hasStaticShape()) {
+        auto staticProduct = [](RankedTensorType t) {
+          int64_t p = 1;
+          for (int64_t d : t.getShape())
+            p *= ShapedType::isDynamic(d) ? 1 : d;
+          return p;
+        };
+        if (!keepDynamic || inType.getNumDynamicDims() != 1 ||
+            outType.getNumDynamicDims() != 1 ||
+            staticProduct(inType) != staticProduct(outType))
+          continue;
+      }
       Operation *def = in.getDefiningOp();
       bool fromMk = def && isMk(def);
       bool intoMk = !out.use_empty() && llvm::all_of(out.getUsers(), isMk);
@@ -316,10 +333,21 @@ SmallVector<Operation *> importReshapes(func::FuncOp func, OpBuilder &b) {
       Operation *shape = isa<tosa::ReshapeOp>(op)
                              ? op->getOperand(1).getDefiningOp()
                              : nullptr;
+      // The sizes of a dynamic tensor.expand_shape (tensor.dim of its
+      // input, usually) go with it when nothing else reads them.
+      SmallVector<Operation *> sizes;
+      if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+        for (Value size : expand.getOutputShape())
+          if (Operation *sizeDef = size.getDefiningOp())
+            if (!llvm::is_contained(sizes, sizeDef))
+              sizes.push_back(sizeDef);
       out.replaceAllUsesWith(v);
       op->erase();
       if (shape && shape->use_empty())
         shape->erase();
+      for (Operation *sizeDef : sizes)
+        if (isOpTriviallyDead(sizeDef))
+          sizeDef->erase();
       changed = true;
     }
   }

@@ -49,9 +49,11 @@ Reason importRepeatCopy(mlir::linalg::LinalgOp op, mlir::OpBuilder &b);
 /// The reshapes of `func` (tensor.expand_shape/collapse_shape, tosa.reshape)
 /// next to mk ops, whose operand an mk op produces or whose users are all mk
 /// ops: mk.reshape (a view), so that the mk runs around them join up. Returns
-/// the tosa.reshape ops left (between ops that stay outside).
-llvm::SmallVector<mlir::Operation *> importReshapes(mlir::func::FuncOp func,
-                                                    mlir::OpBuilder &b);
+/// the tosa.reshape ops left (between ops that stay outside). A reshape with
+/// dynamic dims becomes one only with `keepDynamic` and in the form [K16]
+/// allows.
+llvm::SmallVector<mlir::Operation *>
+importReshapes(mlir::func::FuncOp func, mlir::OpBuilder &b, bool keepDynamic);
 /// linalg.softmax over dim d: reduce_max, sub, exp, reduce_sum, div (the
 /// max-subtracted form every framework lowers to).
 Reason importSoftmax(mlir::linalg::SoftmaxOp op, mlir::OpBuilder &b);

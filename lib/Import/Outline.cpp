@@ -58,6 +58,15 @@ Operation *outlineRun(ArrayRef<Operation *> run, func::FuncOp parent,
   auto callee = func::FuncOp::create(b, run.front()->getLoc(), name,
                                      FunctionType::get(ctx, inTypes, outTypes));
   callee.setPrivate();
+  // What the parent's arguments state about their dynamic dims holds in the
+  // callee that reads them.
+  for (auto [i, v] : llvm::enumerate(inputs))
+    if (auto arg = dyn_cast<BlockArgument>(v);
+        arg && arg.getOwner()->isEntryBlock() &&
+        arg.getOwner()->getParentOp() == parent.getOperation())
+      if (Attribute sizes = parent.getArgAttr(arg.getArgNumber(),
+                                              mk::MKDialect::kSizesAttrName))
+        callee.setArgAttr(i, mk::MKDialect::kSizesAttrName, sizes);
   symbolTable.insert(callee); // renames on a clash
   Block *entry = callee.addEntryBlock();
   IRMapping map;

@@ -27,6 +27,13 @@ bool isMirageTensorShape(ArrayRef<int64_t> shape) {
   return llvm::all_of(shape, [](int64_t d) { return d > 0; });
 }
 
+bool isMirageDynamicTensorShape(ArrayRef<int64_t> shape) {
+  if (shape.empty() || static_cast<int64_t>(shape.size()) > kMaxRank)
+    return false;
+  return llvm::all_of(
+      shape, [](int64_t d) { return d > 0 || ShapedType::isDynamic(d); });
+}
+
 LogicalResult verifyInBlockGraph(Operation *op) {
   for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
     if (isa<GraphKernelOpInterface>(p))
@@ -73,11 +80,15 @@ static LogicalResult fail(std::optional<Location> loc, StringRef opName,
                            std::forward<Args>(args)...);
 }
 
+static std::string dimStr(int64_t d) {
+  return ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d);
+}
+
 static std::string shapeStr(ArrayRef<int64_t> shape) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "[";
-  llvm::interleaveComma(shape, os);
+  llvm::interleaveComma(shape, os, [&](int64_t d) { os << dimStr(d); });
   os << "]";
   return s;
 }
@@ -88,6 +99,16 @@ FailureOr<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> lhs,
     return failure();
   SmallVector<int64_t> out;
   for (auto [a, b] : llvm::zip_equal(lhs, rhs)) {
+    // [C0.19] A dynamic dim pairs with a dynamic dim (the same size) or is
+    // broadcast from a static 1.
+    if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b)) {
+      if (!ShapedType::isDynamic(a) && a != 1)
+        return failure();
+      if (!ShapedType::isDynamic(b) && b != 1)
+        return failure();
+      out.push_back(ShapedType::kDynamic);
+      continue;
+    }
     if (a != b && a != 1 && b != 1)
       return failure();
     out.push_back(std::max(a, b));
@@ -107,10 +128,18 @@ LogicalResult inferBroadcastType(std::optional<Location> loc, StringRef opName,
                 l.getRank(), " and ", r.getRank());
   FailureOr<SmallVector<int64_t>> shape =
       broadcastShapes(l.getShape(), r.getShape());
-  if (failed(shape))
+  if (failed(shape)) {
+    // Tell a dynamic dim paired with a static one from a plain mismatch.
+    for (auto [a, b] : llvm::zip_equal(l.getShape(), r.getShape()))
+      if (ShapedType::isDynamic(a) != ShapedType::isDynamic(b) &&
+          (ShapedType::isDynamic(a) ? b : a) != 1)
+        return fail(loc, opName, "[C0.19] shapes ", shapeStr(l.getShape()),
+                    " and ", shapeStr(r.getShape()),
+                    " pair a dynamic dim with a static dim other than 1");
     return fail(loc, opName, "[C0.4] shapes ", shapeStr(l.getShape()), " and ",
                 shapeStr(r.getShape()),
                 " do not broadcast (each dim must be equal or 1)");
+  }
   results.push_back(RankedTensorType::get(*shape, l.getElementType()));
   return success();
 }
@@ -127,6 +156,9 @@ LogicalResult inferMatmulType(std::optional<Location> loc, StringRef opName,
     return fail(loc, opName, "[C0.8] operand element types differ: ",
                 l.getElementType(), " vs ", r.getElementType());
   int64_t rank = l.getRank();
+  if (l.isDynamicDim(rank - 1) || r.isDynamicDim(rank - 2))
+    return fail(loc, opName, "[C0.20] the contracted dims must be static: lhs ",
+                shapeStr(l.getShape()), ", rhs ", shapeStr(r.getShape()));
   if (l.getDimSize(rank - 1) != r.getDimSize(rank - 2))
     return fail(loc, opName, "[C0.6] contraction dims differ: lhs ",
                 shapeStr(l.getShape()), " has ", l.getDimSize(rank - 1),
@@ -148,6 +180,9 @@ LogicalResult inferReduceType(std::optional<Location> loc, StringRef opName,
   if (dim < 0 || dim >= t.getRank())
     return fail(loc, opName, "[C0.9] dim ", dim, " is out of range for rank ",
                 t.getRank());
+  if (t.isDynamicDim(dim))
+    return fail(loc, opName, "[C0.21] the reduced dim ", dim,
+                " must be static, got ", shapeStr(t.getShape()));
   SmallVector<int64_t> shape(t.getShape());
   shape[dim] = 1;
   results.push_back(RankedTensorType::get(shape, t.getElementType()));
@@ -172,10 +207,14 @@ LogicalResult inferConcatType(std::optional<Location> loc, StringRef opName,
         t.getElementType() != first.getElementType())
       return fail(loc, opName, "[C0.12] operand #", i, " of type ", t,
                   " differs in rank or element type from operand #0 ", first);
+    if (t.isDynamicDim(dim))
+      return fail(loc, opName, "[C0.21] operand #", i,
+                  " has a dynamic size in the concatenated dim ", dim);
     for (int64_t d = 0; d < t.getRank(); ++d)
       if (d != dim && t.getDimSize(d) != first.getDimSize(d))
         return fail(loc, opName, "[C0.13] operand #", i, " differs in dim ", d,
-                    " (", t.getDimSize(d), " vs ", first.getDimSize(d), ")");
+                    " (", dimStr(t.getDimSize(d)), " vs ",
+                    dimStr(first.getDimSize(d)), ")");
     shape[dim] += t.getDimSize(dim);
   }
   results.push_back(RankedTensorType::get(shape, first.getElementType()));
@@ -207,9 +246,13 @@ LogicalResult verifyRmsNorm(Operation *op, Type input, Type weight,
                             double eps) {
   if (!(eps >= 0.0))
     return op->emitOpError("[C0.10] eps must be >= 0, got ") << eps;
+  auto in = cast<RankedTensorType>(input);
+  if (in.isDynamicDim(in.getRank() - 1))
+    return op->emitOpError("[C0.21] the normalised (last) dim must be "
+                           "static, got ")
+           << in;
   if (!weight)
     return success();
-  auto in = cast<RankedTensorType>(input);
   auto w = cast<RankedTensorType>(weight);
   if (w.getRank() != 1 || w.getDimSize(0) != in.getShape().back() ||
       w.getElementType() != in.getElementType())

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Search/Passes.h"
+#include "Mirage/Dialect/Kernel/Analysis/DynamicSizes.h"
 
 #include "SearchCache.h"
 #include "TargetImport.h"
@@ -188,6 +189,15 @@ struct SuperoptimizePass
       if (hasKernel) {
         emitRemark(func.getLoc(), "not superoptimized: the function already "
                                   "contains graph-defined kernels");
+        continue;
+      }
+      // The search is static: a function with dynamic dims is searched at
+      // given sizes, after --mirage-specialize-sizes.
+      if (mk::hasDynamicDims(func)) {
+        emitRemark(func.getLoc(),
+                   "not superoptimized: it has dynamic dims; the search "
+                   "needs static sizes (give them with "
+                   "--mirage-specialize-sizes, docs/dynamic.md)");
         continue;
       }
       // The verifier's shared-memory limit for kernels in this function:
@@ -533,6 +543,8 @@ struct CostReportPass
   using Base::Base;
 
   void runOnOperation() override {
+    if (failed(mk::rejectDynamicDims(getOperation(), "--mirage-cost-report")))
+      return signalPassFailure();
     ModuleOp module = getOperation();
     std::optional<DeviceModel> device = getDeviceModel(chip);
     if (!device) {

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Transforms/WrapKernels.h"
+#include "Mirage/Dialect/Kernel/Analysis/DynamicSizes.h"
 #include "Mirage/Transforms/AbsorbConversions.h"
 #include "Mirage/Transforms/AbsorbViews.h"
 #include "Mirage/Transforms/Passes.h"
@@ -137,6 +138,8 @@ struct WrapKernelsPass : public mirage::impl::WrapKernelsBase<WrapKernelsPass> {
   using Base::Base;
 
   void runOnOperation() override {
+    if (failed(mk::rejectDynamicDims(getOperation(), "--mirage-wrap-kernels")))
+      return signalPassFailure();
     if (blockThreads < 1 || blockThreads > 1024) {
       getOperation()->emitError("mirage-wrap-kernels: block-threads must be "
                                 "in [1, 1024], got ")

@@ -35,12 +35,18 @@ func.func @floor_outside(%a: tensor<2x8xf32>) -> tensor<2x8xf32> {
 
 // -----
 
+// A reduction over a dynamic dim: mk reduces static dims only
+// (docs/dynamic.md); the element-wise op after it keeps its dynamic dim.
 // CHECK-LABEL: func.func @dynamic
-// CHECK: tosa.exp
-func.func @dynamic(%a: tensor<?x8xf32>) -> tensor<?x8xf32> {
-  // expected-remark @below {{left outside: operand type is not a static f16/bf16/f32 tensor of rank 1-4}}
-  %0 = tosa.exp %a : (tensor<?x8xf32>) -> tensor<?x8xf32>
-  return %0 : tensor<?x8xf32>
+// CHECK: tosa.reduce_sum
+// CHECK: call @dynamic_mk0
+// CHECK: func.func private @dynamic_mk0(%{{.*}}: tensor<8x1xf32>) -> tensor<8x1xf32>
+// CHECK-NEXT: mk.exp
+func.func @dynamic(%a: tensor<8x?xf32>) -> tensor<8x1xf32> {
+  // expected-remark @below {{left outside: a reduced or contracted dim is dynamic (mk reduces and contracts static dims only, docs/dynamic.md)}}
+  %0 = tosa.reduce_sum %a {axis = 1 : i32} : (tensor<8x?xf32>) -> tensor<8x1xf32>
+  %1 = tosa.exp %0 : (tensor<8x1xf32>) -> tensor<8x1xf32>
+  return %1 : tensor<8x1xf32>
 }
 
 // -----
@@ -48,7 +54,7 @@ func.func @dynamic(%a: tensor<?x8xf32>) -> tensor<?x8xf32> {
 // CHECK-LABEL: func.func @rank5
 // CHECK: tosa.exp
 func.func @rank5(%a: tensor<1x2x2x2x2xf32>) -> tensor<1x2x2x2x2xf32> {
-  // expected-remark @below {{left outside: operand type is not a static f16/bf16/f32 tensor of rank 1-4}}
+  // expected-remark @below {{left outside: operand type is not an f16/bf16/f32 tensor of rank 1-4}}
   %0 = tosa.exp %a : (tensor<1x2x2x2x2xf32>) -> tensor<1x2x2x2x2xf32>
   return %0 : tensor<1x2x2x2x2xf32>
 }
@@ -71,7 +77,7 @@ func.func @int_mul(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
 // CHECK-LABEL: func.func @accumulate_dynamic
 // CHECK: linalg.matmul
 func.func @accumulate_dynamic(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<?x4xf32>) -> tensor<?x4xf32> {
-  // expected-remark @below {{left outside: result type is not a static f16/bf16/f32 tensor of rank 1-4}}
+  // expected-remark @below {{left outside: a dim that is static in one operand and dynamic in another (mk pairs a dynamic dim with dynamic dims or a broadcast 1 only, [C0.19])}}
   %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%c : tensor<?x4xf32>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
@@ -140,12 +146,12 @@ func.func @scalar_operand(%a: tensor<4xf32>, %s: f32) -> tensor<4xf32> {
 // CHECK: tosa.concat
 func.func @encoded(%a: tensor<4x8xf32, "enc">, %b: tensor<4x8xf32, "enc">, %c: tensor<2x3xf32, "e1">) -> (tensor<8x4xf32, "enc">, tensor<2x3xf32, "e2">) {
   %e = tensor.empty() : tensor<4x8xf32, "enc">
-  // expected-remark @below {{left outside: operand type is not a static f16/bf16/f32 tensor of rank 1-4 without encoding}}
+  // expected-remark @below {{left outside: operand type is not an f16/bf16/f32 tensor of rank 1-4 without encoding}}
   %r = linalg.add ins(%a, %b : tensor<4x8xf32, "enc">, tensor<4x8xf32, "enc">) outs(%e : tensor<4x8xf32, "enc">) -> tensor<4x8xf32, "enc">
   %e2 = tensor.empty() : tensor<8x4xf32, "enc">
-  // expected-remark @below {{left outside: operand type is not a static f16/bf16/f32 tensor of rank 1-4 without encoding}}
+  // expected-remark @below {{left outside: operand type is not an f16/bf16/f32 tensor of rank 1-4 without encoding}}
   %t = linalg.transpose ins(%r : tensor<4x8xf32, "enc">) outs(%e2 : tensor<8x4xf32, "enc">) permutation = [1, 0]
-  // expected-remark @below {{left outside: operand type is not a static f16/bf16/f32 tensor of rank 1-4 without encoding}}
+  // expected-remark @below {{left outside: operand type is not an f16/bf16/f32 tensor of rank 1-4 without encoding}}
   %k = tosa.concat %c {axis = 1 : i32} : (tensor<2x3xf32, "e1">) -> tensor<2x3xf32, "e2">
   return %t, %k : tensor<8x4xf32, "enc">, tensor<2x3xf32, "e2">
 }

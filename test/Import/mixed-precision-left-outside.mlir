@@ -22,7 +22,7 @@ func.func @matmul_narrower_result(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %c: 
 // CHECK-LABEL: func.func @tosa_cast_to_int
 // CHECK: tosa.cast
 func.func @tosa_cast_to_int(%x: tensor<4x8xf32>) -> tensor<4x8xi32> {
-  // expected-remark @below {{left outside: tosa.cast: result type is not a static f16/bf16/f32 tensor of rank 1-4 without encoding}}
+  // expected-remark @below {{left outside: tosa.cast: result type is not an f16/bf16/f32 tensor of rank 1-4 without encoding}}
   %c = tosa.cast %x : (tensor<4x8xf32>) -> tensor<4x8xi32>
   return %c : tensor<4x8xi32>
 }
@@ -36,7 +36,7 @@ func.func @tosa_cast_to_int(%x: tensor<4x8xf32>) -> tensor<4x8xi32> {
 // expected-remark @below {{mirage-import: f64 ops stay in f64 (outside): an f64 argument or result}}
 func.func @f64_result(%x: tensor<4x8xf32>) -> tensor<4x8xf64> {
   %e = tensor.empty() : tensor<4x8xf64>
-  // expected-remark @below {{left outside: result type is not a static f16/bf16/f32 tensor of rank 1-4 without encoding}}
+  // expected-remark @below {{left outside: result type is not an f16/bf16/f32 tensor of rank 1-4 without encoding}}
   %c = linalg.copy ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf64>) -> tensor<4x8xf64>
   return %c : tensor<4x8xf64>
 }
@@ -51,7 +51,7 @@ func.func @f64_result(%x: tensor<4x8xf32>) -> tensor<4x8xf64> {
 // expected-remark @below {{mirage-import: f64 ops stay in f64 (outside): 'arith.fptosi' in a body}}
 func.func @f64_to_int_body(%x: tensor<4x8xf32>) -> tensor<4x8xi32> {
   %e = tensor.empty() : tensor<4x8xf64>
-  // expected-remark @below {{left outside: result type is not a static f16/bf16/f32 tensor of rank 1-4 without encoding}}
+  // expected-remark @below {{left outside: result type is not an f16/bf16/f32 tensor of rank 1-4 without encoding}}
   %w = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf64>) {
   ^bb0(%in: f32, %o: f64):

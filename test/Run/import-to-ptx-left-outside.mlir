@@ -10,7 +10,7 @@
 // RUN: mirage-opt --mirage-import-to-ptx="time-budget=5 cache-dir=none" %s 2>/dev/null | mlir-opt --one-shot-bufferize=bufferize-function-boundaries --convert-linalg-to-loops | FileCheck %s --check-prefix=UPSTREAM
 
 // REMARK-NOT: error
-// REMARK: remark: mirage-import: left outside: operand type is not a static f16/bf16/f32 tensor
+// REMARK: remark: mirage-import: left outside: operand type is not an f16/bf16/f32 tensor
 // REMARK-NOT: error
 
 // A dynamic batch matmul, left outside whole.

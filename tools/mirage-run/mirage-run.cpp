@@ -11,8 +11,10 @@
 
 #include "Buffers.h"
 #include "ImportCheck.h"
+#include "Mirage/Dialect/Kernel/Analysis/DynamicSizes.h"
 #include "Mirage/InitMirage.h"
 #include "Mirage/Search/GPUTargets.h"
+#include "Mirage/Transforms/SpecializeSizes.h"
 #include "Mirage/Verify/Interpreter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -116,6 +118,12 @@ static cl::opt<std::string>
                         "manifest.json to this directory (mirage-to-ptx "
                         "dump-dir)"),
                cl::cat(runCategory), cl::init(""));
+static cl::list<std::string>
+    sizeValues("sizes",
+               cl::desc("Values of the function's dynamic sizes, as "
+                        "name=value[,name=value...]: the program is run at "
+                        "those sizes (docs/dynamic.md)"),
+               cl::CommaSeparated, cl::cat(runCategory));
 static cl::opt<bool> importCheck(
     "import-check",
     cl::desc("Differential check of mirage-import: run the linalg/tosa "
@@ -398,11 +406,33 @@ int main(int argc, char **argv) {
     func = funcs.front();
   }
   std::string name = func.getSymName().str();
+  if (!sizeValues.empty()) {
+    FailureOr<llvm::StringMap<int64_t>> values = mirage::parseSizeValues(
+        func.getLoc(),
+        SmallVector<std::string>(sizeValues.begin(), sizeValues.end()));
+    if (failed(values) || failed(mirage::specializeSizes(
+                              {cast<FunctionOpInterface>(func.getOperation())},
+                              *values, func.getLoc())))
+      return fail("--sizes: cannot give the dynamic dims of @" + name +
+                  " those sizes");
+  }
   // Values stored in bf16 or f16 on the way to an f32 result round there.
   SmallVector<Type> storage;
   for (Value r : func.getBody().front().getTerminator()->getOperands())
     storage.push_back(narrowestStorage(r));
 
+  if (mirage::mk::hasDynamicDims(func)) {
+    std::string names;
+    if (FailureOr<mirage::mk::DynamicSizes> sizes =
+            mirage::mk::DynamicSizes::analyze(func);
+        succeeded(sizes))
+      for (const mirage::mk::DynamicSize &size : sizes->getSizes())
+        names += (names.empty() ? "" : ", ") + size.describe();
+    return fail("@" + name +
+                " has dynamic dims: give their sizes with "
+                "--sizes name=value (" +
+                names + ")");
+  }
   if (auto msg = mirage::verify::checkSignature(func))
     return fail("@" + name + ": " + *msg);
   for (Type t : llvm::concat<const Type>(func.getArgumentTypes(),

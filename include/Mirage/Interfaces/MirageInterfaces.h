@@ -22,6 +22,8 @@ constexpr int64_t kMaxRank = 4;
 
 /// True for a shape of rank 1..kMaxRank whose dims are all static and > 0.
 bool isMirageTensorShape(llvm::ArrayRef<int64_t> shape);
+/// As isMirageTensorShape, but a dim may also be dynamic (kernel level).
+bool isMirageDynamicTensorShape(llvm::ArrayRef<int64_t> shape);
 
 /// Verifies that `op` is nested in a graph-defined kernel ([C0.2]).
 LogicalResult verifyInBlockGraph(mlir::Operation *op);

@@ -35,6 +35,19 @@ def Mirage_Tensor : Type<And<[
   "static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 "
   "elements [C0.1]", "::mlir::RankedTensorType">;
 
+// [C0.1] at the kernel level: a dim may also be dynamic (`?`), where the op's
+// rules allow it ([C0.19]-[C0.21]). Graph-defined kernels and the block and
+// thread levels stay static.
+def Mirage_DynamicTensor : Type<And<[
+    CPred<"::llvm::isa<::mlir::RankedTensorType>($_self)">,
+    CPred<"::mirage::isMirageDynamicTensorShape("
+          "::llvm::cast<::mlir::RankedTensorType>($_self).getShape())">,
+    SubstLeaves<"$_self",
+                "::llvm::cast<::mlir::ShapedType>($_self).getElementType()",
+                Mirage_ElementType.predicate>]>,
+  "tensor of rank 1 to 4 with positive or dynamic dims and f16, bf16 or f32 "
+  "elements [C0.1]", "::mlir::RankedTensorType">;
+
 //===----------------------------------------------------------------------===//
 // Traits
 //===----------------------------------------------------------------------===//
@@ -228,7 +241,8 @@ class Mirage_ConvertOp<Dialect d, TypeConstraint ty, list<Trait> extra>
 // A band of diagonals kept, the rest filled (DESIGN 3.4, "Masks and
 // selects"). `coordArgs`/`coordFormat` add the block level's tile origin.
 class Mirage_BandMaskOp<Dialect d, list<Trait> extra, dag coordArgs,
-                        string coordFormat, string moreDescription>
+                        string coordFormat, string moreDescription,
+                        Type ty = Mirage_Tensor>
     : Op<d, "band_mask", extra # [Pure, SameOperandsAndResultType]> {
   let summary = "keeps a band of diagonals of two dims, fills the rest";
   let description = [{
@@ -247,11 +261,11 @@ class Mirage_BandMaskOp<Dialect d, list<Trait> extra, dag coordArgs,
     Constraints: [C0.17] `dims` holds one or two distinct dims of the
     operand; at least one bound; `lower <= upper`; `fill` is not NaN.
   }] # moreDescription;
-  let arguments = !con((ins Mirage_Tensor:$input, DenseI64ArrayAttr:$dims,
+  let arguments = !con((ins ty:$input, DenseI64ArrayAttr:$dims,
                             OptionalAttr<I64Attr>:$lower,
                             OptionalAttr<I64Attr>:$upper, F64Attr:$fill,
                             UnitAttr:$additive), coordArgs);
-  let results = (outs Mirage_Tensor:$result);
+  let results = (outs ty:$result);
   let assemblyFormat = "$input `dims` `=` $dims (`lower` `=` $lower^)? "
                        "(`upper` `=` $upper^)? `fill` `=` $fill "
                        "(`additive` $additive^)? " # coordFormat #
@@ -276,7 +290,8 @@ class Mirage_BandMaskOp<Dialect d, list<Trait> extra, dag coordArgs,
 
 // On tensors (mk, mb): numpy broadcasting, each dim equal or 1.
 class Mirage_TensorBinaryOp<Dialect d, list<Trait> extra, string mnemonic,
-                            string kind, string formula>
+                            string kind, string formula,
+                            Type ty = Mirage_Tensor>
     : Op<d, mnemonic, extra # [Pure, Mirage_ShapeRules, InferTypeOpAdaptor,
                                Mirage_ElementwiseOpInterface]> {
   let summary = "element-wise " # formula # " with broadcasting";
@@ -286,8 +301,8 @@ class Mirage_TensorBinaryOp<Dialect d, list<Trait> extra, string mnemonic,
     constraint [C0.4]); they have equal element types ([C0.8]). The result
     shape is the element-wise maximum of the operand shapes.
   }];
-  let arguments = (ins Mirage_Tensor:$lhs, Mirage_Tensor:$rhs);
-  let results = (outs Mirage_Tensor:$result);
+  let arguments = (ins ty:$lhs, ty:$rhs);
+  let results = (outs ty:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
@@ -306,7 +321,8 @@ class Mirage_TensorBinaryOp<Dialect d, list<Trait> extra, string mnemonic,
 }
 
 // A select by a mask tensor (DESIGN 3.4, "Masks and selects").
-class Mirage_WhereOp<Dialect d, list<Trait> extra>
+class Mirage_WhereOp<Dialect d, list<Trait> extra,
+                     Type ty = Mirage_Tensor>
     : Op<d, "where", extra # [Pure, Mirage_ShapeRules, InferTypeOpAdaptor,
                               DeclareOpInterfaceMethods<
                                   Mirage_ElementwiseOpInterface,
@@ -331,9 +347,9 @@ class Mirage_WhereOp<Dialect d, list<Trait> extra>
         : tensor<1x1x128xf32>, tensor<8x128x128xf32> -> tensor<8x128x128xf32>
     ```
   }];
-  let arguments = (ins Mirage_Tensor:$mask, Mirage_Tensor:$input,
+  let arguments = (ins ty:$mask, ty:$input,
                        F64Attr:$fill, UnitAttr:$inverted);
-  let results = (outs Mirage_Tensor:$result);
+  let results = (outs ty:$result);
   let assemblyFormat = [{
     $mask `,` $input `fill` `=` $fill (`inverted` $inverted^)? attr-dict `:`
     type($mask) `,` type($input) `->` type($result)
@@ -361,21 +377,23 @@ class Mirage_WhereOp<Dialect d, list<Trait> extra>
   }];
 }
 
-multiclass Mirage_TensorBinaryOps<Dialect d, list<Trait> extra> {
-  def AddOp : Mirage_TensorBinaryOp<d, extra, "add", "Add", "x + y">;
-  def SubOp : Mirage_TensorBinaryOp<d, extra, "sub", "Sub", "x - y">;
-  def MulOp : Mirage_TensorBinaryOp<d, extra, "mul", "Mul", "x * y">;
-  def DivOp : Mirage_TensorBinaryOp<d, extra, "div", "Div", "x / y">;
-  def PowOp : Mirage_TensorBinaryOp<d, extra, "pow", "Pow", "x ^ y">;
-  def MaxOp : Mirage_TensorBinaryOp<d, extra, "max", "Max", "max(x, y)">;
-  def WhereOp : Mirage_WhereOp<d, extra>;
+multiclass Mirage_TensorBinaryOps<Dialect d, list<Trait> extra,
+                                  Type ty = Mirage_Tensor> {
+  def AddOp : Mirage_TensorBinaryOp<d, extra, "add", "Add", "x + y", ty>;
+  def SubOp : Mirage_TensorBinaryOp<d, extra, "sub", "Sub", "x - y", ty>;
+  def MulOp : Mirage_TensorBinaryOp<d, extra, "mul", "Mul", "x * y", ty>;
+  def DivOp : Mirage_TensorBinaryOp<d, extra, "div", "Div", "x / y", ty>;
+  def PowOp : Mirage_TensorBinaryOp<d, extra, "pow", "Pow", "x ^ y", ty>;
+  def MaxOp : Mirage_TensorBinaryOp<d, extra, "max", "Max", "max(x, y)", ty>;
+  def WhereOp : Mirage_WhereOp<d, extra, ty>;
 }
 
 //===----------------------------------------------------------------------===//
 // Tensor ops with shape rules (mk, mb)
 //===----------------------------------------------------------------------===//
 
-multiclass Mirage_TensorOps<Dialect d, list<Trait> extra> {
+multiclass Mirage_TensorOps<Dialect d, list<Trait> extra,
+                            Type ty = Mirage_Tensor> {
   def MatmulOp : Op<d, "matmul", extra # [Pure, Mirage_ShapeRules,
                                            InferTypeOpAdaptorWithIsCompatible]> {
     let summary = "batched matrix multiplication";
@@ -397,8 +415,8 @@ multiclass Mirage_TensorOps<Dialect d, list<Trait> extra> {
                                -> tensor<32x512xf32>
       ```
     }];
-    let arguments = (ins Mirage_Tensor:$lhs, Mirage_Tensor:$rhs);
-    let results = (outs Mirage_Tensor:$result);
+    let arguments = (ins ty:$lhs, ty:$rhs);
+    let results = (outs ty:$result);
     let assemblyFormat = [{
       $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
     }];
@@ -422,8 +440,8 @@ multiclass Mirage_TensorOps<Dialect d, list<Trait> extra> {
       Sums the operand over dim `dim`; the reduced dim is kept with size 1.
       [C0.9] `0 <= dim < rank`.
     }];
-    let arguments = (ins Mirage_Tensor:$input, I64Attr:$dim);
-    let results = (outs Mirage_Tensor:$result);
+    let arguments = (ins ty:$input, I64Attr:$dim);
+    let results = (outs ty:$result);
     let assemblyFormat = [{
       $input `dim` `=` $dim attr-dict `:` type($input) `->` type($result)
     }];
@@ -450,8 +468,8 @@ multiclass Mirage_TensorOps<Dialect d, list<Trait> extra> {
       Takes the maximum of the operand over dim `dim`; the reduced dim is kept
       with size 1. [C0.9] `0 <= dim < rank`.
     }];
-    let arguments = (ins Mirage_Tensor:$input, I64Attr:$dim);
-    let results = (outs Mirage_Tensor:$result);
+    let arguments = (ins ty:$input, I64Attr:$dim);
+    let results = (outs ty:$result);
     let assemblyFormat = [{
       $input `dim` `=` $dim attr-dict `:` type($input) `->` type($result)
     }];
@@ -481,9 +499,9 @@ multiclass Mirage_TensorOps<Dialect d, list<Trait> extra> {
       [C0.10] `eps >= 0`; [C0.11] `weight` has rank 1, the size of the last
       dim and the element type of the input.
     }];
-    let arguments = (ins Mirage_Tensor:$input,
-                         Optional<Mirage_Tensor>:$weight, F64Attr:$eps);
-    let results = (outs Mirage_Tensor:$result);
+    let arguments = (ins ty:$input,
+                         Optional<ty>:$weight, F64Attr:$eps);
+    let results = (outs ty:$result);
     let assemblyFormat = [{
       $input (`weight` `(` $weight^ `:` type($weight) `)`)? `eps` `=` $eps
       attr-dict `:` type($result)
@@ -505,8 +523,8 @@ multiclass Mirage_TensorOps<Dialect d, list<Trait> extra> {
       equal rank and element type; [C0.9] `0 <= dim < rank`; [C0.13] all other
       dims are equal.
     }];
-    let arguments = (ins Variadic<Mirage_Tensor>:$inputs, I64Attr:$dim);
-    let results = (outs Mirage_Tensor:$result);
+    let arguments = (ins Variadic<ty>:$inputs, I64Attr:$dim);
+    let results = (outs ty:$result);
     let assemblyFormat = [{
       $inputs `dim` `=` $dim attr-dict `:` type($inputs) `->` type($result)
     }];
@@ -521,7 +539,8 @@ multiclass Mirage_TensorOps<Dialect d, list<Trait> extra> {
   }
 }
 
-class Mirage_TransposeOp<Dialect d, list<Trait> extra>
+class Mirage_TransposeOp<Dialect d, list<Trait> extra,
+                         Type ty = Mirage_Tensor>
     : Op<d, "transpose", extra # [Pure, Mirage_ShapeRules, InferTypeOpAdaptor]> {
   let summary = "permutes the dims of a tensor";
   let description = [{
@@ -529,8 +548,8 @@ class Mirage_TransposeOp<Dialect d, list<Trait> extra>
     `result[i] = input[j]` where `j[perm[k]] = i[k]` for every k.
     Constraints: [K1] `perm` has one entry per dim; [K2] it is a permutation.
   }];
-  let arguments = (ins Mirage_Tensor:$input, DenseI64ArrayAttr:$perm);
-  let results = (outs Mirage_Tensor:$result);
+  let arguments = (ins ty:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs ty:$result);
   let assemblyFormat = [{
     $input `perm` `=` $perm attr-dict `:` type($input) `->` type($result)
   }];

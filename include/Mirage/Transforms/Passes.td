@@ -119,4 +119,29 @@ def AbsorbViews : Pass<"mirage-absorb-views"> {
   let dependentDialects = ["::mirage::mb::MBDialect"];
 }
 
+def SpecializeSizes : Pass<"mirage-specialize-sizes", "::mlir::ModuleOp"> {
+  let summary = "Give the dynamic dims of kernel-level functions static sizes";
+  let description = [{
+    Every function with dynamic dims (`?`) becomes the function at the sizes
+    given by `sizes`, a list of `name=value` entries: the names are those of
+    the functions' sizes (`#mk.size<name = ...>` on an argument, else `s0`,
+    `s1`, ... by order of appearance; docs/dynamic.md). Every dynamic dim
+    the ops make the same size takes the same value. A function's size that
+    is not given, a value that breaks the size's facts (bounds, divisor), a
+    name no function has, or a malformed entry is a diagnostic.
+
+    ```mlir
+    // --mirage-specialize-sizes="sizes=tokens=100"
+    func.func @f(%x: tensor<?x64xf16> {mk.sizes = [#mk.size<name = "tokens">]})
+        -> tensor<?x64xf16>
+    // becomes
+    func.func @f(%x: tensor<100x64xf16>) -> tensor<100x64xf16>
+    ```
+  }];
+  let options = [
+    ListOption<"sizes", "sizes", "std::string",
+               "Values of the dynamic sizes, as name=value">,
+  ];
+}
+
 #endif // MIRAGE_TRANSFORMS_PASSES_TD

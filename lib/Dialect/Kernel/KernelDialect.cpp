@@ -10,6 +10,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mirage;
@@ -17,11 +20,70 @@ using namespace mirage::mk;
 
 #include "Mirage/Dialect/Kernel/IR/KernelOpsDialect.cpp.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "Mirage/Dialect/Kernel/IR/KernelAttrs.cpp.inc"
+
 void MKDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "Mirage/Dialect/Kernel/IR/KernelOps.cpp.inc"
       >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "Mirage/Dialect/Kernel/IR/KernelAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Dynamic sizes
+//===----------------------------------------------------------------------===//
+
+LogicalResult SizeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               StringRef name, int64_t min,
+                               std::optional<int64_t> max, int64_t divisor) {
+  if (min < 1)
+    return emitError() << "[K17] #mk.size min must be >= 1, got " << min;
+  if (max && *max < min)
+    return emitError() << "[K17] #mk.size max = " << *max
+                       << " is below min = " << min;
+  if (divisor < 1)
+    return emitError() << "[K17] #mk.size divisor must be >= 1, got "
+                       << divisor;
+  auto isIdentifier = [](StringRef s) {
+    return !s.empty() && (llvm::isAlpha(s.front()) || s.front() == '_') &&
+           llvm::all_of(s, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+  };
+  if (!name.empty() && !isIdentifier(name))
+    return emitError() << "[K17] #mk.size name '" << name
+                       << "' is not an identifier";
+  return success();
+}
+
+LogicalResult MKDialect::verifyRegionArgAttribute(Operation *op,
+                                                  unsigned regionIndex,
+                                                  unsigned argIndex,
+                                                  NamedAttribute attr) {
+  if (attr.getName() != kSizesAttrName)
+    return op->emitError("[K13] unknown mk dialect argument attribute '")
+           << attr.getName().getValue() << "'";
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  if (!function || regionIndex != 0 ||
+      argIndex >= function.getArgumentTypes().size())
+    return op->emitError("[K18] '")
+           << kSizesAttrName << "' belongs on a function argument";
+  auto type = dyn_cast<RankedTensorType>(function.getArgumentTypes()[argIndex]);
+  auto sizes = dyn_cast<ArrayAttr>(attr.getValue());
+  if (!sizes || !llvm::all_of(sizes, llvm::IsaPred<SizeAttr>))
+    return op->emitError("[K18] '")
+           << kSizesAttrName << "' of argument #" << argIndex
+           << " must be an array of #mk.size, got " << attr.getValue();
+  int64_t dynamicDims = type ? type.getNumDynamicDims() : 0;
+  if (static_cast<int64_t>(sizes.size()) != dynamicDims)
+    return op->emitError("[K18] '")
+           << kSizesAttrName << "' of argument #" << argIndex << " has "
+           << sizes.size() << " entries but the argument has " << dynamicDims
+           << " dynamic dims";
+  return success();
 }
 
 LogicalResult MKDialect::verifyOperationAttribute(Operation *op,

@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 func.func @C0_1_rank_0(%x: tensor<f16>) -> tensor<f16> {
-  // expected-error @+1 {{'mk.exp' op operand #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<f16>'}}
+  // expected-error @+1 {{'mk.exp' op operand #0 must be tensor of rank 1 to 4 with positive or dynamic dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<f16>'}}
   %0 = mk.exp %x : tensor<f16>
   return %0 : tensor<f16>
 }
@@ -19,23 +19,27 @@ func.func @C0_1_rank_0(%x: tensor<f16>) -> tensor<f16> {
 // -----
 
 func.func @C0_1_rank_5(%x: tensor<1x2x3x4x5xf32>) -> tensor<1x2x3x4x5xf32> {
-  // expected-error @+1 {{'mk.neg' op operand #0 must be static tensor of rank 1 to 4}}
+  // expected-error @+1 {{'mk.neg' op operand #0 must be tensor of rank 1 to 4}}
   %0 = mk.neg %x : tensor<1x2x3x4x5xf32>
   return %0 : tensor<1x2x3x4x5xf32>
 }
 
 // -----
 
+// Dynamic dims are kernel-level only: a graph-defined kernel is static.
 func.func @C0_1_dynamic_dim(%x: tensor<?x8xf16>) -> tensor<?x8xf16> {
-  // expected-error @+1 {{elements [C0.1], but got 'tensor<?x8xf16>'}}
-  %0 = mk.relu %x : tensor<?x8xf16>
+  // expected-error @+1 {{'mk.graph_kernel' op operand #0 must be variadic of static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<?x8xf16>'}}
+  %0 = mk.graph_kernel (%x) grid = [1, 1, 1] block = [32, 1, 1] forloop = 1 {
+  ^bb0(%X: tensor<?x8xf16>):
+    mb.return %X : tensor<?x8xf16>
+  } : (tensor<?x8xf16>) -> tensor<?x8xf16>
   return %0 : tensor<?x8xf16>
 }
 
 // -----
 
 func.func @C0_1_i32_element(%x: tensor<2x8xi32>) -> tensor<2x8x1xi32> {
-  // expected-error @+1 {{'mk.reduce_sum' op operand #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<2x8xi32>'}}
+  // expected-error @+1 {{'mk.reduce_sum' op operand #0 must be tensor of rank 1 to 4 with positive or dynamic dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<2x8xi32>'}}
   %0 = mk.reduce_sum %x dim = 1 : tensor<2x8xi32> -> tensor<2x8x1xi32>
   return %0 : tensor<2x8x1xi32>
 }
@@ -43,7 +47,7 @@ func.func @C0_1_i32_element(%x: tensor<2x8xi32>) -> tensor<2x8x1xi32> {
 // -----
 
 func.func @C0_1_f64_element(%x: tensor<2x8xf64>, %y: tensor<2x8xf64>) -> tensor<2x8xf64> {
-  // expected-error @+1 {{'mk.add' op operand #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<2x8xf64>'}}
+  // expected-error @+1 {{'mk.add' op operand #0 must be tensor of rank 1 to 4 with positive or dynamic dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<2x8xf64>'}}
   %0 = mk.add %x, %y : tensor<2x8xf64>, tensor<2x8xf64> -> tensor<2x8xf64>
   return %0 : tensor<2x8xf64>
 }
@@ -51,7 +55,7 @@ func.func @C0_1_f64_element(%x: tensor<2x8xf64>, %y: tensor<2x8xf64>) -> tensor<
 // -----
 
 func.func @C0_1_zero_dim(%x: tensor<2x0xf16>, %w: tensor<0x4xf16>) -> tensor<2x4xf16> {
-  // expected-error @+1 {{'mk.matmul' op operand #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<2x0xf16>'}}
+  // expected-error @+1 {{'mk.matmul' op operand #0 must be tensor of rank 1 to 4 with positive or dynamic dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<2x0xf16>'}}
   %0 = mk.matmul %x, %w : tensor<2x0xf16>, tensor<0x4xf16> -> tensor<2x4xf16>
   return %0 : tensor<2x4xf16>
 }
@@ -59,7 +63,7 @@ func.func @C0_1_zero_dim(%x: tensor<2x0xf16>, %w: tensor<0x4xf16>) -> tensor<2x4
 // -----
 
 func.func @C0_1_unranked_result(%x: tensor<2x8xf16>) -> tensor<*xf16> {
-  // expected-error @+1 {{'mk.transpose' op result #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<*xf16>'}}
+  // expected-error @+1 {{'mk.transpose' op result #0 must be tensor of rank 1 to 4 with positive or dynamic dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<*xf16>'}}
   %0 = "mk.transpose"(%x) <{perm = array<i64: 1, 0>}> : (tensor<2x8xf16>) -> tensor<*xf16>
   return %0 : tensor<*xf16>
 }
@@ -294,7 +298,7 @@ func.func @C0_4_where_no_broadcast(%m: tensor<4x8xf32>, %x: tensor<8x8xf32>) -> 
 // -----
 
 func.func @C0_1_convert_f64(%x: tensor<2x8xf32>) -> tensor<2x8xf64> {
-  // expected-error @+1 {{'mk.convert' op result #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1]}}
+  // expected-error @+1 {{'mk.convert' op result #0 must be tensor of rank 1 to 4 with positive or dynamic dims and f16, bf16 or f32 elements [C0.1]}}
   %0 = mk.convert %x : tensor<2x8xf32> -> tensor<2x8xf64>
   return %0 : tensor<2x8xf64>
 }
@@ -1086,3 +1090,159 @@ func.func @K12_reference_not_a_symbol() attributes {mk.reference = "ref"} {
 
 // expected-error @+1 {{[K13] unknown mk dialect attribute 'mk.smem_limt'}}
 module @K13_unknown_mk_attribute attributes {mk.smem_limt = 1024 : i64} {}
+
+//===----------------------------------------------------------------------===//
+// Dynamic dims: [C0.19]-[C0.21], [K16]-[K18]
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @C0_19_dynamic_against_static(%x: tensor<?x8xf16>, %y: tensor<4x8xf16>) -> tensor<?x8xf16> {
+  // expected-error @+1 {{'mk.add' op [C0.19] shapes [?, 8] and [4, 8] pair a dynamic dim with a static dim other than 1}}
+  %0 = mk.add %x, %y : tensor<?x8xf16>, tensor<4x8xf16> -> tensor<?x8xf16>
+  return %0 : tensor<?x8xf16>
+}
+
+// -----
+
+func.func @C0_19_where_dynamic_against_static(%m: tensor<3x8xf16>, %x: tensor<?x8xf16>) -> tensor<?x8xf16> {
+  // expected-error @+1 {{'mk.where' op [C0.19] shapes [3, 8] and [?, 8] pair a dynamic dim}}
+  %0 = mk.where %m, %x fill = 0.0 : tensor<3x8xf16>, tensor<?x8xf16> -> tensor<?x8xf16>
+  return %0 : tensor<?x8xf16>
+}
+
+// -----
+
+func.func @C0_19_broadcast_result_static(%x: tensor<?x8xf16>, %y: tensor<1x8xf16>) -> tensor<4x8xf16> {
+  // expected-error @+1 {{'mk.add' op [C0.14] result type 'tensor<4x8xf16>' should be 'tensor<?x8xf16>'}}
+  %0 = mk.add %x, %y : tensor<?x8xf16>, tensor<1x8xf16> -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @C0_20_matmul_dynamic_contraction(%x: tensor<4x?xf16>, %w: tensor<?x8xf16>) -> tensor<4x8xf16> {
+  // expected-error @+1 {{'mk.matmul' op [C0.20] the contracted dims must be static: lhs [4, ?], rhs [?, 8]}}
+  %0 = mk.matmul %x, %w : tensor<4x?xf16>, tensor<?x8xf16> -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @C0_21_reduce_dynamic_dim(%x: tensor<8x?xf16>) -> tensor<8x1xf16> {
+  // expected-error @+1 {{'mk.reduce_sum' op [C0.21] the reduced dim 1 must be static, got [8, ?]}}
+  %0 = mk.reduce_sum %x dim = 1 : tensor<8x?xf16> -> tensor<8x1xf16>
+  return %0 : tensor<8x1xf16>
+}
+
+// -----
+
+func.func @C0_21_reduce_max_dynamic_dim(%x: tensor<?x8xf16>) -> tensor<1x8xf16> {
+  // expected-error @+1 {{'mk.reduce_max' op [C0.21] the reduced dim 0 must be static, got [?, 8]}}
+  %0 = mk.reduce_max %x dim = 0 : tensor<?x8xf16> -> tensor<1x8xf16>
+  return %0 : tensor<1x8xf16>
+}
+
+// -----
+
+func.func @C0_21_rms_norm_dynamic_last_dim(%x: tensor<8x?xf16>) -> tensor<8x?xf16> {
+  // expected-error @+1 {{'mk.rms_norm' op [C0.21] the normalised (last) dim must be static, got 'tensor<8x?xf16>'}}
+  %0 = mk.rms_norm %x eps = 1.0e-06 : tensor<8x?xf16>
+  return %0 : tensor<8x?xf16>
+}
+
+// -----
+
+func.func @C0_21_concat_dynamic_dim(%x: tensor<?x8xf16>, %y: tensor<?x8xf16>) -> tensor<?x8xf16> {
+  // expected-error @+1 {{'mk.concat' op [C0.21] operand #0 has a dynamic size in the concatenated dim 0}}
+  %0 = mk.concat %x, %y dim = 0 : tensor<?x8xf16>, tensor<?x8xf16> -> tensor<?x8xf16>
+  return %0 : tensor<?x8xf16>
+}
+
+// -----
+
+func.func @C0_13_concat_dynamic_against_static(%x: tensor<?x8xf16>, %y: tensor<4x8xf16>) -> tensor<4x16xf16> {
+  // expected-error @+1 {{'mk.concat' op [C0.13] operand #1 differs in dim 0 (4 vs ?)}}
+  %0 = mk.concat %x, %y dim = 1 : tensor<?x8xf16>, tensor<4x8xf16> -> tensor<4x16xf16>
+  return %0 : tensor<4x16xf16>
+}
+
+// -----
+
+func.func @K16_reshape_two_dynamic_dims(%x: tensor<?x?xf16>) -> tensor<?xf16> {
+  // expected-error @+1 {{'mk.reshape' op [K16] a dynamic reshape needs one dynamic dim on each side and equal static products, got 'tensor<?x?xf16>' -> 'tensor<?xf16>'}}
+  %0 = mk.reshape %x : tensor<?x?xf16> -> tensor<?xf16>
+  return %0 : tensor<?xf16>
+}
+
+// -----
+
+func.func @K16_reshape_static_products_differ(%x: tensor<?x32x128xf16>) -> tensor<?x128xf16> {
+  // expected-error @+1 {{'mk.reshape' op [K16] a dynamic reshape needs one dynamic dim on each side and equal static products}}
+  %0 = mk.reshape %x : tensor<?x32x128xf16> -> tensor<?x128xf16>
+  return %0 : tensor<?x128xf16>
+}
+
+// -----
+
+func.func @K16_reshape_dynamic_to_static(%x: tensor<?x8xf16>) -> tensor<4x8xf16> {
+  // expected-error @+1 {{'mk.reshape' op [K16] a dynamic reshape needs one dynamic dim on each side}}
+  %0 = mk.reshape %x : tensor<?x8xf16> -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+// expected-error @+1 {{[K17] #mk.size max = 3 is below min = 5}}
+func.func @K17_size_max_below_min(%x: tensor<?x8xf16> {mk.sizes = [#mk.size<min = 5, max = 3>]}) -> tensor<?x8xf16> {
+  return %x : tensor<?x8xf16>
+}
+
+// -----
+
+// expected-error @+1 {{[K17] #mk.size min must be >= 1, got 0}}
+func.func @K17_size_min_zero(%x: tensor<?x8xf16> {mk.sizes = [#mk.size<min = 0>]}) -> tensor<?x8xf16> {
+  return %x : tensor<?x8xf16>
+}
+
+// -----
+
+// expected-error @+1 {{[K17] #mk.size divisor must be >= 1, got 0}}
+func.func @K17_size_divisor_zero(%x: tensor<?x8xf16> {mk.sizes = [#mk.size<divisor = 0>]}) -> tensor<?x8xf16> {
+  return %x : tensor<?x8xf16>
+}
+
+// -----
+
+// expected-error @+1 {{[K17] #mk.size name '2tokens' is not an identifier}}
+func.func @K17_size_name_not_identifier(%x: tensor<?x8xf16> {mk.sizes = [#mk.size<name = "2tokens">]}) -> tensor<?x8xf16> {
+  return %x : tensor<?x8xf16>
+}
+
+// -----
+
+// expected-error @+1 {{[K18] 'mk.sizes' of argument #0 has 0 entries but the argument has 1 dynamic dims}}
+func.func @K18_sizes_count(%x: tensor<?x8xf16> {mk.sizes = []}) -> tensor<?x8xf16> {
+  return %x : tensor<?x8xf16>
+}
+
+// -----
+
+// expected-error @+1 {{[K18] 'mk.sizes' of argument #0 has 1 entries but the argument has 0 dynamic dims}}
+func.func @K18_sizes_on_static_argument(%x: tensor<4x8xf16> {mk.sizes = [#mk.size<>]}) -> tensor<4x8xf16> {
+  return %x : tensor<4x8xf16>
+}
+
+// -----
+
+// expected-error @+1 {{[K18] 'mk.sizes' of argument #0 must be an array of #mk.size, got [4096]}}
+func.func @K18_sizes_not_size_attrs(%x: tensor<?x8xf16> {mk.sizes = [4096]}) -> tensor<?x8xf16> {
+  return %x : tensor<?x8xf16>
+}
+
+// -----
+
+// expected-error @+1 {{[K13] unknown mk dialect argument attribute 'mk.size'}}
+func.func @K13_unknown_argument_attribute(%x: tensor<?x8xf16> {mk.size = [#mk.size<>]}) -> tensor<?x8xf16> {
+  return %x : tensor<?x8xf16>
+}

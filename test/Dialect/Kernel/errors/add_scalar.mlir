@@ -5,7 +5,7 @@
 // exits with 1 (an error, not a crash).
 
 func.func @wrong_element_type(%x: tensor<4xi8>) -> tensor<4xi8> {
-  // CHECK: errors/add_scalar.mlir:[[@LINE+1]]:{{[0-9]+}}: error: 'mk.add_scalar' op operand #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<4xi8>'
+  // CHECK: errors/add_scalar.mlir:[[@LINE+1]]:{{[0-9]+}}: error: 'mk.add_scalar' op operand #0 must be tensor of rank 1 to 4 with positive or dynamic dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<4xi8>'
   %0 = mk.add_scalar %x, 2.0 : tensor<4xi8>
   return %0 : tensor<4xi8>
 }

@@ -21,7 +21,7 @@ func.func @missing_max(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
 // -----
 
 func.func @wrong_rank(%x: tensor<f32>) -> tensor<f32> {
-  // CHECK: errors/clamp.mlir:[[@LINE+1]]:{{[0-9]+}}: error: 'mk.clamp' op operand #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<f32>'
+  // CHECK: errors/clamp.mlir:[[@LINE+1]]:{{[0-9]+}}: error: 'mk.clamp' op operand #0 must be tensor of rank 1 to 4 with positive or dynamic dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<f32>'
   %0 = mk.clamp %x min = 0.0 max = 1.0 : tensor<f32>
   return %0 : tensor<f32>
 }

@@ -21,7 +21,7 @@ func.func @result_drops_dim(%x: tensor<2x8xf32>) -> tensor<2xf32> {
 // -----
 
 func.func @wrong_element_type(%x: tensor<2x8xi1>) -> tensor<2x1xi1> {
-  // CHECK: errors/reduce_sum.mlir:[[@LINE+1]]:{{[0-9]+}}: error: 'mk.reduce_sum' op operand #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<2x8xi1>'
+  // CHECK: errors/reduce_sum.mlir:[[@LINE+1]]:{{[0-9]+}}: error: 'mk.reduce_sum' op operand #0 must be tensor of rank 1 to 4 with positive or dynamic dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<2x8xi1>'
   %0 = mk.reduce_sum %x dim = 1 : tensor<2x8xi1> -> tensor<2x1xi1>
   return %0 : tensor<2x1xi1>
 }

@@ -21,7 +21,7 @@ func.func @K15_bf16_to_f16(%x: tensor<4x4xbf16>) -> tensor<16xf16> {
 // -----
 
 func.func @C0_1_rank_5_result(%x: tensor<32xf16>) -> tensor<2x2x2x2x2xf16> {
-  // CHECK: errors/reshape.mlir:[[@LINE+1]]:{{[0-9]+}}: error: 'mk.reshape' op result #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<2x2x2x2x2xf16>'
+  // CHECK: errors/reshape.mlir:[[@LINE+1]]:{{[0-9]+}}: error: 'mk.reshape' op result #0 must be tensor of rank 1 to 4 with positive or dynamic dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<2x2x2x2x2xf16>'
   %0 = mk.reshape %x : tensor<32xf16> -> tensor<2x2x2x2x2xf16>
   return %0 : tensor<2x2x2x2x2xf16>
 }

@@ -5,7 +5,7 @@
 // exits with 1 (an error, not a crash).
 
 func.func @wrong_element_type(%x: tensor<2x8xi32>) -> tensor<2x8xi32> {
-  // CHECK: errors/sqrt.mlir:[[@LINE+1]]:{{[0-9]+}}: error: 'mk.sqrt' op operand #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<2x8xi32>'
+  // CHECK: errors/sqrt.mlir:[[@LINE+1]]:{{[0-9]+}}: error: 'mk.sqrt' op operand #0 must be tensor of rank 1 to 4 with positive or dynamic dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<2x8xi32>'
   %0 = mk.sqrt %x : tensor<2x8xi32>
   return %0 : tensor<2x8xi32>
 }
@@ -13,7 +13,7 @@ func.func @wrong_element_type(%x: tensor<2x8xi32>) -> tensor<2x8xi32> {
 // -----
 
 func.func @wrong_rank(%x: tensor<1x2x3x4x5xbf16>) -> tensor<1x2x3x4x5xbf16> {
-  // CHECK: errors/sqrt.mlir:[[@LINE+1]]:{{[0-9]+}}: error: 'mk.sqrt' op operand #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<1x2x3x4x5xbf16>'
+  // CHECK: errors/sqrt.mlir:[[@LINE+1]]:{{[0-9]+}}: error: 'mk.sqrt' op operand #0 must be tensor of rank 1 to 4 with positive or dynamic dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<1x2x3x4x5xbf16>'
   %0 = mk.sqrt %x : tensor<1x2x3x4x5xbf16>
   return %0 : tensor<1x2x3x4x5xbf16>
 }

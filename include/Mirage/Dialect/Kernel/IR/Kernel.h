@@ -16,6 +16,9 @@
 
 #include "Mirage/Dialect/Kernel/IR/KernelOpsDialect.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "Mirage/Dialect/Kernel/IR/KernelAttrs.h.inc"
+
 #define GET_OP_CLASSES
 #include "Mirage/Dialect/Kernel/IR/KernelOps.h.inc"
 

@@ -22,11 +22,22 @@ def MK_Dialect : Dialect {
     `mk.reference = @f` on a function names the reference program the
     function must be equivalent to (checked by `--mirage-check-equivalence`).
 
+    A tensor of the kernel level may have dynamic dims (`?`) where the ops'
+    rules allow them (docs/dynamic.md): dims that are neither contracted nor
+    reduced, such as a token count. The argument attribute `mk.sizes`, an
+    array with one `#mk.size` per dynamic dim of the argument, names the dim
+    and states what is known of it (bounds, a divisor).
+
     Constraints on the dialect attributes: [K11] `mk.smem_limit` is a
     positive integer (not a bool) that fits in 64 bits; [K12] `mk.reference`
-    is a flat symbol reference; [K13] no other `mk.*` attribute exists.
+    is a flat symbol reference; [K13] no other `mk.*` attribute exists;
+    [K17] a `#mk.size` has `1 <= min <= max`, `divisor >= 1` and a name that
+    is empty or an identifier; [K18] `mk.sizes` is on a function argument
+    and holds one `#mk.size` per dynamic dim of its type.
   }];
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let useDefaultAttributePrinterParser = 1;
   let dependentDialects = ["::mirage::mb::MBDialect", "::mirage::mt::MTDialect"];
   let extraClassDeclaration = [{
     /// Name of the dialect attribute that sets the shared-memory limit.
@@ -40,7 +51,38 @@ def MK_Dialect : Dialect {
     /// Name of the dialect attribute that names, on a function, the reference
     /// function it must be equivalent to.
     static constexpr ::llvm::StringLiteral kReferenceAttrName = "mk.reference";
+    /// Name of the argument attribute with the facts of the argument's
+    /// dynamic dims.
+    static constexpr ::llvm::StringLiteral kSizesAttrName = "mk.sizes";
   }];
+}
+
+def MK_SizeAttr : AttrDef<MK_Dialect, "Size"> {
+  let mnemonic = "size";
+  let summary = "what is known of a dynamic dim: a name, bounds, a divisor";
+  let description = [{
+    Facts about one dynamic dim of a function argument: the name the size is
+    given by at run time (`mirage-run --sizes`, `--mirage-specialize-sizes`),
+    its bounds `min <= size <= max` (`max` absent: unbounded) and a number
+    the size is a multiple of. Every parameter may be left out: the name
+    then defaults to `s<k>` by order of appearance, `min` to 1, `divisor`
+    to 1. Dims that the ops make the same size share their facts
+    (intersected bounds, the least common multiple of the divisors).
+    [K17] `1 <= min <= max`, `divisor >= 1`, the name is empty or an
+    identifier.
+
+    ```mlir
+    func.func @f(%x: tensor<?x4096xf16>
+                     {mk.sizes = [#mk.size<name = "tokens", max = 4096>]})
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"the size's name", "\"\"">:$name,
+    DefaultValuedParameter<"int64_t", "1">:$min,
+    OptionalParameter<"std::optional<int64_t>">:$max,
+    DefaultValuedParameter<"int64_t", "1">:$divisor);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 class MK_Op<string mnemonic, list<Trait> traits = []>

@@ -6,10 +6,11 @@
 include "Mirage/Dialect/Kernel/IR/KernelDialect.td"
 include "Mirage/Interfaces/MirageOpBase.td"
 
-defm MK_ : Mirage_UnaryOps<MK_Dialect, Mirage_Tensor, []>;
-defm MK_ : Mirage_TensorBinaryOps<MK_Dialect, []>;
-defm MK_ : Mirage_TensorOps<MK_Dialect, []>;
-def MK_ConvertOp : Mirage_ConvertOp<MK_Dialect, Mirage_Tensor, []>;
+// Kernel-level tensors may have dynamic dims ([C0.1], [C0.19]-[C0.21], [K16]).
+defm MK_ : Mirage_UnaryOps<MK_Dialect, Mirage_DynamicTensor, []>;
+defm MK_ : Mirage_TensorBinaryOps<MK_Dialect, [], Mirage_DynamicTensor>;
+defm MK_ : Mirage_TensorOps<MK_Dialect, [], Mirage_DynamicTensor>;
+def MK_ConvertOp : Mirage_ConvertOp<MK_Dialect, Mirage_DynamicTensor, []>;
 def MK_BandMaskOp : Mirage_BandMaskOp<MK_Dialect, [], (ins), "", [{
 
     ```mlir
@@ -17,9 +18,9 @@ def MK_BandMaskOp : Mirage_BandMaskOp<MK_Dialect, [], (ins), "", [{
     %m = mk.band_mask %s dims = [2, 3] upper = 0 fill = 0xFFF0000000000000
         : tensor<1x8x128x128xf16>
     ```
-  }]>;
+  }], Mirage_DynamicTensor>;
 
-def MK_TransposeOp : Mirage_TransposeOp<MK_Dialect, []> {
+def MK_TransposeOp : Mirage_TransposeOp<MK_Dialect, [], Mirage_DynamicTensor> {
   let hasFolder = 1;
 }
 
@@ -31,14 +32,18 @@ def MK_ReshapeOp : MK_Op<"reshape", [Pure]> {
     only (a view of a device tensor, no block-level counterpart); the search
     does not use it, and the lowering reinterprets the buffer without a copy.
     Constraints: [K14] the result has the input's number of elements;
-    [K15] the result has the input's element type.
+    [K15] the result has the input's element type; [K16] with dynamic dims,
+    the input and the result have one dynamic dim each (the same size at run
+    time) and equal products of their static dims, as a head split or merge
+    of a dynamic token count is.
 
     ```mlir
     %y = mk.reshape %x : tensor<2x8x64xf16> -> tensor<16x64xf16>
+    %h = mk.reshape %t : tensor<?x4096xf16> -> tensor<?x32x128xf16>
     ```
   }];
-  let arguments = (ins Mirage_Tensor:$input);
-  let results = (outs Mirage_Tensor:$result);
+  let arguments = (ins Mirage_DynamicTensor:$input);
+  let results = (outs Mirage_DynamicTensor:$result);
   let assemblyFormat = [{
     $input attr-dict `:` type($input) `->` type($result)
   }];
@@ -48,7 +53,20 @@ def MK_ReshapeOp : MK_Op<"reshape", [Pure]> {
     ::llvm::LogicalResult $cppClass::verify() {
       auto in = ::llvm::cast<::mlir::RankedTensorType>(getInput().getType());
       auto out = ::llvm::cast<::mlir::RankedTensorType>(getType());
-      if (in.getNumElements() != out.getNumElements())
+      if (!in.hasStaticShape() || !out.hasStaticShape()) {
+        auto staticProduct = [](::mlir::RankedTensorType t) {
+          int64_t p = 1;
+          for (int64_t d : t.getShape())
+            if (!::mlir::ShapedType::isDynamic(d))
+              p *= d;
+          return p;
+        };
+        if (in.getNumDynamicDims() != 1 || out.getNumDynamicDims() != 1 ||
+            staticProduct(in) != staticProduct(out))
+          return emitOpError("[K16] a dynamic reshape needs one dynamic dim "
+                             "on each side and equal static products, got ")
+                 << in << " -> " << out;
+      } else if (in.getNumElements() != out.getNumElements())
         return emitOpError("[K14] result has ") << out.getNumElements()
                << " elements, the input " << in.getNumElements();
       if (in.getElementType() != out.getElementType())

@@ -1,0 +1,55 @@
+// RUN: mirage-opt %s | mirage-opt | FileCheck %s
+// RUN: mirage-opt %s -mlir-print-op-generic | mirage-opt | FileCheck %s
+
+// Kernel-level programs with dynamic dims (docs/dynamic.md): the ops that
+// allow them ([C0.19]-[C0.21], [K16]) and the `mk.sizes` facts survive a
+// round trip, in the custom and in the generic form.
+
+// CHECK-LABEL: func.func @rmsnorm_matmul(
+// CHECK-SAME:    %{{.*}}: tensor<?x4096xf16> {mk.sizes = [#mk.size<name = "tokens", max = 4096, divisor = 8>]}
+// CHECK-SAME:    -> tensor<?x512xf16>
+// CHECK:       mk.rms_norm %{{.*}} eps = {{.*}} : tensor<?x4096xf16>
+// CHECK:       mk.matmul %{{.*}}, %{{.*}} : tensor<?x4096xf16>, tensor<4096x512xf16> -> tensor<?x512xf16>
+func.func @rmsnorm_matmul(%x: tensor<?x4096xf16> {mk.sizes = [#mk.size<name = "tokens", max = 4096, divisor = 8>]},
+                          %w: tensor<4096x512xf16>) -> tensor<?x512xf16> {
+  %n = mk.rms_norm %x eps = 1.0e-06 : tensor<?x4096xf16>
+  %o = mk.matmul %n, %w : tensor<?x4096xf16>, tensor<4096x512xf16> -> tensor<?x512xf16>
+  return %o : tensor<?x512xf16>
+}
+
+// Every parameter of #mk.size is optional; the defaults are not printed.
+// CHECK-LABEL: func.func @defaults(
+// CHECK-SAME:    {mk.sizes = [#mk.size<>, #mk.size<min = 2>]}
+func.func @defaults(%x: tensor<?x?x8xf32> {mk.sizes = [#mk.size<>, #mk.size<min = 2, divisor = 1>]}) -> tensor<?x?x8xf32> {
+  return %x : tensor<?x?x8xf32>
+}
+
+// Element-wise ops pair dynamic dims with dynamic dims or broadcast a static
+// 1; a reduction keeps a dynamic dim it does not reduce; transposes and a
+// head split and merge of a dynamic token count.
+// CHECK-LABEL: func.func @layernorm_like(
+// CHECK:       mk.reduce_sum %{{.*}} dim = 1 : tensor<?x64xf32> -> tensor<?x1xf32>
+// CHECK:       mk.mul_scalar %{{.*}}, {{.*}} : tensor<?x1xf32>
+// CHECK:       mk.sub %{{.*}}, %{{.*}} : tensor<?x64xf32>, tensor<?x1xf32> -> tensor<?x64xf32>
+// CHECK:       mk.mul %{{.*}}, %{{.*}} : tensor<?x64xf32>, tensor<1x64xf32> -> tensor<?x64xf32>
+// CHECK:       mk.reshape %{{.*}} : tensor<?x64xf32> -> tensor<?x4x16xf32>
+// CHECK:       mk.transpose %{{.*}} perm = [1, 0, 2] : tensor<?x4x16xf32> -> tensor<4x?x16xf32>
+// CHECK:       mk.transpose %{{.*}} perm = [1, 0, 2] : tensor<4x?x16xf32> -> tensor<?x4x16xf32>
+// CHECK:       mk.reshape %{{.*}} : tensor<?x4x16xf32> -> tensor<?x64xf32>
+// CHECK:       mk.concat %{{.*}}, %{{.*}} dim = 1 : tensor<?x64xf32>, tensor<?x64xf32> -> tensor<?x128xf32>
+// CHECK:       mk.band_mask %{{.*}} dims = [0, 1] upper = 0 fill = {{.*}} : tensor<?x128xf32>
+// CHECK:       mk.convert %{{.*}} : tensor<?x128xf32> -> tensor<?x128xbf16>
+func.func @layernorm_like(%x: tensor<?x64xf32>, %g: tensor<1x64xf32>) -> tensor<?x128xbf16> {
+  %s = mk.reduce_sum %x dim = 1 : tensor<?x64xf32> -> tensor<?x1xf32>
+  %m = mk.mul_scalar %s, 1.562500e-02 : tensor<?x1xf32>
+  %c = mk.sub %x, %m : tensor<?x64xf32>, tensor<?x1xf32> -> tensor<?x64xf32>
+  %y = mk.mul %c, %g : tensor<?x64xf32>, tensor<1x64xf32> -> tensor<?x64xf32>
+  %h = mk.reshape %y : tensor<?x64xf32> -> tensor<?x4x16xf32>
+  %t = mk.transpose %h perm = [1, 0, 2] : tensor<?x4x16xf32> -> tensor<4x?x16xf32>
+  %u = mk.transpose %t perm = [1, 0, 2] : tensor<4x?x16xf32> -> tensor<?x4x16xf32>
+  %v = mk.reshape %u : tensor<?x4x16xf32> -> tensor<?x64xf32>
+  %w = mk.concat %v, %y dim = 1 : tensor<?x64xf32>, tensor<?x64xf32> -> tensor<?x128xf32>
+  %b = mk.band_mask %w dims = [0, 1] upper = 0 fill = 0.0 : tensor<?x128xf32>
+  %o = mk.convert %b : tensor<?x128xf32> -> tensor<?x128xbf16>
+  return %o : tensor<?x128xbf16>
+}

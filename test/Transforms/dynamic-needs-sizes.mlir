@@ -1,0 +1,24 @@
+// RUN: not mirage-opt %s --mirage-wrap-kernels 2>&1 | FileCheck %s -DPASS=--mirage-wrap-kernels
+// RUN: not mirage-opt %s --convert-mirage-to-gpu 2>&1 | FileCheck %s -DPASS=--convert-mirage-to-gpu
+// RUN: not mirage-opt %s --mirage-evaluate 2>&1 | FileCheck %s --check-prefix=EVAL
+// RUN: not mirage-opt %s --mirage-cost-report 2>&1 | FileCheck %s -DPASS=--mirage-cost-report
+// RUN: not mirage-opt %s --mirage-to-cpu 2>&1 | FileCheck %s -DPASS=--mirage-wrap-kernels
+// RUN: mirage-opt %s --mirage-specialize-sizes="sizes=tokens=24" --mirage-wrap-kernels | FileCheck %s --check-prefix=STATIC
+
+// The passes that need static shapes refuse a function with dynamic dims
+// with a diagnostic that says how to give the sizes (docs/dynamic.md);
+// specialised, the same function goes through. (--mirage-superoptimize
+// leaves such a function unchanged with a remark, as it does every function
+// it does not support: test/Search/superoptimize-invalid.mlir.)
+
+// EVAL: error: cannot evaluate @f: argument #0 has type tensor<?x64xf16>; the evaluator needs static float tensors of rank 1 to 4
+
+// CHECK: error: [[PASS]] needs static shapes, but @f has dynamic dims: give their sizes with --mirage-specialize-sizes (docs/dynamic.md)
+
+// STATIC-LABEL: func.func @f(
+// STATIC-SAME:    tensor<24x64xf16>
+// STATIC:         mk.graph_kernel
+func.func @f(%x: tensor<?x64xf16> {mk.sizes = [#mk.size<name = "tokens">]}) -> tensor<?x64xf16> {
+  %y = mk.exp %x : tensor<?x64xf16>
+  return %y : tensor<?x64xf16>
+}
