@@ -208,13 +208,27 @@ private:
     Value mem;
     SmallVector<Value> origin;
     const mb::StridedView *view = nullptr;
+    /// [B26] A tail tile: the indices (into sideIndex's result) that the
+    /// last block's tile overhangs, with the device extent there; and the
+    /// plan's chunk, which divides the innermost extent.
+    SmallVector<std::pair<unsigned, int64_t>> tails;
+    int64_t chunk = 1;
   };
+  /// `tailDims`: the tile's dims with a tail (mb::tailDims), for the device
+  /// side of a copy without a view.
   CopySide copySide(Value mem, ArrayRef<Value> origin, const TileCopy &plan,
-                    const mb::StridedView *view);
+                    const mb::StridedView *view,
+                    ArrayRef<int64_t> tailDims = {});
   /// The index in `side.mem` of element `idx` of the (merged) tile of a
   /// plan: the origin plus `idx`, through the view if there is one. Every
-  /// tile copy addresses device memory through this.
-  SmallVector<Value> sideIndex(const CopySide &side, ValueRange idx);
+  /// tile copy addresses device memory through this. With `clampTails`, an
+  /// index past a tail's end reads the last row (the last chunk of the
+  /// innermost index) instead: a tail tile's loads stay inside the tensor.
+  SmallVector<Value> sideIndex(const CopySide &side, ValueRange idx,
+                               bool clampTails = false);
+  /// Whether index `at` of `side` lies inside the tensor along its tails (a
+  /// tail tile's stores past the end are dropped); null without tails.
+  Value insideTails(const CopySide &side, ArrayRef<Value> at);
   /// The device tensor's row-major offset of logical index `idx` under
   /// `view`: its offset plus, per digit (mode) of a logical dim,
   /// `((i / radix) mod extent) * stride`.

@@ -131,12 +131,21 @@ Value KernelEmitter::viewOffset(const mb::StridedView &view,
 KernelEmitter::CopySide KernelEmitter::copySide(Value mem,
                                                 ArrayRef<Value> origin,
                                                 const TileCopy &plan,
-                                                const mb::StridedView *view) {
+                                                const mb::StridedView *view,
+                                                ArrayRef<int64_t> tailDims) {
   CopySide side;
+  side.chunk = plan.chunk;
   auto type = cast<MemRefType>(mem.getType());
   if (!view) {
     side.origin = collapseOrigin(origin, type.getShape(), plan);
     side.mem = collapseForCopy(mem, plan);
+    // A tail dim at or after mergeFrom is the merged index (the dims after
+    // it span their device dims, so rows past the end lie past its extent).
+    for (int64_t d : tailDims) {
+      unsigned i = std::min(d, plan.mergeFrom);
+      if (!llvm::is_contained(llvm::make_first_range(side.tails), i))
+        side.tails.push_back({i, plan.global[i]});
+    }
     return side;
   }
   // The device tensor as one row-major dim, indexed by the view's offsets.
@@ -152,11 +161,27 @@ KernelEmitter::CopySide KernelEmitter::copySide(Value mem,
 }
 
 SmallVector<Value> KernelEmitter::sideIndex(const CopySide &side,
-                                            ValueRange idx) {
+                                            ValueRange idx, bool clampTails) {
   SmallVector<Value> at = offsetIndex(side.origin, idx);
+  if (clampTails)
+    for (auto [i, extent] : side.tails) {
+      // The innermost index moves by chunks, which divide its extent.
+      int64_t last = i + 1 == at.size() ? extent - side.chunk : extent - 1;
+      at[i] = arith::MinUIOp::create(b, loc, at[i], cIndex(b, loc, last));
+    }
   if (!side.view)
     return at;
   return {viewOffset(*side.view, at)};
+}
+
+Value KernelEmitter::insideTails(const CopySide &side, ArrayRef<Value> at) {
+  Value inside;
+  for (auto [i, extent] : side.tails) {
+    Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, at[i],
+                                     cIndex(b, loc, extent));
+    inside = inside ? arith::AndIOp::create(b, loc, inside, in) : in;
+  }
+  return inside;
 }
 
 int64_t KernelEmitter::asyncChunk(mb::InputIterOp op) {
@@ -254,10 +279,17 @@ void KernelEmitter::copyTile(Operation *at, Value src,
                              ArrayRef<Value> srcOrigin, Value dst,
                              ArrayRef<Value> dstOrigin, const TileCopy &plan,
                              const mb::StridedView *view) {
-  CopySide from0 =
-      copySide(src, srcOrigin, plan, inWorkgroup(src) ? nullptr : view);
-  CopySide to0 =
-      copySide(dst, dstOrigin, plan, inWorkgroup(dst) ? nullptr : view);
+  // A tail tile ([B26]) clamps its loads and drops its stores past the end
+  // of the device tensor.
+  SmallVector<int64_t> tails = mb::tailDims(at);
+  CopySide from0 = inWorkgroup(src)
+                       ? copySide(src, srcOrigin, plan, nullptr)
+                       : copySide(src, srcOrigin, plan, view,
+                                  view ? ArrayRef<int64_t>() : ArrayRef(tails));
+  CopySide to0 = inWorkgroup(dst)
+                     ? copySide(dst, dstOrigin, plan, nullptr)
+                     : copySide(dst, dstOrigin, plan, view,
+                                view ? ArrayRef<int64_t>() : ArrayRef(tails));
   src = from0.mem;
   dst = to0.mem;
   Type srcElement = cast<MemRefType>(src.getType()).getElementType();
@@ -272,7 +304,15 @@ void KernelEmitter::copyTile(Operation *at, Value src,
               elementByteWidth(
                   cast<MemRefType>(side.getType()).getElementType())));
   forEachChunk(plan, [&](ValueRange idx) {
-    SmallVector<Value> from = sideIndex(from0, idx), to = sideIndex(to0, idx);
+    SmallVector<Value> from = sideIndex(from0, idx, /*clampTails=*/true);
+    SmallVector<Value> to = sideIndex(to0, idx);
+    // Stores past a tail's end are dropped.
+    std::optional<OpBuilder::InsertionGuard> guard;
+    if (Value inside = insideTails(to0, to)) {
+      guard.emplace(b);
+      auto ifOp = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    }
     if (chunk == 1) {
       Value v = load(src, from);
       store(convertFloat(b, loc, v, dstElement), dst, to);
@@ -315,8 +355,10 @@ void KernelEmitter::emitSyncInputCopy(mb::InputIterOp op, Value iv,
 void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
   TileCopy plan = inputCopy(op);
   int64_t chunk = plan.chunk;
-  CopySide src = copySide(global.lookup(op.getInput()), inputOrigin(op, iv),
-                          plan, viewOf(op));
+  const mb::StridedView *view = viewOf(op);
+  CopySide src =
+      copySide(global.lookup(op.getInput()), inputOrigin(op, iv), plan, view,
+               view ? SmallVector<int64_t>() : mb::tailDims(op));
   dst = collapseForCopy(dst, plan);
   // Only 16-byte copies may bypass L1 (cp.async.cg); tiles are streamed once
   // per block, so they should.
@@ -328,7 +370,8 @@ void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
     SharedRef to = sharedAccess(dst, idx);
     nvgpu::DeviceAsyncCopyOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), to.mem,
-        to.idx, src.mem, sideIndex(src, idx), b.getIndexAttr(chunk),
+        to.idx, src.mem, sideIndex(src, idx, /*clampTails=*/true),
+        b.getIndexAttr(chunk),
         /*srcElements=*/Value(), cg ? b.getUnitAttr() : UnitAttr());
   });
 }

@@ -197,7 +197,15 @@ static unsigned absorbOutput(mk::GraphKernelOp kernel, unsigned index) {
 AbsorbedViews mirage::absorbViews(Region &region) {
   AbsorbedViews stats;
   SmallVector<mk::GraphKernelOp> kernels;
-  region.walk([&](mk::GraphKernelOp k) { kernels.push_back(k); });
+  // A dynamic kernel ([K19]) reads and writes without views.
+  region.walk([&](mk::GraphKernelOp k) {
+    auto isStatic = [](Type t) {
+      return cast<RankedTensorType>(t).hasStaticShape();
+    };
+    if (llvm::all_of(k->getOperandTypes(), isStatic) &&
+        llvm::all_of(k->getResultTypes(), isStatic))
+      kernels.push_back(k);
+  });
   for (mk::GraphKernelOp k : kernels)
     for (unsigned i = 0, e = k.getInputs().size(); i < e; ++i)
       stats.inputs += absorbInput(k, i);

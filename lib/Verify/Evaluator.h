@@ -85,6 +85,31 @@ void copyBox(const E *src, ArrayRef<int64_t> srcShape, ArrayRef<int64_t> srcOff,
       }
 }
 
+/// Fills `dst` (of shape `dstShape`) with the box at `srcOff` of `src`,
+/// every index clamped to the last one of its dim: a tail tile's read
+/// ([B26]) past the end of a device tensor repeats its last row.
+template <typename E>
+void copyClampedBox(const E *src, ArrayRef<int64_t> srcShape,
+                    ArrayRef<int64_t> srcOff, E *dst,
+                    ArrayRef<int64_t> dstShape) {
+  Shape4 ss = stridesOf(pad4(srcShape)), ex = pad4(dstShape);
+  Shape4 so = {0, 0, 0, 0}, last = {0, 0, 0, 0};
+  size_t off = 4 - srcShape.size();
+  for (size_t i = 0; i < srcShape.size(); ++i) {
+    so[off + i] = srcOff[i];
+    last[off + i] = srcShape[i] - 1;
+  }
+  E *d = dst;
+  for (int64_t a = 0; a < ex[0]; ++a)
+    for (int64_t b = 0; b < ex[1]; ++b)
+      for (int64_t c = 0; c < ex[2]; ++c)
+        for (int64_t t = 0; t < ex[3]; ++t)
+          *d++ = src[std::min(so[0] + a, last[0]) * ss[0] +
+                     std::min(so[1] + b, last[1]) * ss[1] +
+                     std::min(so[2] + c, last[2]) * ss[2] +
+                     std::min(so[3] + t, last[3])];
+}
+
 /// A view tabulated for copies: the device offset of logical index `i` is
 /// `offset` plus `tables[k][i[k]]` summed over the dims.
 struct ViewTables {

@@ -70,10 +70,21 @@ LogicalResult Evaluator<Dom>::evalInputIter(mb::InputIterOp it,
   int64_t fmap = it.getFmap();
   // Tile origin (DESIGN §3.2).
   SmallVector<int64_t, 4> off = tileOrigin(tileShape, imap, fmap, forloop);
-  for (size_t k = 0; k < off.size(); ++k) {
-    if (off[k] + tileShape[k] > logical[k])
+  bool overhangs = false;
+  for (size_t k = 0; k < off.size(); ++k)
+    overhangs |= off[k] + tileShape[k] > logical[k];
+  if (overhangs) {
+    // [B26] a tail tile: the reads past the end repeat the last row.
+    bool outside = false;
+    for (size_t k = 0; k < off.size(); ++k)
+      outside |= off[k] >= logical[k];
+    if (outside || mb::tailDims(it).empty())
       return fail(it, EvalErrorKind::InvalidInput,
                   "tile lies outside the input tensor");
+    auto r = std::make_shared<T>(tileShape);
+    copyClampedBox(x.data.data(), x.shape, off, r->data.data(), tileShape);
+    set(it.getTile(), std::move(r), in.deg);
+    return success();
   }
   if (std::optional<AffineMap> map = it.getView()) {
     const ViewTables *view = viewTables(it, *map, logical, x.shape);
@@ -496,10 +507,24 @@ Evaluator<Dom>::evalBlock(Block &body, const SaverIndex &saverIndex,
       for (int g = 0; g < 3 && g < static_cast<int>(omap.size()); ++g)
         if (omap[g] >= 0)
           off[omap[g]] = blockIdx[g] * tile.t->shape[omap[g]];
+      // [B26] a tail tile: only its part inside the output is written.
+      SmallVector<int64_t, 4> extent(tile.t->shape.begin(),
+                                     tile.t->shape.end());
+      bool tail = false;
       for (size_t k = 0; k < off.size(); ++k)
-        if (off[k] + tile.t->shape[k] > logical[k])
-          return fail(saver, EvalErrorKind::InvalidInput,
-                      "saved tile lies outside the output tensor");
+        if (off[k] + tile.t->shape[k] > logical[k]) {
+          if (off[k] >= logical[k] || map || mb::tailDims(saver).empty())
+            return fail(saver, EvalErrorKind::InvalidInput,
+                        "saved tile lies outside the output tensor");
+          extent[k] = logical[k] - off[k];
+          tail = true;
+        }
+      if (tail) {
+        copyBox(tile.t->data.data(), tile.t->shape, zero, out.data.data(),
+                out.shape, off, extent);
+        outDegs[pos] = maxDeg(outDegs[pos], tile.deg);
+        continue;
+      }
       if (map) {
         const ViewTables *view = viewTables(saver, *map, logical, out.shape);
         if (!view)

@@ -127,6 +127,109 @@ FailureOr<SmallVector<int64_t>> mb::computeOutputShape(ArrayRef<int64_t> tile,
   return shape;
 }
 
+/// The static twin of a dynamic kernel's tiling ([K19]): the dims of
+/// `shape` partitioned by a `?` grid dim take the tile's extent there, and
+/// those grid dims become 1. Fails when a dynamic dim is not partitioned by
+/// a `?` grid dim or a `?` grid dim partitions a static dim.
+static LogicalResult staticTwin(ArrayRef<int64_t> shape, ArrayRef<int64_t> tile,
+                                ArrayRef<int64_t> grid, ArrayRef<int64_t> map,
+                                SmallVectorImpl<int64_t> &twinShape,
+                                SmallVectorImpl<int64_t> &twinGrid,
+                                std::string &why) {
+  twinShape.assign(shape.begin(), shape.end());
+  twinGrid.assign(grid.begin(), grid.end());
+  if (map.size() != 3 || grid.size() != 3 || tile.size() != shape.size()) {
+    why = "[K19] malformed tiling of a dynamic kernel";
+    return failure();
+  }
+  for (int g = 0; g < 3; ++g) {
+    if (!ShapedType::isDynamic(grid[g]))
+      continue;
+    twinGrid[g] = 1;
+    int64_t d = map[g];
+    if (d >= 0 && d < static_cast<int64_t>(shape.size())) {
+      if (!ShapedType::isDynamic(shape[d])) {
+        why = "[K19] a '?' grid dim partitions static dim " + std::to_string(d);
+        return failure();
+      }
+      twinShape[d] = tile[d];
+    }
+  }
+  for (auto [d, size] : llvm::enumerate(twinShape))
+    if (ShapedType::isDynamic(size)) {
+      why = "[K19] dynamic dim " + std::to_string(d) +
+            " must be partitioned by a '?' grid dim";
+      return failure();
+    }
+  return success();
+}
+
+/// Appended to a tiling diagnostic of a tile without a view.
+static constexpr const char *kNoTailTiling =
+    "; nor is it a tail tiling ([B26]: a grid dim of ceil(size / tile) "
+    "blocks along a dim the loop does not walk)";
+
+bool mb::isTailTiling(ArrayRef<int64_t> shape, ArrayRef<int64_t> tile,
+                      ArrayRef<int64_t> grid, int64_t forloop,
+                      ArrayRef<int64_t> map, int64_t fmap) {
+  int64_t rank = shape.size();
+  std::string why;
+  if (static_cast<int64_t>(tile.size()) != rank || grid.size() != 3 ||
+      llvm::any_of(grid, [](int64_t g) { return g < 1; }) || forloop < 1 ||
+      !checkGridMap(map, rank, why) || fmap < -1 || fmap >= rank)
+    return false;
+  bool tail = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    const int64_t *g = llvm::find(map, d);
+    int64_t blocks = g == map.end() ? 1 : grid[g - map.begin()];
+    int64_t walk = d == fmap ? forloop : 1;
+    if (tile[d] < 1)
+      return false;
+    if (tile[d] * blocks * walk == shape[d])
+      continue;
+    // A tail: partitioned by the grid, not walked by the loop, and the
+    // last block starts inside the tensor.
+    if (g == map.end() || d == fmap ||
+        blocks != (shape[d] + tile[d] - 1) / tile[d])
+      return false;
+    tail = true;
+  }
+  return tail;
+}
+
+SmallVector<int64_t> mb::tailDims(Operation *op) {
+  SmallVector<int64_t> dims;
+  auto kernel = op->getParentOfType<GraphKernelOpInterface>();
+  if (!kernel)
+    return dims;
+  ArrayRef<int64_t> shape, tile, map;
+  int64_t fmap = -1;
+  if (auto it = dyn_cast<InputIterOp>(op)) {
+    if (it.getView())
+      return dims;
+    shape = it.getInput().getType().getShape();
+    tile = it.getTile().getType().getShape();
+    map = it.getImap();
+    fmap = static_cast<int64_t>(it.getFmap());
+  } else if (auto saver = dyn_cast<OutputSaverOp>(op)) {
+    if (saver.getView())
+      return dims;
+    shape = saver.getOutput().getType().getShape();
+    tile = saver.getInput().getType().getShape();
+    map = saver.getOmap();
+  } else {
+    return dims;
+  }
+  ArrayRef<int64_t> grid = kernel.getGridDims();
+  if (!isTailTiling(shape, tile, grid, kernel.getForloopRange(), map, fmap))
+    return dims;
+  for (auto [g, d] : llvm::enumerate(map))
+    if (d >= 0 && tile[d] * grid[g] != shape[d])
+      dims.push_back(d);
+  llvm::sort(dims);
+  return dims;
+}
+
 LogicalResult mb::verifyInForLoop(Operation *op) {
   if (failed(verifyInBlockGraph(op)))
     return failure();
@@ -192,16 +295,50 @@ LogicalResult InputIterOp::verify() {
     return emitOpError("[B4] operand must be an argument of the enclosing "
                        "graph-defined kernel (a device tensor)");
   std::string why;
+  // [K19] a dynamic kernel's iterator checks as its static twin.
+  if (!getInput().getType().hasStaticShape() ||
+      llvm::any_of(kernel.getGridDims(), ShapedType::isDynamic)) {
+    SmallVector<int64_t> shape, grid;
+    if (getView())
+      return emitOpError("[K19] a dynamic kernel's iterator has no view");
+    if (failed(staticTwin(getInput().getType().getShape(),
+                          getTile().getType().getShape(), kernel.getGridDims(),
+                          getImap(), shape, grid, why)))
+      return emitOpError(why);
+    FailureOr<SmallVector<int64_t>> tile = computeInputTileShape(
+        shape, grid, kernel.getForloopRange(), getImap(), getFmap(), why);
+    if (failed(tile))
+      return emitOpError(why);
+    auto expected =
+        RankedTensorType::get(*tile, getInput().getType().getElementType());
+    if (expected != getTile().getType())
+      return emitOpError("[B8] result type ")
+             << getTile().getType() << " is not the tile type " << expected;
+    return success();
+  }
+  // [B26] a tail tile along grid-partitioned dims.
+  if (!getView() && isTailTiling(getInput().getType().getShape(),
+                                 getTile().getType().getShape(),
+                                 kernel.getGridDims(), kernel.getForloopRange(),
+                                 getImap(), static_cast<int64_t>(getFmap()))) {
+    if (getTile().getType().getElementType() !=
+        getInput().getType().getElementType())
+      return emitOpError("[B8] result element type ")
+             << getTile().getType().getElementType() << " is not the input's "
+             << getInput().getType().getElementType();
+    return success();
+  }
   FailureOr<SmallVector<int64_t>> tile = computeInputTileShape(
       getLogicalShape(), kernel.getGridDims(), kernel.getForloopRange(),
       getImap(), getFmap(), why);
   if (failed(tile))
-    return emitOpError(why);
+    return emitOpError(why) << (getView() ? "" : kNoTailTiling);
   auto expected =
       RankedTensorType::get(*tile, getInput().getType().getElementType());
   if (expected != getTile().getType())
     return emitOpError("[B8] result type ")
-           << getTile().getType() << " is not the tile type " << expected;
+           << getTile().getType() << " is not the tile type " << expected
+           << (getView() ? "" : kNoTailTiling);
   if (std::optional<AffineMap> view = getView()) {
     StridedView::Error error;
     if (failed(StridedView::analyze(*view, getLogicalShape(),
@@ -352,11 +489,43 @@ LogicalResult OutputSaverOp::verify() {
       return emitOpError("[B14] result is a device tensor and may only be "
                          "used by mb.return");
   std::string why;
+  Type elementType = getInput().getType().getElementType();
+  // [K19] a dynamic kernel's saver checks as its static twin.
+  if (!getOutput().getType().hasStaticShape() ||
+      llvm::any_of(kernel.getGridDims(), ShapedType::isDynamic)) {
+    SmallVector<int64_t> shape, grid;
+    if (getView())
+      return emitOpError("[K19] a dynamic kernel's saver has no view");
+    if (failed(staticTwin(getOutput().getType().getShape(),
+                          getInput().getType().getShape(), kernel.getGridDims(),
+                          getOmap(), shape, grid, why)))
+      return emitOpError(why);
+    FailureOr<SmallVector<int64_t>> saved = computeOutputShape(
+        getInput().getType().getShape(), grid, getOmap(), why);
+    if (failed(saved))
+      return emitOpError(why);
+    if (ArrayRef<int64_t>(*saved) != ArrayRef<int64_t>(shape) ||
+        getOutput().getType().getElementType() != elementType)
+      return emitOpError("[B17] result type ")
+             << getOutput().getType()
+             << " is not the tile scaled by the grid along omap";
+    return success();
+  }
+  // [B26] a tail tile along grid-partitioned dims.
+  if (!getView() &&
+      isTailTiling(getOutput().getType().getShape(),
+                   getInput().getType().getShape(), kernel.getGridDims(),
+                   /*forloop=*/1, getOmap(), /*fmap=*/-1)) {
+    if (getOutput().getType().getElementType() != elementType)
+      return emitOpError("[B17] result element type ")
+             << getOutput().getType().getElementType() << " should be "
+             << elementType;
+    return success();
+  }
   FailureOr<SmallVector<int64_t>> shape = computeOutputShape(
       getInput().getType().getShape(), kernel.getGridDims(), getOmap(), why);
   if (failed(shape))
-    return emitOpError(why);
-  Type elementType = getInput().getType().getElementType();
+    return emitOpError(why) << (getView() ? "" : kNoTailTiling);
   if (std::optional<AffineMap> view = getView()) {
     if (getOutput().getType().getElementType() != elementType)
       return emitOpError("[B17] result element type ")
@@ -372,7 +541,7 @@ LogicalResult OutputSaverOp::verify() {
   if (expected != getOutput().getType())
     return emitOpError("[B17] result type ")
            << getOutput().getType() << " should be " << expected
-           << " (the tile scaled by the grid along omap)";
+           << " (the tile scaled by the grid along omap)" << kNoTailTiling;
   return success();
 }
 

@@ -100,6 +100,36 @@ LogicalResult relateOp(Operation *op, DimClasses &classes) {
     }
     return success();
   }
+  if (auto kernel = dyn_cast<GraphKernelOp>(op)) {
+    // [K19] the dims a `?` grid dim partitions, in the operands (through
+    // the input iterators) and the results (through the output savers),
+    // are one size.
+    Block &body = kernel.getBody().front();
+    auto ret = dyn_cast<mb::ReturnOp>(body.getTerminator());
+    if (!ret)
+      return success();
+    for (auto [g, extent] : llvm::enumerate(kernel.getGrid())) {
+      if (!ShapedType::isDynamic(extent))
+        continue;
+      std::optional<std::pair<Value, int64_t>> first;
+      auto relate = [&](Value v, int64_t d) {
+        if (d < 0)
+          return;
+        if (!first)
+          first = {v, d};
+        else
+          classes.unify(first->first, first->second, v, d);
+      };
+      kernel.getBody().walk([&](mb::InputIterOp it) {
+        if (auto arg = dyn_cast<BlockArgument>(it.getInput()))
+          relate(kernel.getInputs()[arg.getArgNumber()], it.getImap()[g]);
+      });
+      for (auto [i, v] : llvm::enumerate(ret.getOutputs()))
+        if (auto saver = v.getDefiningOp<mb::OutputSaverOp>())
+          relate(kernel.getResult(i), saver.getOmap()[g]);
+    }
+    return success();
+  }
   if (auto transpose = dyn_cast<TransposeOp>(op)) {
     for (auto [k, p] : llvm::enumerate(transpose.getPerm()))
       classes.unify(transpose.getInput(), p, transpose.getResult(), k);
@@ -271,6 +301,30 @@ LogicalResult DynamicSizes::specialize(FunctionOpInterface function,
   for (Operation &op : body)
     for (Value v : op.getResults())
       v.setType(staticType(v));
+  // A dynamic graph-defined kernel: its device tensors take the static
+  // types, its `?` grid dims ceil(size / tile) blocks (a tail tiling, [B26],
+  // where the tile does not divide the size).
+  for (auto kernel : body.getOps<GraphKernelOp>()) {
+    Block &kernelBody = kernel.getBody().front();
+    for (auto [arg, operand] :
+         llvm::zip_equal(kernelBody.getArguments(), kernel.getInputs()))
+      arg.setType(operand.getType());
+    SmallVector<int64_t> grid(kernel.getGrid());
+    for (auto [i, v] :
+         llvm::enumerate(kernelBody.getTerminator()->getOperands())) {
+      auto saver = v.getDefiningOp<mb::OutputSaverOp>();
+      if (!saver)
+        continue;
+      auto type = cast<RankedTensorType>(kernel.getResult(i).getType());
+      saver.getOutput().setType(type);
+      for (auto [g, d] : llvm::enumerate(saver.getOmap()))
+        if (d >= 0 && ShapedType::isDynamic(grid[g])) {
+          int64_t tile = saver.getInput().getType().getDimSize(d);
+          grid[g] = (type.getDimSize(d) + tile - 1) / tile;
+        }
+    }
+    kernel.setGrid(grid);
+  }
   SmallVector<Type> results;
   for (Value v : body.getTerminator()->getOperands())
     results.push_back(v.getType());

@@ -181,9 +181,15 @@ int64_t GraphKernelOp::computeSharedMemoryBytes() {
 
 LogicalResult GraphKernelOp::verify() {
   ArrayRef<int64_t> grid = getGrid(), block = getBlock();
-  if (grid.size() != 3 || llvm::any_of(grid, [](int64_t g) { return g < 1; }))
-    return emitOpError("[K3] grid must have 3 entries >= 1");
-  if (grid[0] > 2147483647 || grid[1] > 65535 || grid[2] > 65535)
+  if (grid.size() != 3 || llvm::any_of(grid, [](int64_t g) {
+        return g < 1 && !ShapedType::isDynamic(g);
+      }))
+    return emitOpError("[K3] grid must have 3 entries >= 1 or '?'");
+  auto above = [](int64_t g, int64_t limit) {
+    return !ShapedType::isDynamic(g) && g > limit;
+  };
+  if (above(grid[0], 2147483647) || above(grid[1], 65535) ||
+      above(grid[2], 65535))
     return emitOpError("[K3] grid [")
            << grid[0] << ", " << grid[1] << ", " << grid[2]
            << "] exceeds the device limits (2^31-1, 65535, 65535)";
@@ -273,6 +279,8 @@ LogicalResult GraphKernelOp::verifyRegions() {
   if (getNumResults() == 0)
     return emitOpError("[K6] a graph-defined kernel must write at least one "
                        "device tensor");
+  if (failed(verifyDynamicGrid()))
+    return failure();
   mb::ForLoopOp loop = getForLoop();
   for (Value r : loop.getResults())
     if (r.use_empty())
@@ -307,6 +315,90 @@ LogicalResult GraphKernelOp::verifyRegions() {
            << bytes << " bytes of shared memory but the target allows "
            << limit;
   return success();
+}
+
+/// `grid = [256, ?, 1]`: the grid's entries, `?` for a dynamic one.
+static ParseResult parseGridDims(OpAsmParser &parser, DenseI64ArrayAttr &grid) {
+  SmallVector<int64_t> dims;
+  if (parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+            if (succeeded(parser.parseOptionalQuestion())) {
+              dims.push_back(ShapedType::kDynamic);
+              return success();
+            }
+            int64_t d;
+            if (parser.parseInteger(d))
+              return failure();
+            dims.push_back(d);
+            return success();
+          }))
+    return failure();
+  grid = DenseI64ArrayAttr::get(parser.getContext(), dims);
+  return success();
+}
+
+static void printGridDims(OpAsmPrinter &printer, Operation *,
+                          DenseI64ArrayAttr grid) {
+  printer << '[';
+  llvm::interleaveComma(grid.asArrayRef(), printer, [&](int64_t g) {
+    if (ShapedType::isDynamic(g))
+      printer << '?';
+    else
+      printer << g;
+  });
+  printer << ']';
+}
+
+LogicalResult GraphKernelOp::verifyDynamicGrid() {
+  ArrayRef<int64_t> grid = getGrid();
+  bool dynamicGrid = llvm::any_of(grid, ShapedType::isDynamic);
+  auto isDynamicType = [](Type t) {
+    return !cast<RankedTensorType>(t).hasStaticShape();
+  };
+  if (!dynamicGrid && !llvm::any_of(getOperandTypes(), isDynamicType) &&
+      !llvm::any_of(getResultTypes(), isDynamicType))
+    return success();
+  // Every dim of `shape` partitioned by a `?` grid dim is dynamic and every
+  // dynamic dim is partitioned by one.
+  auto check = [&](Operation *op, RankedTensorType type, ArrayRef<int64_t> map,
+                   int64_t fmap, bool viewed) -> LogicalResult {
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      const int64_t *g = llvm::find(map, d);
+      bool byDynamicGrid =
+          g != map.end() && ShapedType::isDynamic(grid[g - map.begin()]);
+      if (type.isDynamicDim(d) && (!byDynamicGrid || d == fmap || viewed))
+        return op->emitOpError("[K19] dynamic dim ")
+               << d << " of " << type
+               << " must be partitioned by a '?' grid dim, without a loop "
+                  "walk or a view";
+      if (!type.isDynamicDim(d) && byDynamicGrid)
+        return op->emitOpError("[K19] a '?' grid dim partitions static dim ")
+               << d << " of " << type;
+    }
+    return success();
+  };
+  WalkResult walk = getBody().walk([&](Operation *op) {
+    if (auto it = dyn_cast<mb::InputIterOp>(op))
+      return failed(check(op, it.getInput().getType(), it.getImap(),
+                          static_cast<int64_t>(it.getFmap()),
+                          it.getView().has_value()))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    if (auto saver = dyn_cast<mb::OutputSaverOp>(op)) {
+      if (failed(check(op, saver.getOutput().getType(), saver.getOmap(), -1,
+                       saver.getView().has_value())))
+        return WalkResult::interrupt();
+      for (auto [g, extent] : llvm::enumerate(grid))
+        if (ShapedType::isDynamic(extent) && saver.getOmap()[g] < 0)
+          return saver.emitOpError("[K19] '?' grid dim ")
+                     << g
+                     << " is not in omap: blocks would overwrite each "
+                        "other's tiles",
+                 WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 #define GET_OP_CLASSES

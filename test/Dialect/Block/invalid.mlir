@@ -1539,3 +1539,60 @@ func.func @B25_output_view_broadcast(%q: tensor<4x8x16xf32>) -> tensor<8x16xf32>
   } : (tensor<4x8x16xf32>) -> tensor<8x16xf32>
   return %y : tensor<8x16xf32>
 }
+
+// -----
+
+// [B26] A tail tiling needs ceil(size / tile) blocks: 100 rows in tiles of
+// 16 take 7 blocks, not 6.
+func.func @B26_tail_too_few_blocks(%x: tensor<100x64xf16>) -> tensor<96x64xf16> {
+  %y = mk.graph_kernel (%x) grid = [6, 1, 1] block = [64, 1, 1] forloop = 1 {
+  ^bb0(%X: tensor<100x64xf16>):
+    %acc = mb.for_loop -> (tensor<16x64xf16>) {
+      // expected-error @+1 {{'mb.input_iter' op [B7] dim 0 of size 100 is not divisible by grid dim 0 = 6; nor is it a tail tiling ([B26]: a grid dim of ceil(size / tile) blocks along a dim the loop does not walk)}}
+      %t = mb.input_iter %X imap = [0, -1, -1] fmap = -1 : tensor<100x64xf16> -> tensor<16x64xf16>
+      %a = mb.accum_sum %t : tensor<16x64xf16> -> tensor<16x64xf16>
+      mb.yield %a : tensor<16x64xf16>
+    }
+    %o = mb.output_saver %acc omap = [0, -1, -1] : tensor<16x64xf16> -> tensor<96x64xf16>
+    mb.return %o : tensor<96x64xf16>
+  } : (tensor<100x64xf16>) -> tensor<96x64xf16>
+  return %y : tensor<96x64xf16>
+}
+
+// -----
+
+// [B26] Only a dim the loop does not walk may have a tail: the loop's last
+// step would lie past it.
+func.func @B26_tail_on_a_walked_dim(%x: tensor<8x100xf16>) -> tensor<8x16xf16> {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [64, 1, 1] forloop = 7 {
+  ^bb0(%X: tensor<8x100xf16>):
+    %acc = mb.for_loop -> (tensor<8x16xf16>) {
+      // expected-error @+1 {{'mb.input_iter' op [B7] dim 1 of size 100 (after grid partitioning) is not divisible by forloop = 7; nor is it a tail tiling ([B26]}}
+      %t = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<8x100xf16> -> tensor<8x16xf16>
+      %a = mb.accum_sum %t : tensor<8x16xf16> -> tensor<8x16xf16>
+      mb.yield %a : tensor<8x16xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<8x16xf16> -> tensor<8x16xf16>
+    mb.return %o : tensor<8x16xf16>
+  } : (tensor<8x100xf16>) -> tensor<8x16xf16>
+  return %y : tensor<8x16xf16>
+}
+
+// -----
+
+// [B26] An output of 120 rows needs 8 blocks of 16; a grid of 7 leaves its
+// last 8 rows unwritten.
+func.func @B26_output_tail_too_few_blocks(%x: tensor<100x64xf16>) -> tensor<120x64xf16> {
+  %y = mk.graph_kernel (%x) grid = [7, 1, 1] block = [64, 1, 1] forloop = 1 {
+  ^bb0(%X: tensor<100x64xf16>):
+    %acc = mb.for_loop -> (tensor<16x64xf16>) {
+      %t = mb.input_iter %X imap = [0, -1, -1] fmap = -1 : tensor<100x64xf16> -> tensor<16x64xf16>
+      %a = mb.accum_sum %t : tensor<16x64xf16> -> tensor<16x64xf16>
+      mb.yield %a : tensor<16x64xf16>
+    }
+    // expected-error @+1 {{'mb.output_saver' op [B17] result type 'tensor<120x64xf16>' should be 'tensor<112x64xf16>' (the tile scaled by the grid along omap); nor is it a tail tiling ([B26]}}
+    %o = mb.output_saver %acc omap = [0, -1, -1] : tensor<16x64xf16> -> tensor<120x64xf16>
+    mb.return %o : tensor<120x64xf16>
+  } : (tensor<100x64xf16>) -> tensor<120x64xf16>
+  return %y : tensor<120x64xf16>
+}

@@ -412,3 +412,23 @@ func.func @where_ops(%x: tensor<8x64xf16>, %m: tensor<1x64xf16>) -> tensor<8x16x
   } : (tensor<8x64xf16>, tensor<1x64xf16>) -> tensor<8x16xf16>
   return %y : tensor<8x16xf16>
 }
+
+// A tail tiling ([B26]): 100 rows in 7 blocks of 16, the last tile
+// overhanging the input and the output by 12 rows.
+// CHECK-LABEL: func.func @tail_tiles(
+// CHECK:       grid = [7, 1, 1]
+// CHECK:       mb.input_iter %{{.*}} imap = [0, -1, -1] fmap = -1 : tensor<100x64xf16> -> tensor<16x64xf16>
+// CHECK:       mb.output_saver %{{.*}} omap = [0, -1, -1] : tensor<16x64xf16> -> tensor<100x64xf16>
+func.func @tail_tiles(%x: tensor<100x64xf16>) -> tensor<100x64xf16> {
+  %y = mk.graph_kernel (%x) grid = [7, 1, 1] block = [64, 1, 1] forloop = 1 {
+  ^bb0(%X: tensor<100x64xf16>):
+    %acc = mb.for_loop -> (tensor<16x64xf16>) {
+      %t = mb.input_iter %X imap = [0, -1, -1] fmap = -1 : tensor<100x64xf16> -> tensor<16x64xf16>
+      %a = mb.accum_sum %t : tensor<16x64xf16> -> tensor<16x64xf16>
+      mb.yield %a : tensor<16x64xf16>
+    }
+    %o = mb.output_saver %acc omap = [0, -1, -1] : tensor<16x64xf16> -> tensor<100x64xf16>
+    mb.return %o : tensor<100x64xf16>
+  } : (tensor<100x64xf16>) -> tensor<100x64xf16>
+  return %y : tensor<100x64xf16>
+}

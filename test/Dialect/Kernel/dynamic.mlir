@@ -53,3 +53,29 @@ func.func @layernorm_like(%x: tensor<?x64xf32>, %g: tensor<1x64xf32>) -> tensor<
   %o = mk.convert %b : tensor<?x128xf32> -> tensor<?x128xbf16>
   return %o : tensor<?x128xbf16>
 }
+
+// A graph-defined kernel over a dynamic row count ([K19]): grid dim y is
+// '?' (ceil(rows / 8) blocks at run time), the rows' tiles are 8.
+// CHECK-LABEL: func.func @dynamic_kernel(
+// CHECK:       mk.graph_kernel(%{{.*}}, %{{.*}}) grid = [3, ?, 1] block = [128, 1, 1] forloop = 2
+// CHECK:       mb.input_iter %{{.*}} imap = [-1, 0, -1] fmap = 1 : tensor<?x64xf16> -> tensor<8x32xf16>
+// CHECK:       mb.output_saver %{{.*}} omap = [1, 0, -1] : tensor<8x16xf16> -> tensor<?x48xf16>
+// CHECK:       mb.return %{{.*}} : tensor<?x48xf16>
+// CHECK:       } : (tensor<?x64xf16>, tensor<64x48xf16>) -> tensor<?x48xf16>
+func.func @dynamic_kernel(%x: tensor<?x64xf16> {mk.sizes = [#mk.size<name = "tokens", max = 4096>]}, %w: tensor<64x48xf16>) -> tensor<?x48xf16> {
+  %y = mk.graph_kernel (%x, %w) grid = [3, ?, 1] block = [128, 1, 1] forloop = 2 {
+  ^bb0(%X: tensor<?x64xf16>, %W: tensor<64x48xf16>):
+    %acc:2 = mb.for_loop -> (tensor<8x1xf16>, tensor<8x16xf16>) {
+      %xt = mb.input_iter %X imap = [-1, 0, -1] fmap = 1 : tensor<?x64xf16> -> tensor<8x32xf16>
+      %wt = mb.input_iter %W imap = [1, -1, -1] fmap = 0 : tensor<64x48xf16> -> tensor<32x16xf16>
+      %m = mb.matmul %xt, %wt : tensor<8x32xf16>, tensor<32x16xf16> -> tensor<8x16xf16>
+      %r = mb.accum_rms_last %xt eps = 1.0e-06 : tensor<8x32xf16> -> tensor<8x1xf16>
+      %s = mb.accum_sum %m : tensor<8x16xf16> -> tensor<8x16xf16>
+      mb.yield %r, %s : tensor<8x1xf16>, tensor<8x16xf16>
+    }
+    %q = mb.div %acc#1, %acc#0 : tensor<8x16xf16>, tensor<8x1xf16> -> tensor<8x16xf16>
+    %o = mb.output_saver %q omap = [1, 0, -1] : tensor<8x16xf16> -> tensor<?x48xf16>
+    mb.return %o : tensor<?x48xf16>
+  } : (tensor<?x64xf16>, tensor<64x48xf16>) -> tensor<?x48xf16>
+  return %y : tensor<?x48xf16>
+}

@@ -26,12 +26,19 @@ func.func @C0_1_rank_5(%x: tensor<1x2x3x4x5xf32>) -> tensor<1x2x3x4x5xf32> {
 
 // -----
 
-// Dynamic dims are kernel-level only: a graph-defined kernel is static.
+// Dynamic dims are kernel-level only: a tile is static (a dynamic kernel's
+// device tensors may be dynamic, [K19]).
 func.func @C0_1_dynamic_dim(%x: tensor<?x8xf16>) -> tensor<?x8xf16> {
-  // expected-error @+1 {{'mk.graph_kernel' op operand #0 must be variadic of static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<?x8xf16>'}}
-  %0 = mk.graph_kernel (%x) grid = [1, 1, 1] block = [32, 1, 1] forloop = 1 {
+  %0 = mk.graph_kernel (%x) grid = [?, 1, 1] block = [32, 1, 1] forloop = 1 {
   ^bb0(%X: tensor<?x8xf16>):
-    mb.return %X : tensor<?x8xf16>
+    %acc = mb.for_loop -> (tensor<4x8xf16>) {
+      // expected-error @+1 {{'mb.input_iter' op result #0 must be static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<?x8xf16>'}}
+      %t = mb.input_iter %X imap = [0, -1, -1] fmap = -1 : tensor<?x8xf16> -> tensor<?x8xf16>
+      %a = mb.accum_sum %t : tensor<?x8xf16> -> tensor<4x8xf16>
+      mb.yield %a : tensor<4x8xf16>
+    }
+    %o = mb.output_saver %acc omap = [0, -1, -1] : tensor<4x8xf16> -> tensor<?x8xf16>
+    mb.return %o : tensor<?x8xf16>
   } : (tensor<?x8xf16>) -> tensor<?x8xf16>
   return %0 : tensor<?x8xf16>
 }
@@ -71,7 +78,7 @@ func.func @C0_1_unranked_result(%x: tensor<2x8xf16>) -> tensor<*xf16> {
 // -----
 
 func.func @C0_1_graph_kernel_operand(%x: tensor<2x8xi8>) -> tensor<2x8xf16> {
-  // expected-error @+1 {{'mk.graph_kernel' op operand #0 must be variadic of static tensor of rank 1 to 4 with positive dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<2x8xi8>'}}
+  // expected-error @+1 {{'mk.graph_kernel' op operand #0 must be variadic of tensor of rank 1 to 4 with positive or dynamic dims and f16, bf16 or f32 elements [C0.1], but got 'tensor<2x8xi8>'}}
   %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 1 {
   ^bb0(%X: tensor<2x8xi8>):
     mb.return
@@ -1245,4 +1252,78 @@ func.func @K18_sizes_not_size_attrs(%x: tensor<?x8xf16> {mk.sizes = [4096]}) -> 
 // expected-error @+1 {{[K13] unknown mk dialect argument attribute 'mk.size'}}
 func.func @K13_unknown_argument_attribute(%x: tensor<?x8xf16> {mk.size = [#mk.size<>]}) -> tensor<?x8xf16> {
   return %x : tensor<?x8xf16>
+}
+
+// -----
+
+// [K19] a dynamic dim partitioned by a static grid dim.
+func.func @K19_dynamic_dim_static_grid(%x: tensor<?x64xf16>) -> tensor<?x64xf16> {
+  %y = mk.graph_kernel (%x) grid = [4, 1, 1] block = [64, 1, 1] forloop = 1 {
+  ^bb0(%X: tensor<?x64xf16>):
+    %acc = mb.for_loop -> (tensor<16x64xf16>) {
+      // expected-error @+1 {{'mb.input_iter' op [K19] dynamic dim 0 must be partitioned by a '?' grid dim}}
+      %t = mb.input_iter %X imap = [0, -1, -1] fmap = -1 : tensor<?x64xf16> -> tensor<16x64xf16>
+      %a = mb.accum_sum %t : tensor<16x64xf16> -> tensor<16x64xf16>
+      mb.yield %a : tensor<16x64xf16>
+    }
+    %o = mb.output_saver %acc omap = [0, -1, -1] : tensor<16x64xf16> -> tensor<?x64xf16>
+    mb.return %o : tensor<?x64xf16>
+  } : (tensor<?x64xf16>) -> tensor<?x64xf16>
+  return %y : tensor<?x64xf16>
+}
+
+// -----
+
+// [K19] a '?' grid dim partitioning a static dim.
+func.func @K19_dynamic_grid_static_dim(%x: tensor<?x64xf16>, %w: tensor<64x32xf16>) -> tensor<?x64xf16> {
+  %y = mk.graph_kernel (%x, %w) grid = [?, 1, 1] block = [64, 1, 1] forloop = 1 {
+  ^bb0(%X: tensor<?x64xf16>, %W: tensor<64x32xf16>):
+    %acc = mb.for_loop -> (tensor<16x64xf16>) {
+      %t = mb.input_iter %X imap = [0, -1, -1] fmap = -1 : tensor<?x64xf16> -> tensor<16x64xf16>
+      // expected-error @+1 {{'mb.input_iter' op [K19] a '?' grid dim partitions static dim 0}}
+      %u = mb.input_iter %W imap = [0, -1, -1] fmap = -1 : tensor<64x32xf16> -> tensor<16x32xf16>
+      %a = mb.accum_sum %t : tensor<16x64xf16> -> tensor<16x64xf16>
+      mb.yield %a : tensor<16x64xf16>
+    }
+    %o = mb.output_saver %acc omap = [0, -1, -1] : tensor<16x64xf16> -> tensor<?x64xf16>
+    mb.return %o : tensor<?x64xf16>
+  } : (tensor<?x64xf16>, tensor<64x32xf16>) -> tensor<?x64xf16>
+  return %y : tensor<?x64xf16>
+}
+
+// -----
+
+// [K19] a dynamic dim walked by the loop (a masked loop tail is not
+// supported).
+func.func @K19_dynamic_dim_walked(%x: tensor<8x?xf16>) -> tensor<8x16xf16> {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [64, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<8x?xf16>):
+    %acc = mb.for_loop -> (tensor<8x16xf16>) {
+      // expected-error @+1 {{'mb.input_iter' op [K19] dynamic dim 1 must be partitioned by a '?' grid dim}}
+      %t = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<8x?xf16> -> tensor<8x16xf16>
+      %a = mb.accum_sum %t : tensor<8x16xf16> -> tensor<8x16xf16>
+      mb.yield %a : tensor<8x16xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<8x16xf16> -> tensor<8x16xf16>
+    mb.return %o : tensor<8x16xf16>
+  } : (tensor<8x?xf16>) -> tensor<8x16xf16>
+  return %y : tensor<8x16xf16>
+}
+
+// -----
+
+// [K3] a grid entry is >= 1 or '?'.
+func.func @K3_grid_negative(%x: tensor<16x64xf16>) -> tensor<16x64xf16> {
+  // expected-error @+1 {{'mk.graph_kernel' op [K3] grid must have 3 entries >= 1 or '?'}}
+  %y = mk.graph_kernel (%x) grid = [-2, 1, 1] block = [64, 1, 1] forloop = 1 {
+  ^bb0(%X: tensor<16x64xf16>):
+    %acc = mb.for_loop -> (tensor<16x64xf16>) {
+      %t = mb.input_iter %X imap = [-1, -1, -1] fmap = -1 : tensor<16x64xf16> -> tensor<16x64xf16>
+      %a = mb.accum_sum %t : tensor<16x64xf16> -> tensor<16x64xf16>
+      mb.yield %a : tensor<16x64xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<16x64xf16> -> tensor<16x64xf16>
+    mb.return %o : tensor<16x64xf16>
+  } : (tensor<16x64xf16>) -> tensor<16x64xf16>
+  return %y : tensor<16x64xf16>
 }

@@ -59,6 +59,18 @@ mlir::FailureOr<std::optional<StridedView>> analyzeView(mlir::Operation *op,
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 computeOutputShape(llvm::ArrayRef<int64_t> tile, llvm::ArrayRef<int64_t> grid,
                    llvm::ArrayRef<int64_t> omap, std::string &why);
+/// [B26] Whether `tile` tiles a device tensor of `shape` with a tail: every
+/// dim as computeInputTileShape (fmap -1 for an output saver) would have it,
+/// except grid-partitioned dims that no loop walks, which may take a tile
+/// `t` with `grid[g] == ceil(shape[d] / t)`. The last block's tile then
+/// overhangs the tensor: its reads clamp to the last index, its writes past
+/// the end are dropped. True only when some dim has such a tail.
+bool isTailTiling(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> tile,
+                  llvm::ArrayRef<int64_t> grid, int64_t forloop,
+                  llvm::ArrayRef<int64_t> map, int64_t fmap);
+/// The dims along which `op` (an input iterator or an output saver) has a
+/// tail tile (isTailTiling); empty for an exact tiling or a view.
+llvm::SmallVector<int64_t> tailDims(mlir::Operation *op);
 } // namespace mirage::mb
 
 #endif // MIRAGE_DIALECT_BLOCK_IR_BLOCK_H

@@ -139,7 +139,7 @@ def MB_InputIterOp : MB_Op<"input_iter", [Pure]> {
         : tensor<8x64xf32> -> tensor<1x8x16xf32>
     ```
   }];
-  let arguments = (ins Mirage_Tensor:$input, DenseI64ArrayAttr:$imap,
+  let arguments = (ins Mirage_DynamicTensor:$input, DenseI64ArrayAttr:$imap,
                        I64Attr:$fmap, OptionalAttr<AffineMapAttr>:$view);
   let results = (outs Mirage_Tensor:$tile);
   let assemblyFormat = [{
@@ -258,7 +258,7 @@ def MB_OutputSaverOp : MB_Op<"output_saver", [Pure, Mirage_InBlockGraph]> {
   }];
   let arguments = (ins Mirage_Tensor:$input, DenseI64ArrayAttr:$omap,
                        OptionalAttr<AffineMapAttr>:$view);
-  let results = (outs Mirage_Tensor:$output);
+  let results = (outs Mirage_DynamicTensor:$output);
   let assemblyFormat = [{
     $input `omap` `=` $omap (`view` `=` $view^)? attr-dict `:` type($input)
     `->` type($output)
@@ -278,7 +278,7 @@ def MB_ReturnOp : MB_Op<"return", [Pure, Terminator, ReturnLike,
     results; [K6] of the kernel checks that there is one per kernel result,
     of the kernel's result types.
   }];
-  let arguments = (ins Variadic<Mirage_Tensor>:$outputs);
+  let arguments = (ins Variadic<Mirage_DynamicTensor>:$outputs);
   let assemblyFormat = "attr-dict ($outputs^ `:` type($outputs))?";
 }
 

@@ -115,7 +115,13 @@ def MK_GraphKernelOp : MK_Op<"graph_kernel", [Pure, IsolatedFromAbove,
       them;
     - [K10] every tile value is used: loop-body values reach an accumulator,
       loop results and post-loop values reach an output saver, and every
-      output saver's result is returned.
+      output saver's result is returned;
+    - [K19] a grid dim is `?` (dynamic) exactly where it partitions dynamic
+      dims of the operands and results (docs/dynamic.md): every dynamic dim
+      is partitioned by a `?` grid dim (never walked by the loop, never read
+      through a view), a `?` grid dim partitions no static dim, and every
+      output saver's `omap` holds it. At run time the dim has
+      ceil(size / tile) blocks, the last tile a tail ([B26]).
 
     ```mlir
     %y = mk.graph_kernel (%x, %w) grid = [256, 1, 1] block = [128, 1, 1]
@@ -141,13 +147,14 @@ def MK_GraphKernelOp : MK_Op<"graph_kernel", [Pure, IsolatedFromAbove,
     } : (tensor<2x4096xf16>, tensor<4096x6144xf16>) -> tensor<2x6144xf16>
     ```
   }];
-  let arguments = (ins Variadic<Mirage_Tensor>:$inputs,
+  let arguments = (ins Variadic<Mirage_DynamicTensor>:$inputs,
                        DenseI64ArrayAttr:$grid, DenseI64ArrayAttr:$block,
                        I64Attr:$forloop);
-  let results = (outs Variadic<Mirage_Tensor>:$outputs);
+  let results = (outs Variadic<Mirage_DynamicTensor>:$outputs);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    `(` $inputs `)` `grid` `=` $grid `block` `=` $block `forloop` `=` $forloop
+    `(` $inputs `)` `grid` `=` custom<GridDims>($grid) `block` `=` $block
+    `forloop` `=` $forloop
     attr-dict-with-keyword $body `:` functional-type($inputs, $outputs)
   }];
   let hasVerifier = 1;
@@ -159,6 +166,8 @@ def MK_GraphKernelOp : MK_Op<"graph_kernel", [Pure, IsolatedFromAbove,
     int64_t computeSharedMemoryBytes();
     /// The shared-memory limit in force for this kernel.
     int64_t getSharedMemoryLimit();
+    /// [K19] the `?` grid dims partition exactly the dynamic dims.
+    ::llvm::LogicalResult verifyDynamicGrid();
   }];
 }
 

@@ -1,0 +1,47 @@
+// REQUIRES: libomp
+// RUN: mirage-run %s --func=rmsnorm_matmul --sizes tokens=1 | FileCheck %s
+// RUN: mirage-run %s --func=rmsnorm_matmul --sizes tokens=5 | FileCheck %s
+// RUN: mirage-run %s --func=rmsnorm_matmul --sizes tokens=8 | FileCheck %s
+// RUN: mirage-run %s --func=rmsnorm_matmul --sizes tokens=13 --omp-threads=0 | FileCheck %s
+// RUN: mirage-run %s --func=rmsnorm_matmul --sizes tokens=100 | FileCheck %s
+// RUN: mirage-opt %s --mirage-specialize-sizes="sizes=tokens=13" --mirage-check-equivalence 2>&1 | FileCheck %s --check-prefix=EQUIV
+// RUN: mirage-opt %s --mirage-specialize-sizes="sizes=tokens=13" | FileCheck %s --check-prefix=STATIC
+// RUN: not mirage-opt %s --mirage-wrap-kernels 2>&1 | FileCheck %s --check-prefix=LOWER
+
+// One dynamic program for every token count (docs/dynamic.md): a fused
+// RMSNorm+MatMul whose rows are partitioned by the '?' grid dim y in tiles
+// of 8. At each size it is the static kernel with ceil(rows / 8) blocks
+// along y (a tail tiling when 8 does not divide the rows), checked against
+// the interpreter on the CPU path and, in the field and f64, against its
+// unfused reference. The lowering takes it once specialised.
+
+// CHECK: PASS
+// EQUIV: remark: equivalent to @rmsnorm_matmul_ref
+// STATIC-LABEL: func.func @rmsnorm_matmul(
+// STATIC:       grid = [3, 2, 1]
+// STATIC:       mb.output_saver %{{.*}} omap = [1, 0, -1] : tensor<8x16xf16> -> tensor<13x48xf16>
+// LOWER: error: --mirage-wrap-kernels needs static shapes, but @rmsnorm_matmul_ref has dynamic dims
+
+func.func @rmsnorm_matmul_ref(%x: tensor<?x64xf16> {mk.sizes = [#mk.size<name = "tokens", max = 4096>]}, %w: tensor<64x48xf16>) -> tensor<?x48xf16> {
+  %n = mk.rms_norm %x eps = 1.0e-06 : tensor<?x64xf16>
+  %o = mk.matmul %n, %w : tensor<?x64xf16>, tensor<64x48xf16> -> tensor<?x48xf16>
+  return %o : tensor<?x48xf16>
+}
+
+func.func @rmsnorm_matmul(%x: tensor<?x64xf16> {mk.sizes = [#mk.size<name = "tokens", max = 4096>]}, %w: tensor<64x48xf16>) -> tensor<?x48xf16> attributes {mk.reference = @rmsnorm_matmul_ref} {
+  %y = mk.graph_kernel (%x, %w) grid = [3, ?, 1] block = [128, 1, 1] forloop = 2 {
+  ^bb0(%X: tensor<?x64xf16>, %W: tensor<64x48xf16>):
+    %acc:2 = mb.for_loop -> (tensor<8x1xf16>, tensor<8x16xf16>) {
+      %xt = mb.input_iter %X imap = [-1, 0, -1] fmap = 1 : tensor<?x64xf16> -> tensor<8x32xf16>
+      %wt = mb.input_iter %W imap = [1, -1, -1] fmap = 0 : tensor<64x48xf16> -> tensor<32x16xf16>
+      %m = mb.matmul %xt, %wt : tensor<8x32xf16>, tensor<32x16xf16> -> tensor<8x16xf16>
+      %r = mb.accum_rms_last %xt eps = 1.0e-06 : tensor<8x32xf16> -> tensor<8x1xf16>
+      %s = mb.accum_sum %m : tensor<8x16xf16> -> tensor<8x16xf16>
+      mb.yield %r, %s : tensor<8x1xf16>, tensor<8x16xf16>
+    }
+    %q = mb.div %acc#1, %acc#0 : tensor<8x16xf16>, tensor<8x1xf16> -> tensor<8x16xf16>
+    %o = mb.output_saver %q omap = [1, 0, -1] : tensor<8x16xf16> -> tensor<?x48xf16>
+    mb.return %o : tensor<?x48xf16>
+  } : (tensor<?x64xf16>, tensor<64x48xf16>) -> tensor<?x48xf16>
+  return %y : tensor<?x48xf16>
+}
