@@ -6,7 +6,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mirage/Transforms/WrapKernels.h"
-#include "Mirage/Dialect/Kernel/Analysis/DynamicSizes.h"
 #include "Mirage/Transforms/AbsorbConversions.h"
 #include "Mirage/Transforms/AbsorbViews.h"
 #include "Mirage/Transforms/Passes.h"
@@ -15,6 +14,9 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <limits>
+#include <tuple>
 
 namespace mirage {
 #define GEN_PASS_DEF_WRAPKERNELS
@@ -125,9 +127,10 @@ int64_t splitCount(int64_t size, int64_t cap) {
 /// Builds the kernel of one op with tiles of at most a cap.
 struct KernelBuilder {
   int64_t blockThreads;
-  /// Why the last build failed, and whether the grid was too large.
+  /// Why the last build failed, and whether smaller tiles cannot help (the
+  /// grid is too large, or a dynamic dim has no grid dim).
   std::string failure;
-  bool gridTooLarge = false;
+  bool noSmallerTile = false;
 
   /// Builds the kernel for `op` with tiles of at most `cap`; returns null
   /// after erasing it if it does not verify within the limits.
@@ -138,8 +141,6 @@ struct WrapKernelsPass : public mirage::impl::WrapKernelsBase<WrapKernelsPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(mk::rejectDynamicDims(getOperation(), "--mirage-wrap-kernels")))
-      return signalPassFailure();
     if (blockThreads < 1 || blockThreads > 1024) {
       getOperation()->emitError("mirage-wrap-kernels: block-threads must be "
                                 "in [1, 1024], got ")
@@ -198,8 +199,10 @@ mk::GraphKernelOp KernelBuilder::build(Operation *op, const OpTiling &t,
   int64_t r = outType.getRank();
   ArrayRef<int64_t> shape = outType.getShape();
 
-  // Grid: up to three partitionable output dims, innermost first on x.
-  SmallVector<int64_t> grid, omap;
+  // Grid: up to three partitionable output dims, innermost first on x. A
+  // dynamic dim ([K19]) gets a '?' grid dim and the tile its limit gives a
+  // dim of unbounded size (`dynTile`, per grid dim).
+  SmallVector<int64_t> grid, omap, dynTile;
   // Leading dims are split fully. The last two are tiled by `cap` (the last
   // one by `lastCap`), except that when the last dim is whole (a row op) or
   // 1 (a reduction over it) the rows are the only parallelism and are split
@@ -208,11 +211,19 @@ mk::GraphKernelOp KernelBuilder::build(Operation *op, const OpTiling &t,
   auto partition = [&](int64_t lastCap) {
     grid = {1, 1, 1};
     omap = {-1, -1, -1};
+    dynTile = {0, 0, 0};
     int g = 0;
     for (int64_t d = r - 1; d >= 0 && g < 3; --d) {
       if (t.outputWhole[d] || shape[d] == 1)
         continue;
       int64_t limit = d == r - 1 ? lastCap : d == r - 2 && !rowsOnly ? cap : 1;
+      if (ShapedType::isDynamic(shape[d])) {
+        grid[g] = ShapedType::kDynamic;
+        omap[g] = d;
+        dynTile[g] = limit;
+        ++g;
+        continue;
+      }
       int64_t n = splitCount(shape[d], limit);
       if (n == 1)
         continue;
@@ -220,7 +231,11 @@ mk::GraphKernelOp KernelBuilder::build(Operation *op, const OpTiling &t,
       omap[g] = d;
       ++g;
     }
-    return grid[0] * grid[1] * grid[2];
+    // A '?' grid dim counts as one block: the size may be small (decode).
+    int64_t blocks = 1;
+    for (int64_t n : grid)
+      blocks *= ShapedType::isDynamic(n) ? 1 : n;
+    return blocks;
   };
   // A grid of few blocks leaves most SMs idle (a decode matmul of 8 rows
   // and 512 columns: 8 blocks of 64 columns): the last dim's tile halves,
@@ -229,20 +244,47 @@ mk::GraphKernelOp KernelBuilder::build(Operation *op, const OpTiling &t,
   while (partition(lastCap) < kWrapMinBlocks && !rowsOnly &&
          lastCap / 2 >= kWrapMinTile)
     lastCap /= 2;
-  // The largest split goes on x, whose limit is 2^31-1 (65535 on y and z).
-  SmallVector<std::pair<int64_t, int64_t>> dims;
+  // The largest split goes on x, whose limit is 2^31-1 (65535 on y and z);
+  // a '?' one counts as the largest.
+  SmallVector<std::tuple<int64_t, int64_t, int64_t>> dims;
   for (int gg = 0; gg < 3; ++gg)
-    dims.push_back({grid[gg], omap[gg]});
-  llvm::stable_sort(dims, [](auto a, auto b) { return a.first > b.first; });
-  for (int gg = 0; gg < 3; ++gg) {
-    grid[gg] = dims[gg].first;
-    omap[gg] = dims[gg].second;
-  }
+    dims.push_back({grid[gg], omap[gg], dynTile[gg]});
+  auto splitKey = [](int64_t n) {
+    return ShapedType::isDynamic(n) ? std::numeric_limits<int64_t>::max() : n;
+  };
+  // Three entries: a stable insertion sort, largest first.
+  for (size_t i = 1; i < dims.size(); ++i)
+    for (size_t j = i; j > 0 && splitKey(std::get<0>(dims[j])) >
+                                    splitKey(std::get<0>(dims[j - 1]));
+         --j)
+      std::swap(dims[j], dims[j - 1]);
+  for (int gg = 0; gg < 3; ++gg)
+    std::tie(grid[gg], omap[gg], dynTile[gg]) = dims[gg];
+  // The static twin of the grid and of a tensor's shape ([K19]): '?' grid
+  // dims as 1, the dims they partition as one tile.
+  SmallVector<int64_t> twinGrid(grid);
+  for (int64_t &n : twinGrid)
+    if (ShapedType::isDynamic(n))
+      n = 1;
+  auto twinShape = [&](ArrayRef<int64_t> tensorShape, ArrayRef<int64_t> map) {
+    SmallVector<int64_t> twin(tensorShape);
+    for (int gg = 0; gg < 3; ++gg)
+      if (ShapedType::isDynamic(grid[gg]) && map[gg] >= 0)
+        twin[map[gg]] = dynTile[gg];
+    return twin;
+  };
+  for (int64_t d = 0; d < r; ++d)
+    if (ShapedType::isDynamic(shape[d]) && !llvm::is_contained(omap, d)) {
+      failure = "its dynamic dim " + std::to_string(d) +
+                " is not partitioned by a grid dim (there are three)";
+      noSmallerTile = true;
+      return {};
+    }
   if (grid[1] > 65535 || grid[2] > 65535) {
     failure = "its grid [" + std::to_string(grid[0]) + ", " +
               std::to_string(grid[1]) + ", " + std::to_string(grid[2]) +
               "] exceeds the device limits (65535 blocks on y and z)";
-    gridTooLarge = true;
+    noSmallerTile = true;
     return {};
   }
   int64_t forloop =
@@ -281,8 +323,12 @@ mk::GraphKernelOp KernelBuilder::build(Operation *op, const OpTiling &t,
           imap[gg] = dim;
     }
     std::string why;
-    FailureOr<SmallVector<int64_t>> tile = mb::computeInputTileShape(
-        ty.getShape(), grid, forloop, imap, fmap, why);
+    SmallVector<int64_t> twin = twinShape(ty.getShape(), imap);
+    FailureOr<SmallVector<int64_t>> tile =
+        llvm::any_of(twin, ShapedType::isDynamic)
+            ? FailureOr<SmallVector<int64_t>>(mlir::failure())
+            : mb::computeInputTileShape(twin, twinGrid, forloop, imap, fmap,
+                                        why);
     if (failed(tile)) {
       ok = false;
       break;
@@ -346,11 +392,12 @@ mk::GraphKernelOp KernelBuilder::build(Operation *op, const OpTiling &t,
   b.setInsertionPointAfter(newLoop);
   std::string why;
   FailureOr<SmallVector<int64_t>> saved = mb::computeOutputShape(
-      cast<RankedTensorType>(acc.getType()).getShape(), grid, omap, why);
+      cast<RankedTensorType>(acc.getType()).getShape(), twinGrid, omap, why);
   auto saver = mb::OutputSaverOp::create(b, loc, outType, newLoop.getResult(0),
                                          omap, /*view=*/AffineMapAttr());
   mb::ReturnOp::create(b, loc, saver.getResult());
-  if (failed(saved) || ArrayRef<int64_t>(*saved) != shape ||
+  if (failed(saved) ||
+      ArrayRef<int64_t>(*saved) != ArrayRef<int64_t>(twinShape(shape, omap)) ||
       kernel.computeSharedMemoryBytes() > kernel.getSharedMemoryLimit()) {
     kernel.erase();
     return {};
@@ -369,7 +416,7 @@ mk::GraphKernelOp mirage::wrapInKernel(Operation *op, int64_t maxTile,
                         "it does not fit the shared-memory limit"};
   mk::GraphKernelOp kernel;
   // Smaller tiles need less shared memory but more blocks.
-  for (int64_t cap = maxTile; cap >= 1 && !kernel && !builder.gridTooLarge;
+  for (int64_t cap = maxTile; cap >= 1 && !kernel && !builder.noSmallerTile;
        cap /= 2)
     kernel = builder.build(op, *t, cap);
   if (!kernel)

@@ -6,21 +6,22 @@
 // RUN: mirage-run %s --func=rmsnorm_matmul --sizes tokens=100 | FileCheck %s
 // RUN: mirage-opt %s --mirage-specialize-sizes="sizes=tokens=13" --mirage-check-equivalence 2>&1 | FileCheck %s --check-prefix=EQUIV
 // RUN: mirage-opt %s --mirage-specialize-sizes="sizes=tokens=13" | FileCheck %s --check-prefix=STATIC
-// RUN: not mirage-opt %s --mirage-wrap-kernels 2>&1 | FileCheck %s --check-prefix=LOWER
+// RUN: not mirage-opt %s --convert-mirage-to-gpu 2>&1 | FileCheck %s --check-prefix=LOWER
 
 // One dynamic program for every token count (docs/dynamic.md): a fused
 // RMSNorm+MatMul whose rows are partitioned by the '?' grid dim y in tiles
 // of 8. At each size it is the static kernel with ceil(rows / 8) blocks
 // along y (a tail tiling when 8 does not divide the rows), checked against
 // the interpreter on the CPU path and, in the field and f64, against its
-// unfused reference. The lowering takes it once specialised.
+// unfused reference. The lowering takes it once specialised (the lowering
+// of a dynamic kernel as one program is not there yet).
 
 // CHECK: PASS
 // EQUIV: remark: equivalent to @rmsnorm_matmul_ref
 // STATIC-LABEL: func.func @rmsnorm_matmul(
 // STATIC:       grid = [3, 2, 1]
 // STATIC:       mb.output_saver %{{.*}} omap = [1, 0, -1] : tensor<8x16xf16> -> tensor<13x48xf16>
-// LOWER: error: --mirage-wrap-kernels needs static shapes, but @rmsnorm_matmul_ref has dynamic dims
+// LOWER: error: --convert-mirage-to-gpu needs static shapes, but @rmsnorm_matmul_ref has dynamic dims
 
 func.func @rmsnorm_matmul_ref(%x: tensor<?x64xf16> {mk.sizes = [#mk.size<name = "tokens", max = 4096>]}, %w: tensor<64x48xf16>) -> tensor<?x48xf16> {
   %n = mk.rms_norm %x eps = 1.0e-06 : tensor<?x64xf16>

@@ -2,13 +2,18 @@
 // RUN: mirage-run %s --sizes tokens=1 | FileCheck %s
 // RUN: mirage-run %s --sizes tokens=7 | FileCheck %s
 // RUN: mirage-run %s --sizes=tokens=100 | FileCheck %s
+// RUN: mirage-opt %s --mirage-wrap-kernels -o %t.wrapped.mlir
+// RUN: mirage-run %t.wrapped.mlir --sizes tokens=1 | FileCheck %s
+// RUN: mirage-run %t.wrapped.mlir --sizes tokens=37 | FileCheck %s
+// RUN: mirage-run %t.wrapped.mlir --sizes tokens=100 --omp-threads=0 | FileCheck %s
 // RUN: not mirage-run %s 2>&1 | FileCheck %s --check-prefix=NOSIZE
 // RUN: not mirage-run %s --sizes tokens=5000 2>&1 | FileCheck %s --check-prefix=FACTS
 // RUN: not mirage-run %s --sizes rows=4 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
 // A program with a dynamic token count runs at the sizes --sizes gives
 // (specialised, then lowered and compared with the interpreter at those
-// sizes); without sizes, or with sizes the facts rule out, it stops with a
+// sizes), before and after --mirage-wrap-kernels made it dynamic kernels;
+// without sizes, or with sizes the facts rule out, it stops with a
 // diagnostic (docs/dynamic.md).
 
 // CHECK: PASS

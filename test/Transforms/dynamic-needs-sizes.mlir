@@ -1,13 +1,14 @@
-// RUN: not mirage-opt %s --mirage-wrap-kernels 2>&1 | FileCheck %s -DPASS=--mirage-wrap-kernels
 // RUN: not mirage-opt %s --convert-mirage-to-gpu 2>&1 | FileCheck %s -DPASS=--convert-mirage-to-gpu
 // RUN: not mirage-opt %s --mirage-evaluate 2>&1 | FileCheck %s --check-prefix=EVAL
 // RUN: not mirage-opt %s --mirage-cost-report 2>&1 | FileCheck %s -DPASS=--mirage-cost-report
-// RUN: not mirage-opt %s --mirage-to-cpu 2>&1 | FileCheck %s -DPASS=--mirage-wrap-kernels
+// RUN: not mirage-opt %s --mirage-to-cpu 2>&1 | FileCheck %s -DPASS=--convert-mirage-to-gpu
 // RUN: mirage-opt %s --mirage-specialize-sizes="sizes=tokens=24" --mirage-wrap-kernels | FileCheck %s --check-prefix=STATIC
 
 // The passes that need static shapes refuse a function with dynamic dims
 // with a diagnostic that says how to give the sizes (docs/dynamic.md);
-// specialised, the same function goes through. (--mirage-superoptimize
+// specialised, the same function goes through. (--mirage-wrap-kernels
+// wraps dynamic ops into dynamic kernels: wrap-kernels-dynamic.mlir;
+// --mirage-superoptimize
 // leaves such a function unchanged with a remark, as it does every function
 // it does not support: test/Search/superoptimize-invalid.mlir.)
 

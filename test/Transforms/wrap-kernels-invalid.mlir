@@ -28,3 +28,13 @@ func.func @grid_too_large(%x: tensor<70000x70000x1x64xf16>) -> tensor<70000x7000
   %0 = mk.exp %x : tensor<70000x70000x1x64xf16>
   return %0 : tensor<70000x70000x1x64xf16>
 }
+
+// -----
+
+// A dynamic dim needs a grid dim of its own ([K19]); the three are taken by
+// the static dims partitioned before it.
+func.func @dynamic_dim_without_grid_dim(%x: tensor<?x2x300x200xf32>) -> tensor<?x2x300x200xf32> {
+  // expected-error @+1 {{'mk.exp' op cannot be wrapped into a graph-defined kernel: its dynamic dim 0 is not partitioned by a grid dim (there are three)}}
+  %y = mk.exp %x : tensor<?x2x300x200xf32>
+  return %y : tensor<?x2x300x200xf32>
+}

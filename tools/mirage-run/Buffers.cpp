@@ -10,6 +10,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -44,6 +45,17 @@ float fromHalfBits(uint16_t bits, Type elem) {
 
 } // namespace
 
+/// Appends the red zone to `b`'s bytes.
+static void addRedZone(Buffer &b) {
+  b.bytes.insert(b.bytes.end(), kRedZoneBytes, kRedZoneCanary);
+}
+
+bool mirage::run::writesPastTheEnd(const Buffer &b) {
+  return b.bytes.size() < kRedZoneBytes ||
+         !std::all_of(b.bytes.end() - kRedZoneBytes, b.bytes.end(),
+                      [](uint8_t v) { return v == kRedZoneCanary; });
+}
+
 /// Fills `buf` with `t` (already rounded to the element type).
 Buffer mirage::run::makeBuffer(const verify::FloatTensor &t, Type elem) {
   Buffer b;
@@ -71,6 +83,7 @@ Buffer mirage::run::makeBuffer(const verify::FloatTensor &t, Type elem) {
       std::memcpy(&b.bytes[i * 4], &v, 4);
     }
   }
+  addRedZone(b);
   return b;
 }
 
@@ -80,6 +93,7 @@ Buffer mirage::run::zeroBuffer(ArrayRef<int64_t> shape, Type elem) {
   b.shape.assign(shape.begin(), shape.end());
   b.width = elem.isIndex() ? 8 : (elem.getIntOrFloatBitWidth() + 7) / 8;
   b.bytes.assign(verify::FloatTensor::numElementsOf(b.shape) * b.width, 0);
+  addRedZone(b);
   return b;
 }
 

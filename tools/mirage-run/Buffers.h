@@ -25,13 +25,20 @@
 
 namespace mirage::run {
 
-/// Storage of one argument in the element type of the lowered code.
+/// Storage of one argument in the element type of the lowered code,
+/// followed by a red zone of kRedZoneBytes canary bytes: a kernel that
+/// writes past the end of a tensor (a tail tile whose stores are not
+/// guarded) changes them (writesPastTheEnd).
 struct Buffer {
   mlir::Type elem;
   llvm::SmallVector<int64_t, 4> shape;
   std::vector<uint8_t> bytes;
   unsigned width = 4;
 };
+constexpr size_t kRedZoneBytes = 256;
+constexpr uint8_t kRedZoneCanary = 0xA5;
+/// Whether a byte of `b`'s red zone changed.
+bool writesPastTheEnd(const Buffer &b);
 
 /// A buffer holding `t` (already rounded to the element type; integral
 /// values for an integer type).

@@ -638,6 +638,18 @@ int main(int argc, char **argv) {
     freeDevice();
   }
 
+  // A write past the end of a tensor (into a buffer's red zone) is a wrong
+  // program whatever the outputs hold.
+  for (auto [i, b] : llvm::enumerate(outBufs))
+    if (writesPastTheEnd(b))
+      return fail("@" + name + ": output #" + std::to_string(i) +
+                  " was written past its end");
+  if (!gpu)
+    for (auto [i, b] : llvm::enumerate(argBufs))
+      if (writesPastTheEnd(b))
+        return fail("@" + name + ": argument #" + std::to_string(i) +
+                    " was written past its end");
+
   // Compare the outputs of the last run.
   double maxAbs, maxRel;
   ComparisonAids aids;
