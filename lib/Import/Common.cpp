@@ -119,9 +119,15 @@ Reason checkDynamicDims(Operation *op, bool keepDynamic) {
     return dynamicAt(op->getResult(0), concat.getAxis())
                ? "the concatenated dim is dynamic (docs/dynamic.md)"
                : Reason();
-  if (auto matmul = dyn_cast<tosa::MatMulOp>(op))
+  if (auto matmul = dyn_cast<tosa::MatMulOp>(op)) {
     if (dynamicAt(matmul.getA(), 2))
       return reduced;
+    // The rows (A's dim 1) and columns (B's dim 2) are the result's.
+    Value c = op->getResult(0);
+    if (dynamicAt(matmul.getA(), 1) != dynamicAt(c, 1) ||
+        dynamicAt(matmul.getB(), 2) != dynamicAt(c, 2))
+      return mixed;
+  }
   // Ops whose tensors have one rank (element-wise ops, tosa.matmul's batch
   // and row dims): a dynamic dim must not meet a static one other than 1.
   SmallVector<RankedTensorType> types;

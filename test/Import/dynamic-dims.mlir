@@ -10,7 +10,7 @@
 // outside with a remark. With dynamic-dims=0 (what --mirage-import-to-ptx
 // runs) every op on dynamic dims stays outside.
 
-// STATIC-COUNT-4: remark: mirage-import: left outside: dynamic dims (kept by --mirage-import="dynamic-dims=1", the default of the pass alone; the pipelines need static shapes, docs/dynamic.md)
+// STATIC-COUNT-6: remark: mirage-import: left outside: dynamic dims (kept by --mirage-import="dynamic-dims=1", the default of the pass alone; the pipelines need static shapes, docs/dynamic.md)
 // STATIC-NOT: {{= mk\.}}
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
@@ -182,4 +182,26 @@ func.func @mixed(%x: tensor<?x64xf32>, %y: tensor<4x64xf32>) -> tensor<4x64xf32>
   // expected-remark @below {{left outside: a dim that is static in one operand and dynamic in another}}
   %a = tosa.add %x, %y : (tensor<?x64xf32>, tensor<4x64xf32>) -> tensor<4x64xf32>
   return %a : tensor<4x64xf32>
+}
+
+// -----
+
+// tosa.matmul with dynamic rows: imported (its unit batch dropped); rows
+// that are dynamic in A but static in the result stay outside.
+// CHECK-LABEL: func.func @tosa_matmul_rows(
+// CHECK:       mk.matmul %{{.*}}, %{{.*}} : tensor<?x64xf32>, tensor<64x32xf32> -> tensor<?x32xf32>
+// CHECK-LABEL: func.func @tosa_matmul_mixed(
+// CHECK:       tosa.matmul
+func.func @tosa_matmul_rows(%a: tensor<1x?x64xf32>, %b: tensor<1x64x32xf32>) -> tensor<1x?x32xf32> {
+  %za = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %zb = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.matmul %a, %b, %za, %zb : (tensor<1x?x64xf32>, tensor<1x64x32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x?x32xf32>
+  return %c : tensor<1x?x32xf32>
+}
+func.func @tosa_matmul_mixed(%a: tensor<1x?x64xf32>, %b: tensor<1x64x32xf32>) -> tensor<1x4x32xf32> {
+  %za = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %zb = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  // expected-remark @below {{left outside: a dim that is static in one operand and dynamic in another}}
+  %c = tosa.matmul %a, %b, %za, %zb : (tensor<1x?x64xf32>, tensor<1x64x32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x32xf32>
+  return %c : tensor<1x4x32xf32>
 }
