@@ -8,7 +8,9 @@
 
 #include "Mirage/Verify/Passes.h"
 
+#include "Mirage/Dialect/Kernel/Analysis/DynamicSizes.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
+#include "Mirage/Transforms/SpecializeSizes.h"
 #include "Mirage/Verify/Equivalence.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -80,13 +82,82 @@ struct CheckEquivalencePass
         failedAny = true;
         return;
       }
-      failedAny |= failed(checkOne(ref, func));
+      if (mk::hasDynamicDims(cast<FunctionOpInterface>(func.getOperation())) ||
+          mk::hasDynamicDims(cast<FunctionOpInterface>(ref.getOperation())))
+        failedAny |= failed(checkAtSizes(ref, func));
+      else
+        failedAny |= failed(checkOne(ref, func));
     });
     if (failedAny)
       signalPassFailure();
   }
 
-  LogicalResult checkOne(func::FuncOp ref, func::FuncOp func) {
+  /// Checks `func` against `ref` (one of them with dynamic dims) at every
+  /// combination of the values of `sizes`, each pair specialised in a
+  /// scratch module.
+  LogicalResult checkAtSizes(func::FuncOp ref, func::FuncOp func) {
+    constexpr unsigned kMaxCombinations = 64;
+    auto invalid = [&](const Twine &message) {
+      func.emitError() << message;
+      ++numInvalid;
+      return failure();
+    };
+    if (sizes.empty())
+      return invalid("has dynamic dims: give the sizes to check at with "
+                     "sizes=name=v1:v2:... (docs/dynamic.md)");
+    SmallVector<std::pair<std::string, SmallVector<int64_t>>> axes;
+    unsigned combinations = 1;
+    for (StringRef entry : sizes) {
+      auto [name, list] = entry.split('=');
+      SmallVector<StringRef> texts;
+      list.split(texts, ':');
+      SmallVector<int64_t> values;
+      for (StringRef text : texts) {
+        int64_t v = 0;
+        if (text.getAsInteger(10, v) || v < 1)
+          return invalid("sizes entry '" + entry +
+                         "' is not name=v1:v2:... with positive integers");
+        values.push_back(v);
+      }
+      if (name.empty() || !entry.contains('=') || values.empty())
+        return invalid("sizes entry '" + entry +
+                       "' is not name=v1:v2:... with positive integers");
+      combinations *= values.size();
+      if (combinations > kMaxCombinations)
+        return invalid("sizes give more than " + Twine(kMaxCombinations) +
+                       " combinations");
+      axes.push_back({name.str(), values});
+    }
+    LogicalResult all = success();
+    for (unsigned c = 0; c < combinations; ++c) {
+      llvm::StringMap<int64_t> values;
+      std::string at;
+      unsigned rest = c;
+      for (auto [i, axis] : llvm::enumerate(axes)) {
+        int64_t v = axis.second[rest % axis.second.size()];
+        rest /= axis.second.size();
+        values[axis.first] = v;
+        at += (i ? ", " : " at ") + axis.first + "=" + std::to_string(v);
+      }
+      OwningOpRef<ModuleOp> scratch = ModuleOp::create(func.getLoc());
+      OpBuilder b = OpBuilder::atBlockEnd(scratch->getBody());
+      auto refAt = cast<func::FuncOp>(b.clone(*ref));
+      auto funcAt = ref == func ? refAt : cast<func::FuncOp>(b.clone(*func));
+      SmallVector<FunctionOpInterface> pair = {refAt};
+      if (funcAt != refAt)
+        pair.push_back(funcAt);
+      if (failed(specializeSizes(pair, values, func.getLoc()))) {
+        ++numInvalid;
+        return failure();
+      }
+      if (failed(checkOne(refAt, funcAt, at)))
+        all = failure();
+    }
+    return all;
+  }
+
+  LogicalResult checkOne(func::FuncOp ref, func::FuncOp func,
+                         StringRef atSizes = "") {
     EquivalenceOptions options;
     options.numTests = numTests;
     options.seed = seed;
@@ -123,7 +194,7 @@ struct CheckEquivalencePass
       result.testsRun = totalTests;
     }
 
-    StringRef refName = ref.getSymName();
+    std::string refName = (ref.getSymName() + atSizes).str();
     std::string checks = "; checks: " + describeChecks(result, options);
     switch (result.verdict) {
     case Verdict::Equivalent: {

@@ -5,6 +5,10 @@
 // RUN: mirage-run %s --func=rmsnorm_matmul --sizes tokens=13 --omp-threads=0 | FileCheck %s
 // RUN: mirage-run %s --func=rmsnorm_matmul --sizes tokens=100 | FileCheck %s
 // RUN: mirage-opt %s --mirage-specialize-sizes="sizes=tokens=13" --mirage-check-equivalence 2>&1 | FileCheck %s --check-prefix=EQUIV
+// RUN: mirage-opt %s --mirage-check-equivalence="sizes=tokens=1:7:8:13:100" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SIZES
+// RUN: not mirage-opt %s --mirage-check-equivalence -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSIZES
+// RUN: not mirage-opt %s --mirage-check-equivalence="sizes=tokens=0:4" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADSIZES
+// RUN: not mirage-opt %s --mirage-check-equivalence="sizes=tokens=8:5000" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FACTS
 // RUN: mirage-opt %s --mirage-specialize-sizes="sizes=tokens=13" | FileCheck %s --check-prefix=STATIC
 // RUN: not mirage-opt %s --convert-mirage-to-gpu 2>&1 | FileCheck %s --check-prefix=LOWER
 
@@ -13,11 +17,22 @@
 // of 8. At each size it is the static kernel with ceil(rows / 8) blocks
 // along y (a tail tiling when 8 does not divide the rows), checked against
 // the interpreter on the CPU path and, in the field and f64, against its
-// unfused reference. The lowering takes it once specialised (the lowering
+// unfused reference, one size at a time or at a list of sizes
+// (--mirage-check-equivalence="sizes=..."). The lowering takes it once
+// specialised (the lowering
 // of a dynamic kernel as one program is not there yet).
 
 // CHECK: PASS
 // EQUIV: remark: equivalent to @rmsnorm_matmul_ref
+// SIZES: remark: equivalent to @rmsnorm_matmul_ref at tokens=1 (
+// SIZES: remark: equivalent to @rmsnorm_matmul_ref at tokens=7 (
+// SIZES: remark: equivalent to @rmsnorm_matmul_ref at tokens=8 (
+// SIZES: remark: equivalent to @rmsnorm_matmul_ref at tokens=13 (
+// SIZES: remark: equivalent to @rmsnorm_matmul_ref at tokens=100 (
+// NOSIZES: error: has dynamic dims: give the sizes to check at with sizes=name=v1:v2:... (docs/dynamic.md)
+// BADSIZES: error: sizes entry 'tokens=0:4' is not name=v1:v2:... with positive integers
+// FACTS: remark: equivalent to @rmsnorm_matmul_ref at tokens=8 (
+// FACTS: error: size tokens = 5000 breaks its facts tokens (1 <= tokens <= 4096)
 // STATIC-LABEL: func.func @rmsnorm_matmul(
 // STATIC:       grid = [3, 2, 1]
 // STATIC:       mb.output_saver %{{.*}} omap = [1, 0, -1] : tensor<8x16xf16> -> tensor<13x48xf16>

@@ -32,6 +32,12 @@ def MirageCheckEquivalence
     With `repeat = R` the whole check runs with R consecutive seeds and an
     error is reported if the verdicts differ (a flaky outcome).
 
+    A function or reference with dynamic dims (docs/dynamic.md) is checked
+    at the sizes `sizes` lists, entries `name=v1:v2:...`: at every
+    combination of the values (at most 64), both are specialised and checked,
+    and the verdict names the sizes (`equivalent to @ref at tokens=7`).
+    Without `sizes`, a dynamic function is an error.
+
     ```mlir
     func.func @ref(%x: tensor<4x8xf32>) -> tensor<4x1xf32> {
       %s = mk.reduce_sum %x dim = 1 : tensor<4x8xf32> -> tensor<4x1xf32>
@@ -62,6 +68,9 @@ def MirageCheckEquivalence
            "reference's error plus the floor">,
     Option<"numericsFloor", "numerics-floor", "double", /*default=*/"1e-2",
            "the floor of the numerics check">,
+    ListOption<"sizes", "sizes", "std::string",
+               "sizes to check functions with dynamic dims at, as "
+               "name=v1:v2:... (every combination)">,
   ];
   let statistics = [
     Statistic<"numEquivalent", "equivalent", "functions found equivalent">,
