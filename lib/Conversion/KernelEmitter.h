@@ -214,8 +214,8 @@ private:
     SmallVector<std::pair<unsigned, int64_t>> tails;
     int64_t chunk = 1;
   };
-  /// `tailDims`: the tile's dims with a tail (mb::tailDims), for the device
-  /// side of a copy without a view.
+  /// `tailDims`: the tile's dims with a tail (mb::tailDims; a tile read or
+  /// written through a view has none).
   CopySide copySide(Value mem, ArrayRef<Value> origin, const TileCopy &plan,
                     const mb::StridedView *view,
                     ArrayRef<int64_t> tailDims = {});

@@ -284,12 +284,9 @@ void KernelEmitter::copyTile(Operation *at, Value src,
   SmallVector<int64_t> tails = mb::tailDims(at);
   CopySide from0 = inWorkgroup(src)
                        ? copySide(src, srcOrigin, plan, nullptr)
-                       : copySide(src, srcOrigin, plan, view,
-                                  view ? ArrayRef<int64_t>() : ArrayRef(tails));
-  CopySide to0 = inWorkgroup(dst)
-                     ? copySide(dst, dstOrigin, plan, nullptr)
-                     : copySide(dst, dstOrigin, plan, view,
-                                view ? ArrayRef<int64_t>() : ArrayRef(tails));
+                       : copySide(src, srcOrigin, plan, view, tails);
+  CopySide to0 = inWorkgroup(dst) ? copySide(dst, dstOrigin, plan, nullptr)
+                                  : copySide(dst, dstOrigin, plan, view, tails);
   src = from0.mem;
   dst = to0.mem;
   Type srcElement = cast<MemRefType>(src.getType()).getElementType();
@@ -355,10 +352,8 @@ void KernelEmitter::emitSyncInputCopy(mb::InputIterOp op, Value iv,
 void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
   TileCopy plan = inputCopy(op);
   int64_t chunk = plan.chunk;
-  const mb::StridedView *view = viewOf(op);
-  CopySide src =
-      copySide(global.lookup(op.getInput()), inputOrigin(op, iv), plan, view,
-               view ? SmallVector<int64_t>() : mb::tailDims(op));
+  CopySide src = copySide(global.lookup(op.getInput()), inputOrigin(op, iv),
+                          plan, viewOf(op), mb::tailDims(op));
   dst = collapseForCopy(dst, plan);
   // Only 16-byte copies may bypass L1 (cp.async.cg); tiles are streamed once
   // per block, so they should.

@@ -196,16 +196,15 @@ private:
   template <typename OpTy> Value scalarOp(Value x, double c) {
     return OpTy::create(b, loc, typeOf(x), x, b.getF64FloatAttr(c)).getResult();
   }
-  /// The broadcast shape of `x` and `y` in the result's element type.
+  /// The broadcast shape of `x` and `y` (mk's rule: [C0.4], and [C0.19]
+  /// for dynamic dims) in the result's element type; `x`'s shape where they
+  /// do not broadcast (the op's verifier then says so).
   RankedTensorType broadcastType(Value x, Value y) {
-    SmallVector<int64_t> shape;
     ArrayRef<int64_t> xs = typeOf(x).getShape(), ys = typeOf(y).getShape();
-    // A dynamic dim meets a dynamic dim or a broadcast 1 ([C0.19]).
-    for (auto [a, c] : llvm::zip(xs, ys))
-      shape.push_back(ShapedType::isDynamic(a) || ShapedType::isDynamic(c)
-                          ? ShapedType::kDynamic
-                          : std::max(a, c));
-    return RankedTensorType::get(shape, resultType.getElementType());
+    FailureOr<SmallVector<int64_t>> shape = broadcastShapes(xs, ys);
+    return RankedTensorType::get(succeeded(shape) ? ArrayRef<int64_t>(*shape)
+                                                  : xs,
+                                 resultType.getElementType());
   }
   template <typename OpTy> FailureOr<Value> binary(Value x, Value y) {
     return OpTy::create(b, loc, TypeRange{broadcastType(x, y)},

@@ -455,16 +455,15 @@ Reason importReductionGeneric(linalg::GenericOp op, unsigned k, OpBuilder &b) {
              "size-1 broadcast";
   if (op.getNumDpsInputs() == 0)
     return "a reduction without inputs";
-  for (unsigned d = 0; d < rank; ++d) {
-    // A dynamic dim pairs with dynamic dims or size-1 broadcasts.
-    int64_t size = 1;
-    for (Value input : op.getDpsInputs()) {
-      int64_t s = cast<ShapedType>(input.getType()).getDimSize(d);
-      size = ShapedType::isDynamic(s) || ShapedType::isDynamic(size)
-                 ? ShapedType::kDynamic
-                 : std::max(size, s);
-    }
-    shape.push_back(size);
+  // The inputs broadcast to the iteration shape (mk's rule, dynamic dims
+  // included).
+  shape.assign(rank, 1);
+  for (Value input : op.getDpsInputs()) {
+    FailureOr<SmallVector<int64_t>> both =
+        broadcastShapes(shape, cast<ShapedType>(input.getType()).getShape());
+    if (failed(both))
+      return "the inputs of the reduction do not broadcast";
+    shape = *both;
   }
   // The output map keeps the reduced dim as a literal 0, or drops it (what
   // torch-mlir and IREE emit); the mk reduction keeps it with size 1 and

@@ -1,5 +1,4 @@
-//===- SpecializeSizes.cpp - Static sizes for dynamic dims -------*- C++
-//-*-===//
+//===- SpecializeSizes.cpp - Static sizes for dynamic dims -----*- C++ -*-===//
 
 #include "Mirage/Transforms/SpecializeSizes.h"
 #include "Mirage/Dialect/Kernel/Analysis/DynamicSizes.h"

@@ -1,5 +1,4 @@
-//===- DynamicSizesTest.cpp - Sizes of dynamic dims, tail tilings -*- C++
-//-*-===//
+//===- DynamicSizesTest.cpp - Dynamic sizes, tail tilings -----*- C++ -*-===//
 
 #include "Mirage/Dialect/Kernel/Analysis/DynamicSizes.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"

@@ -1,5 +1,4 @@
-//===- SpecializeSizes.h - Static sizes for dynamic dims ---------*- C++
-//-*-===//
+//===- SpecializeSizes.h - Static sizes for dynamic dims -------*- C++ -*-===//
 
 #ifndef MIRAGE_TRANSFORMS_SPECIALIZESIZES_H
 #define MIRAGE_TRANSFORMS_SPECIALIZESIZES_H

@@ -169,65 +169,63 @@ static constexpr const char *kNoTailTiling =
     "; nor is it a tail tiling ([B26]: a grid dim of ceil(size / tile) "
     "blocks along a dim the loop does not walk)";
 
-bool mb::isTailTiling(ArrayRef<int64_t> shape, ArrayRef<int64_t> tile,
-                      ArrayRef<int64_t> grid, int64_t forloop,
-                      ArrayRef<int64_t> map, int64_t fmap) {
+/// The dims along which `tile` tiles `shape` with a tail ([B26]), in
+/// order; empty when it is not a tail tiling (an exact one included).
+static SmallVector<int64_t> tailTiledDims(ArrayRef<int64_t> shape,
+                                          ArrayRef<int64_t> tile,
+                                          ArrayRef<int64_t> grid,
+                                          int64_t forloop,
+                                          ArrayRef<int64_t> map, int64_t fmap) {
   int64_t rank = shape.size();
   std::string why;
   if (static_cast<int64_t>(tile.size()) != rank || grid.size() != 3 ||
       llvm::any_of(grid, [](int64_t g) { return g < 1; }) || forloop < 1 ||
       !checkGridMap(map, rank, why) || fmap < -1 || fmap >= rank)
-    return false;
-  bool tail = false;
+    return {};
+  SmallVector<int64_t> tails;
   for (int64_t d = 0; d < rank; ++d) {
     const int64_t *g = llvm::find(map, d);
     int64_t blocks = g == map.end() ? 1 : grid[g - map.begin()];
     int64_t walk = d == fmap ? forloop : 1;
     if (tile[d] < 1)
-      return false;
+      return {};
     if (tile[d] * blocks * walk == shape[d])
       continue;
     // A tail: partitioned by the grid, not walked by the loop, and the
     // last block starts inside the tensor.
     if (g == map.end() || d == fmap ||
         blocks != (shape[d] + tile[d] - 1) / tile[d])
-      return false;
-    tail = true;
+      return {};
+    tails.push_back(d);
   }
-  return tail;
+  return tails;
+}
+
+bool mb::isTailTiling(ArrayRef<int64_t> shape, ArrayRef<int64_t> tile,
+                      ArrayRef<int64_t> grid, int64_t forloop,
+                      ArrayRef<int64_t> map, int64_t fmap) {
+  return !tailTiledDims(shape, tile, grid, forloop, map, fmap).empty();
 }
 
 SmallVector<int64_t> mb::tailDims(Operation *op) {
-  SmallVector<int64_t> dims;
   auto kernel = op->getParentOfType<GraphKernelOpInterface>();
   if (!kernel)
-    return dims;
-  ArrayRef<int64_t> shape, tile, map;
-  int64_t fmap = -1;
-  if (auto it = dyn_cast<InputIterOp>(op)) {
-    if (it.getView())
-      return dims;
-    shape = it.getInput().getType().getShape();
-    tile = it.getTile().getType().getShape();
-    map = it.getImap();
-    fmap = static_cast<int64_t>(it.getFmap());
-  } else if (auto saver = dyn_cast<OutputSaverOp>(op)) {
-    if (saver.getView())
-      return dims;
-    shape = saver.getOutput().getType().getShape();
-    tile = saver.getInput().getType().getShape();
-    map = saver.getOmap();
-  } else {
-    return dims;
-  }
-  ArrayRef<int64_t> grid = kernel.getGridDims();
-  if (!isTailTiling(shape, tile, grid, kernel.getForloopRange(), map, fmap))
-    return dims;
-  for (auto [g, d] : llvm::enumerate(map))
-    if (d >= 0 && tile[d] * grid[g] != shape[d])
-      dims.push_back(d);
-  llvm::sort(dims);
-  return dims;
+    return {};
+  if (auto it = dyn_cast<InputIterOp>(op))
+    return it.getView() ? SmallVector<int64_t>()
+                        : tailTiledDims(it.getInput().getType().getShape(),
+                                        it.getTile().getType().getShape(),
+                                        kernel.getGridDims(),
+                                        kernel.getForloopRange(), it.getImap(),
+                                        static_cast<int64_t>(it.getFmap()));
+  if (auto saver = dyn_cast<OutputSaverOp>(op))
+    return saver.getView()
+               ? SmallVector<int64_t>()
+               : tailTiledDims(saver.getOutput().getType().getShape(),
+                               saver.getInput().getType().getShape(),
+                               kernel.getGridDims(), /*forloop=*/1,
+                               saver.getOmap(), /*fmap=*/-1);
+  return {};
 }
 
 LogicalResult mb::verifyInForLoop(Operation *op) {

@@ -1,5 +1,4 @@
-//===- DynamicSizes.cpp - The sizes of a function's dynamic dims -*- C++
-//-*-===//
+//===- DynamicSizes.cpp - Sizes of a function's dynamic dims ---*- C++ -*-===//
 
 #include "Mirage/Dialect/Kernel/Analysis/DynamicSizes.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
@@ -108,8 +107,9 @@ LogicalResult relateOp(Operation *op, DimClasses &classes) {
     auto ret = dyn_cast<mb::ReturnOp>(body.getTerminator());
     if (!ret)
       return success();
-    for (auto [g, extent] : llvm::enumerate(kernel.getGrid())) {
-      if (!ShapedType::isDynamic(extent))
+    ArrayRef<int64_t> grid = kernel.getGrid();
+    for (size_t g = 0; g < grid.size(); ++g) {
+      if (!ShapedType::isDynamic(grid[g]))
         continue;
       std::optional<std::pair<Value, int64_t>> first;
       auto relate = [&](Value v, int64_t d) {
@@ -152,8 +152,7 @@ LogicalResult relateOp(Operation *op, DimClasses &classes) {
   // The other kernel-level ops relate dims by position: element-wise ops
   // (broadcast dims are static 1s), conversions, masks, rms_norm, and the
   // reductions and concat, whose reduced or concatenated dim is static.
-  if (op->getDialect() == op->getContext()->getLoadedDialect<MKDialect>() &&
-      !isa<GraphKernelOp>(op)) {
+  if (isa<MKDialect>(op->getDialect())) {
     for (Value result : op->getResults())
       for (Value operand : op->getOperands())
         if (rankOf(operand) == rankOf(result))

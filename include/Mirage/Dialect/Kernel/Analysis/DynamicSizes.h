@@ -1,5 +1,4 @@
-//===- DynamicSizes.h - The sizes of a function's dynamic dims ---*- C++
-//-*-===//
+//===- DynamicSizes.h - Sizes of a function's dynamic dims ----*- C++ -*-===//
 //
 // A kernel-level function may have dynamic dims (`?`). The ops relate them:
 // an element-wise op's operands and result have the same token count, a
