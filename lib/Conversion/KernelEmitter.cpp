@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/ScopeExit.h"
 
 #include "llvm/Support/Format.h"
@@ -27,7 +29,8 @@ Value cF32(OpBuilder &b, Location loc, double v) {
 
 /// `src` (a row-major buffer) viewed with the static shape of `type`: a
 /// collapse to one dim and an expansion, no copy.
-Value emitReshape(OpBuilder &b, Location loc, Value src, MemRefType type) {
+Value emitReshape(OpBuilder &b, Location loc, Value src, MemRefType type,
+                  ValueRange dynamicSizes) {
   auto all = [](int64_t rank) {
     ReassociationIndices dims;
     for (int64_t d = 0; d < rank; ++d)
@@ -37,8 +40,15 @@ Value emitReshape(OpBuilder &b, Location loc, Value src, MemRefType type) {
   auto srcType = cast<MemRefType>(src.getType());
   if (srcType.getRank() > 1)
     src = memref::CollapseShapeOp::create(b, loc, src, all(srcType.getRank()));
+  if (type.getRank() > 1 && type.hasStaticShape())
+    return memref::ExpandShapeOp::create(b, loc, type, src,
+                                         all(type.getRank()));
   if (type.getRank() > 1)
-    src = memref::ExpandShapeOp::create(b, loc, type, src, all(type.getRank()));
+    return memref::ExpandShapeOp::create(
+        b, loc, type, src, all(type.getRank()),
+        getMixedValues(type.getShape(), dynamicSizes, b));
+  if (type != src.getType())
+    return memref::CastOp::create(b, loc, type, src);
   return src;
 }
 

@@ -57,9 +57,11 @@ Value emitExp(OpBuilder &b, Location loc, Value x);
 /// intrinsic for the CPU path.
 Value emitErf(OpBuilder &b, Location loc, Value x);
 
-/// `src` (a row-major buffer) viewed with the static shape of `type`: a
-/// collapse to one dim and an expansion, no copy.
-Value emitReshape(OpBuilder &b, Location loc, Value src, MemRefType type);
+/// `src` (a row-major buffer) viewed with the shape of `type`: a collapse
+/// to one dim and an expansion, no copy. `dynamicSizes` are the sizes of
+/// the dynamic dims of `type`.
+Value emitReshape(OpBuilder &b, Location loc, Value src, MemRefType type,
+                  ValueRange dynamicSizes = {});
 
 using search::planTileCopy;
 using search::planViewCopy;
@@ -209,11 +211,19 @@ private:
     SmallVector<Value> origin;
     const mb::StridedView *view = nullptr;
     /// [B26] A tail tile: the indices (into sideIndex's result) that the
-    /// last block's tile overhangs, with the device extent there; and the
-    /// plan's chunk, which divides the innermost extent.
-    SmallVector<std::pair<unsigned, int64_t>> tails;
+    /// last block's tile overhangs, with the device extent there (read from
+    /// the buffer at run time along a dynamic dim, [K19]); and the plan's
+    /// chunk, which divides the innermost extent.
+    struct Tail {
+      unsigned index;
+      Value extent;
+    };
+    SmallVector<Tail> tails;
     int64_t chunk = 1;
   };
+  /// The extent of merged index `index` of device buffer `mem` (plan's
+  /// merged dims), read from the buffer's dynamic dims at run time.
+  Value dynamicExtent(Value mem, unsigned index, const TileCopy &plan);
   /// `tailDims`: the tile's dims with a tail (mb::tailDims; a tile read or
   /// written through a view has none).
   CopySide copySide(Value mem, ArrayRef<Value> origin, const TileCopy &plan,

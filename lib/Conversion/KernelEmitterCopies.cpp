@@ -64,7 +64,10 @@ SmallVector<Value> KernelEmitter::collapseOrigin(ArrayRef<Value> origin,
     merged = arith::AddIOp::create(
         b, loc, merged,
         arith::MulIOp::create(b, loc, origin[d], cIndex(b, loc, stride)));
-    stride *= shape[d];
+    // The outermost merged dim's extent (dynamic in a dynamic kernel) is
+    // no stride.
+    if (d > plan.mergeFrom)
+      stride *= shape[d];
   }
   out.push_back(merged);
   return out;
@@ -128,6 +131,20 @@ Value KernelEmitter::viewOffset(const mb::StridedView &view,
   return off;
 }
 
+Value KernelEmitter::dynamicExtent(Value mem, unsigned index,
+                                   const TileCopy &plan) {
+  // The dims of merged index `index` of `mem`: one, or from mergeFrom on.
+  auto type = cast<MemRefType>(mem.getType());
+  int64_t last = index < plan.mergeFrom ? index : type.getRank() - 1;
+  Value extent = cIndex(b, loc, 1);
+  for (int64_t d = index; d <= last; ++d)
+    extent = arith::MulIOp::create(
+        b, loc, extent,
+        type.isDynamicDim(d) ? memref::DimOp::create(b, loc, mem, d).getResult()
+                             : cIndex(b, loc, type.getDimSize(d)));
+  return extent;
+}
+
 KernelEmitter::CopySide KernelEmitter::copySide(Value mem,
                                                 ArrayRef<Value> origin,
                                                 const TileCopy &plan,
@@ -143,8 +160,12 @@ KernelEmitter::CopySide KernelEmitter::copySide(Value mem,
     // it span their device dims, so rows past the end lie past its extent).
     for (int64_t d : tailDims) {
       unsigned i = std::min(d, plan.mergeFrom);
-      if (!llvm::is_contained(llvm::make_first_range(side.tails), i))
-        side.tails.push_back({i, plan.global[i]});
+      if (llvm::any_of(side.tails,
+                       [&](const CopySide::Tail &t) { return t.index == i; }))
+        continue;
+      side.tails.push_back({i, ShapedType::isDynamic(plan.global[i])
+                                   ? dynamicExtent(mem, i, plan)
+                                   : cIndex(b, loc, plan.global[i])});
     }
     return side;
   }
@@ -164,10 +185,15 @@ SmallVector<Value> KernelEmitter::sideIndex(const CopySide &side,
                                             ValueRange idx, bool clampTails) {
   SmallVector<Value> at = offsetIndex(side.origin, idx);
   if (clampTails)
-    for (auto [i, extent] : side.tails) {
+    for (const CopySide::Tail &t : side.tails) {
       // The innermost index moves by chunks, which divide its extent.
-      int64_t last = i + 1 == at.size() ? extent - side.chunk : extent - 1;
-      at[i] = arith::MinUIOp::create(b, loc, at[i], cIndex(b, loc, last));
+      int64_t back = t.index + 1 == at.size() ? side.chunk : 1;
+      Value last;
+      if (std::optional<int64_t> extent = getConstantIntValue(t.extent))
+        last = cIndex(b, loc, *extent - back);
+      else
+        last = arith::SubIOp::create(b, loc, t.extent, cIndex(b, loc, back));
+      at[t.index] = arith::MinUIOp::create(b, loc, at[t.index], last);
     }
   if (!side.view)
     return at;
@@ -176,9 +202,9 @@ SmallVector<Value> KernelEmitter::sideIndex(const CopySide &side,
 
 Value KernelEmitter::insideTails(const CopySide &side, ArrayRef<Value> at) {
   Value inside;
-  for (auto [i, extent] : side.tails) {
-    Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, at[i],
-                                     cIndex(b, loc, extent));
+  for (const CopySide::Tail &t : side.tails) {
+    Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                     at[t.index], t.extent);
     inside = inside ? arith::AndIOp::create(b, loc, inside, in) : in;
   }
   return inside;

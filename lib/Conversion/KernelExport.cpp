@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
@@ -35,6 +36,37 @@ std::optional<int64_t> constantIndex(Value v) {
   return std::nullopt;
 }
 
+/// A grid or block size of a launch in `fn`: a number, or for a '?' grid
+/// dim of a dynamic kernel (docs/dynamic.md) the object
+/// `{"ceil_div": [argument, dim, tile]}`: ceil(size / tile) where the size
+/// is dim `dim` of host argument `argument`.
+std::optional<llvm::json::Value> launchDim(func::FuncOp fn, Value v) {
+  if (std::optional<int64_t> c = constantIndex(v))
+    return llvm::json::Value(*c);
+  auto div = v.getDefiningOp<arith::CeilDivUIOp>();
+  if (!div)
+    return std::nullopt;
+  auto dim = div.getLhs().getDefiningOp<memref::DimOp>();
+  std::optional<int64_t> tile = constantIndex(div.getRhs());
+  if (!dim || !tile)
+    return std::nullopt;
+  auto arg = dyn_cast<BlockArgument>(dim.getSource());
+  std::optional<int64_t> d = dim.getConstantIndex();
+  if (!arg || arg.getOwner()->getParentOp() != fn.getOperation() || !d)
+    return std::nullopt;
+  return llvm::json::Object{
+      {"ceil_div", llvm::json::Array{arg.getArgNumber(), *d, *tile}}};
+}
+
+/// A memref's shape, `null` for a dynamic dim.
+llvm::json::Array shapeOf(MemRefType type) {
+  llvm::json::Array shape;
+  for (int64_t d : type.getShape())
+    shape.push_back(ShapedType::isDynamic(d) ? llvm::json::Value(nullptr)
+                                             : llvm::json::Value(d));
+  return shape;
+}
+
 struct WriteKernelManifestPass
     : public mirage::impl::WriteKernelManifestBase<WriteKernelManifestPass> {
   using Base::Base;
@@ -51,16 +83,20 @@ struct WriteKernelManifestPass
                            "::" + launch.getKernelName().getValue())
                               .str();
         auto dims = [&](gpu::KernelDim3 d) -> std::optional<llvm::json::Array> {
-          auto x = constantIndex(d.x), y = constantIndex(d.y),
-               z = constantIndex(d.z);
-          if (!x || !y || !z)
-            return std::nullopt;
-          return llvm::json::Array{*x, *y, *z};
+          llvm::json::Array out;
+          for (Value v : {d.x, d.y, d.z}) {
+            std::optional<llvm::json::Value> e = launchDim(fn, v);
+            if (!e)
+              return std::nullopt;
+            out.push_back(std::move(*e));
+          }
+          return out;
         };
         auto grid = dims(launch.getGridSizeOperandValues());
         auto block = dims(launch.getBlockSizeOperandValues());
         if (!grid || !block) {
-          launch.emitOpError("needs constant grid and block sizes for the "
+          launch.emitOpError("needs grid and block sizes that are "
+                             "constants or ceil(argument dim / tile) for the "
                              "kernel manifest");
           ok = false;
           return;
@@ -75,7 +111,7 @@ struct WriteKernelManifestPass
         for (Value v : launch.getKernelOperands()) {
           llvm::json::Object arg;
           if (auto m = dyn_cast<MemRefType>(v.getType())) {
-            arg["shape"] = llvm::json::Array(m.getShape());
+            arg["shape"] = shapeOf(m);
             std::string et;
             llvm::raw_string_ostream os(et);
             os << m.getElementType();

@@ -11,6 +11,8 @@
 
 #include "KernelEmitter.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace mirage {
@@ -24,17 +26,66 @@ using namespace mirage::lowering;
 
 namespace {
 
+/// The blocks of `kernel` along each grid dim: ceil(size / tile) along a
+/// '?' grid dim, the size read from a device tensor it partitions
+/// (`global` maps the kernel's tensors to their buffers).
+SmallVector<Value> gridSizes(OpBuilder &b, mk::GraphKernelOp kernel,
+                             const llvm::DenseMap<Value, Value> &global) {
+  Location loc = kernel.getLoc();
+  SmallVector<Value> grid;
+  ArrayRef<int64_t> blocksPerDim = kernel.getGrid();
+  for (size_t g = 0; g < blocksPerDim.size(); ++g) {
+    int64_t blocks = blocksPerDim[g];
+    if (!ShapedType::isDynamic(blocks)) {
+      grid.push_back(cIndex(b, loc, blocks));
+      continue;
+    }
+    // [K19] every '?' grid dim partitions a dynamic dim of some iterator or
+    // saver; all of them have the same size.
+    Value count;
+    kernel.getBody().walk([&](Operation *op) {
+      Value device;
+      int64_t dim = -1, tile = 0;
+      if (auto it = dyn_cast<mb::InputIterOp>(op)) {
+        device = it.getInput();
+        dim = it.getImap()[g];
+        tile = dim >= 0 ? it.getType().getDimSize(dim) : 0;
+      } else if (auto saver = dyn_cast<mb::OutputSaverOp>(op)) {
+        device = saver.getOutput();
+        dim = saver.getOmap()[g];
+        tile = dim >= 0 ? saver.getInput().getType().getDimSize(dim) : 0;
+      }
+      if (count || dim < 0 ||
+          !cast<RankedTensorType>(device.getType()).isDynamicDim(dim))
+        return;
+      Value size = memref::DimOp::create(b, loc, global.lookup(device), dim);
+      count = arith::CeilDivUIOp::create(b, loc, size, cIndex(b, loc, tile));
+    });
+    grid.push_back(count);
+  }
+  return grid;
+}
+
 struct ConvertMirageToGPUPass
     : public mirage::impl::ConvertMirageToGPUBase<ConvertMirageToGPUPass> {
   using Base::Base;
 
   /// Lowers one function; returns failure after emitting a diagnostic.
   LogicalResult convert(func::FuncOp fn);
+  /// [K20] Lowers a function that dispatches on a size to a host function
+  /// that calls the lowered program of the run-time size's class.
+  LogicalResult convertDispatch(func::FuncOp fn,
+                                const mk::SizeDispatch &dispatch);
+  /// Records, for the callers of `fn`, where its results' dynamic dims are
+  /// read from (resultDims).
+  void recordResultDims(func::FuncOp fn, const mk::DynamicSizes &sizes);
+
+  /// Per converted function with dynamic result dims: for every result,
+  /// the (argument, dim) each of its dynamic dims is read from.
+  llvm::StringMap<SmallVector<SmallVector<std::pair<unsigned, unsigned>>>>
+      resultDims;
 
   void runOnOperation() override {
-    if (failed(
-            mk::rejectDynamicDims(getOperation(), "--convert-mirage-to-gpu")))
-      return signalPassFailure();
     SmallVector<func::FuncOp> fns;
     getOperation().walk([&](func::FuncOp fn) {
       bool hasMirage = false;
@@ -66,6 +117,9 @@ struct ConvertMirageToGPUPass
         calls.push_back(call);
     });
     for (func::CallOp call : calls) {
+      // The calls of a size dispatch are on buffers already.
+      if (llvm::any_of(call.getOperandTypes(), llvm::IsaPred<MemRefType>))
+        continue;
       OpBuilder b(call);
       Location loc = call.getLoc();
       SmallVector<Value> args;
@@ -73,8 +127,15 @@ struct ConvertMirageToGPUPass
         args.push_back(bufferization::ToBufferOp::create(
             b, loc, toMemRef(v.getType()), v, /*readOnly=*/true));
       SmallVector<Value> outs;
-      for (Type t : call.getResultTypes()) {
-        outs.push_back(memref::AllocOp::create(b, loc, toMemRef(t)));
+      for (auto [i, t] : llvm::enumerate(call.getResultTypes())) {
+        // A dynamic result dim has the size of an argument dim.
+        SmallVector<Value> sizes;
+        auto dims = resultDims.find(call.getCallee());
+        if (dims != resultDims.end())
+          for (auto [arg, dim] : dims->second[i])
+            sizes.push_back(
+                tensor::DimOp::create(b, loc, call.getOperand(arg), dim));
+        outs.push_back(memref::AllocOp::create(b, loc, toMemRef(t), sizes));
         args.push_back(outs.back());
       }
       func::CallOp::create(b, loc, call.getCallee(), TypeRange{}, args);
@@ -89,12 +150,28 @@ struct ConvertMirageToGPUPass
 LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
   if (fn.isExternal() || !fn.getBody().hasOneBlock())
     return fn.emitOpError("convert-mirage-to-gpu needs a single-block body");
+  std::string why;
+  FailureOr<std::optional<mk::SizeDispatch>> dispatch =
+      mk::SizeDispatch::read(fn, &why);
+  if (failed(dispatch))
+    return fn.emitOpError("[K20] ") << why;
+  if (*dispatch)
+    return convertDispatch(fn, **dispatch);
   for (Type t : llvm::concat<const Type>(fn.getArgumentTypes(),
                                          fn.getResultTypes()))
     if (!isa<RankedTensorType>(t))
       return fn.emitOpError("convert-mirage-to-gpu expects tensor arguments "
                             "and results, got ")
              << t;
+  // [K19] Dynamic dims are read from the arguments at run time: kernels
+  // launch ceil(size / tile) blocks along their '?' grid dims.
+  std::optional<mk::DynamicSizes> sizes;
+  if (mk::hasDynamicDims(fn)) {
+    FailureOr<mk::DynamicSizes> analyzed = mk::DynamicSizes::analyze(fn);
+    if (failed(analyzed))
+      return failure();
+    sizes = std::move(*analyzed);
+  }
   Block &body = fn.getBody().front();
   for (Operation &op : body) {
     if (isa<mk::GraphKernelOp, mk::ReshapeOp, func::ReturnOp>(op))
@@ -122,6 +199,23 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
   for (auto [oldArg, newArg] :
        llvm::zip(body.getArguments(), entry->getArguments()))
     memrefOf[oldArg] = newArg;
+  // The run-time value of every size, and the sizes of a value's dynamic
+  // dims.
+  SmallVector<Value> sizeValues;
+  if (sizes)
+    for (const mk::DynamicSize &size : sizes->getSizes())
+      sizeValues.push_back(memref::DimOp::create(
+          b, loc, entry->getArgument(size.argument), size.dim));
+  auto dynamicSizesOf = [&](Value v) {
+    SmallVector<Value> out;
+    auto type = cast<RankedTensorType>(v.getType());
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        out.push_back(sizeValues[*sizes->findSize(v, d)]);
+    return out;
+  };
+  if (sizes)
+    recordResultDims(fn, *sizes);
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   unsigned numIn = fn.getNumArguments();
   // A kernel result that is returned is written straight into the result
@@ -137,7 +231,8 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
     if (auto reshape = dyn_cast<mk::ReshapeOp>(op)) {
       memrefOf[reshape.getResult()] =
           emitReshape(b, loc, memrefOf.lookup(reshape.getInput()),
-                      cast<MemRefType>(toMemRef(reshape.getType())));
+                      cast<MemRefType>(toMemRef(reshape.getType())),
+                      dynamicSizesOf(reshape.getResult()));
       continue;
     }
     auto kernel = dyn_cast<mk::GraphKernelOp>(op);
@@ -145,8 +240,9 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
       continue;
     for (Value r : kernel.getResults())
       if (!memrefOf.count(r)) {
-        Value alloc =
-            memref::AllocOp::create(b, loc, toMemRef(r.getType())).getResult();
+        Value alloc = memref::AllocOp::create(b, loc, toMemRef(r.getType()),
+                                              dynamicSizesOf(r))
+                          .getResult();
         memrefOf[r] = alloc;
         temporaries.push_back(alloc);
       }
@@ -197,10 +293,10 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
              << smem << " bytes of shared memory once lowered (f32 "
              << "accumulators, aligned tiles), more than the target's "
              << limit;
-    ArrayRef<int64_t> grid = kernel.getGrid(), block = kernel.getBlock();
+    ArrayRef<int64_t> block = kernel.getBlock();
+    SmallVector<Value> grid = gridSizes(b, kernel, global);
     auto launch = gpu::LaunchOp::create(
-        b, kernel.getLoc(), cIndex(b, loc, grid[0]), cIndex(b, loc, grid[1]),
-        cIndex(b, loc, grid[2]), cIndex(b, loc, block[0]),
+        b, kernel.getLoc(), grid[0], grid[1], grid[2], cIndex(b, loc, block[0]),
         cIndex(b, loc, block[1]), cIndex(b, loc, block[2]),
         arith::ConstantIntOp::create(b, loc, b.getI32Type(), smem));
     {
@@ -222,6 +318,70 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
   numBarriers += barriers;
   numSharedChecked += banks.checked;
   numBankConflicted += banks.conflicted;
+  fn.erase();
+  return success();
+}
+
+void ConvertMirageToGPUPass::recordResultDims(func::FuncOp fn,
+                                              const mk::DynamicSizes &sizes) {
+  auto &dims = resultDims[fn.getName()];
+  dims.clear();
+  for (Value r : fn.getBody().front().getTerminator()->getOperands()) {
+    dims.emplace_back();
+    auto type = cast<RankedTensorType>(r.getType());
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d)) {
+        const mk::DynamicSize &size = sizes.getSizes()[*sizes.findSize(r, d)];
+        dims.back().push_back({size.argument, size.dim});
+      }
+  }
+}
+
+LogicalResult
+ConvertMirageToGPUPass::convertDispatch(func::FuncOp fn,
+                                        const mk::SizeDispatch &dispatch) {
+  FailureOr<mk::DynamicSizes> sizes = mk::DynamicSizes::analyze(fn);
+  if (failed(sizes))
+    return failure();
+  std::optional<unsigned> size = sizes->lookup(dispatch.size);
+  if (!size)
+    return fn.emitOpError("[K20] dispatches on size '")
+           << dispatch.size << "', which is not one of its dynamic sizes";
+  recordResultDims(fn, *sizes);
+  SmallVector<Type> argTypes;
+  for (Type t :
+       llvm::concat<const Type>(fn.getArgumentTypes(), fn.getResultTypes()))
+    argTypes.push_back(toMemRef(t));
+  OpBuilder b(fn);
+  Location loc = fn.getLoc();
+  auto newFn = func::FuncOp::create(b, loc, fn.getName(),
+                                    b.getFunctionType(argTypes, {}));
+  newFn.setVisibility(fn.getVisibility());
+  Block *entry = newFn.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  const mk::DynamicSize &s = sizes->getSizes()[*size];
+  Value value =
+      memref::DimOp::create(b, loc, entry->getArgument(s.argument), s.dim);
+  // size <= bounds[0] ? programs[0] : size <= bounds[1] ? ... : last.
+  std::function<void(size_t)> emitFrom = [&](size_t i) {
+    if (i == dispatch.bounds.size()) {
+      func::CallOp::create(b, loc, dispatch.programs[i], TypeRange{},
+                           entry->getArguments());
+      return;
+    }
+    Value inClass =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, value,
+                              cIndex(b, loc, dispatch.bounds[i]));
+    auto branch = scf::IfOp::create(b, loc, inClass, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&branch.getThenRegion().front());
+    func::CallOp::create(b, loc, dispatch.programs[i], TypeRange{},
+                         entry->getArguments());
+    b.setInsertionPointToStart(&branch.getElseRegion().front());
+    emitFrom(i + 1);
+  };
+  emitFrom(0);
+  func::ReturnOp::create(b, loc);
   fn.erase();
   return success();
 }

@@ -10,6 +10,7 @@
 #include "Mirage/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -206,6 +207,10 @@ void mirage::registerMiragePipelines() {
         pm.addPass(createConvertVectorToLLVMPass());
         pm.addPass(createSCFToControlFlowPass());
         pm.addPass(memref::createExpandStridedMetadataPass());
+        // Dynamic dims: the views' sizes and strides are affine.apply ops
+        // once expanded, and the grids divide with arith.ceildivui.
+        pm.addPass(createLowerAffinePass());
+        pm.addPass(arith::createArithExpandOpsPass());
         pm.addPass(createConvertToLLVMPass());
         pm.addPass(createReconcileUnrealizedCastsPass());
       });

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <optional>
 
 using namespace mirage::search;
 
@@ -21,25 +22,39 @@ TileCopy mirage::search::planTileCopy(llvm::ArrayRef<int64_t> tile,
                                       llvm::ArrayRef<int64_t> global,
                                       int64_t elementBytes) {
   TileCopy plan;
+  // A dynamic dim (a negative extent) plans as an odd extent other than the
+  // tile's: no tile covers it, so no merge crosses it, and a chunk divides
+  // the merged row whatever its size only if it divides the static part.
+  llvm::SmallVector<int64_t, 4> planned(global.begin(), global.end());
+  for (auto [d, extent] : llvm::enumerate(planned))
+    if (extent < 0)
+      extent = tile[d] % 2 ? tile[d] + 2 : tile[d] + 1;
   // A [64, 1] tile of a [4096, 1] statistic is one row of 64 elements.
   int64_t rank = tile.size();
   plan.mergeFrom = rank - 1;
-  while (plan.mergeFrom > 0 && tile[plan.mergeFrom] == global[plan.mergeFrom])
+  while (plan.mergeFrom > 0 && tile[plan.mergeFrom] == planned[plan.mergeFrom])
     --plan.mergeFrom;
   plan.tile.assign(tile.begin(), tile.begin() + plan.mergeFrom);
   plan.global.assign(global.begin(), global.begin() + plan.mergeFrom);
   plan.tile.push_back(1);
   plan.global.push_back(1);
+  int64_t plannedRow = 1;
+  std::optional<int64_t> dynamicRow;
   for (int64_t d = plan.mergeFrom; d < rank; ++d) {
     plan.tile.back() *= tile[d];
-    plan.global.back() *= global[d];
+    plannedRow *= planned[d];
+    plan.global.back() *= planned[d];
+    if (global[d] < 0)
+      dynamicRow = global[d];
   }
+  if (dynamicRow)
+    plan.global.back() = *dynamicRow;
   // A chunk starts at a multiple of its size in the tile row (origins are
   // multiples of the tile row) and in the device row: it must divide both.
   for (int64_t bytes : kChunkBytes)
     if (bytes % elementBytes == 0 &&
         plan.tile.back() % (bytes / elementBytes) == 0 &&
-        plan.global.back() % (bytes / elementBytes) == 0) {
+        plannedRow % (bytes / elementBytes) == 0) {
       plan.chunk = bytes / elementBytes;
       break;
     }

@@ -18,7 +18,10 @@
 #include "Mirage/Search/KernelCost.h"
 #include "Mirage/Search/Partition.h"
 #include "Mirage/Search/ResultCache.h"
+#include "Mirage/Search/SizeClasses.h"
 #include "Mirage/Search/Superoptimizer.h"
+#include "Mirage/Transforms/GeneralizeSizes.h"
+#include "Mirage/Transforms/SpecializeSizes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -179,6 +182,15 @@ struct SuperoptimizePass
     o.deepenFactor = deepenFactor;
     o.rankByKernels = rank == "kernels";
 
+    if (llvm::any_of(sizeClasses, [](int64_t b) { return b < 1; }) ||
+        llvm::adjacent_find(sizeClasses, [](int64_t a, int64_t b) {
+          return b <= a;
+        }) != sizeClasses.end()) {
+      emitError(module.getLoc(), "mirage-superoptimize: size-classes must be "
+                                 "positive and ascending");
+      return signalPassFailure();
+    }
+
     SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
     SymbolTable symbols(module);
     for (func::FuncOp func : funcs) {
@@ -191,50 +203,57 @@ struct SuperoptimizePass
                                   "contains graph-defined kernels");
         continue;
       }
-      // The search is static: a function with dynamic dims is searched at
-      // given sizes, after --mirage-specialize-sizes.
-      if (mk::hasDynamicDims(func)) {
-        emitRemark(func.getLoc(),
-                   "not superoptimized: it has dynamic dims; the search "
-                   "needs static sizes (give them with "
-                   "--mirage-specialize-sizes, docs/dynamic.md)");
-        continue;
-      }
-      // The verifier's shared-memory limit for kernels in this function:
-      // the nearest mk.smem_limit, on the function or an enclosing op.
-      o.smemLimit = mk::MKDialect::getSharedMemoryLimit(func);
-      o.measuredMicros.clear();
-      for (const auto &[f, summary, micros] : measured)
-        if (f == "*" || f == func.getName())
-          o.measuredMicros.emplace_back(summary, micros);
-      // Partitioned: a function of at least partition-min-ops ops, or one
-      // with an op the search does not take (a reshape between mk runs of
-      // an import) among others, which then stays as it is between the
-      // searched subprograms.
-      if (!func.getBody().empty()) {
-        Block &body = func.getBody().front();
-        size_t numOps = body.getOperations().size() - 1;
-        bool unsearchable =
-            llvm::any_of(body.without_terminator(), [](Operation &op) {
-              return !search::detail::isSearchableOp(&op);
-            });
-        if (numOps >= partitionMinOps) {
-          runPartitioned(func, o, symbols, maxPartitionOps);
-          continue;
-        }
-        // A small function: any interval of it may be one subprogram, as
-        // in the whole search.
-        if (unsearchable && numOps > 1) {
-          runPartitioned(func, o, symbols,
-                         std::max<unsigned>(maxPartitionOps,
-                                            std::min<size_t>(numOps, 16)));
-          continue;
-        }
-      }
-      if (failed(searchWhole(func, o, symbols)))
+      LogicalResult done = mk::hasDynamicDims(func)
+                               ? searchBySizeClass(func, o, symbols)
+                               : superoptimizeFunction(func, o, symbols);
+      if (failed(done))
         return signalPassFailure();
     }
   }
+
+  /// Searches a static function: whole or partitioned. Fails only on an
+  /// internal error.
+  LogicalResult superoptimizeFunction(func::FuncOp func, SuperoptimizeOptions o,
+                                      SymbolTable &symbols) {
+    // The verifier's shared-memory limit for kernels in this function:
+    // the nearest mk.smem_limit, on the function or an enclosing op.
+    o.smemLimit = mk::MKDialect::getSharedMemoryLimit(func);
+    o.measuredMicros.clear();
+    for (const auto &[f, summary, micros] : measured)
+      if (f == "*" || f == func.getName())
+        o.measuredMicros.emplace_back(summary, micros);
+    // Partitioned: a function of at least partition-min-ops ops, or one
+    // with an op the search does not take (a reshape between mk runs of
+    // an import) among others, which then stays as it is between the
+    // searched subprograms.
+    if (!func.getBody().empty()) {
+      Block &body = func.getBody().front();
+      size_t numOps = body.getOperations().size() - 1;
+      bool unsearchable =
+          llvm::any_of(body.without_terminator(), [](Operation &op) {
+            return !search::detail::isSearchableOp(&op);
+          });
+      if (numOps >= partitionMinOps) {
+        runPartitioned(func, o, symbols, maxPartitionOps);
+        return success();
+      }
+      // A small function: any interval of it may be one subprogram, as
+      // in the whole search.
+      if (unsearchable && numOps > 1) {
+        runPartitioned(
+            func, o, symbols,
+            std::max<unsigned>(maxPartitionOps, std::min<size_t>(numOps, 16)));
+        return success();
+      }
+    }
+    return searchWhole(func, o, symbols);
+  }
+
+  /// Searches a function with a dynamic size per class (SizeClasses.h).
+  /// Fails only on an internal error or dynamic dims the analysis rejects.
+  LogicalResult searchBySizeClass(func::FuncOp func,
+                                  const SuperoptimizeOptions &o,
+                                  SymbolTable &symbols);
 
   /// A function searched whole. Its outcome is kept in the result cache
   /// like a subprogram's: a hit (re-checked) replaces the search, and an
@@ -537,6 +556,178 @@ struct SuperoptimizePass
   /// Subprogram results of this run by canonical text.
   SubprogramMemo memo;
 };
+
+LogicalResult SuperoptimizePass::searchBySizeClass(
+    func::FuncOp func, const SuperoptimizeOptions &o, SymbolTable &symbols) {
+  // Dynamic dims the analysis cannot relate leave the function unchanged,
+  // like every function the search does not support.
+  std::string problem;
+  FailureOr<mk::DynamicSizes> sizes = failure();
+  {
+    ScopedDiagnosticHandler capture(func.getContext(), [&](Diagnostic &d) {
+      if (d.getSeverity() == DiagnosticSeverity::Error && problem.empty())
+        problem = d.str();
+      return success();
+    });
+    sizes = mk::DynamicSizes::analyze(func);
+  }
+  if (failed(sizes)) {
+    emitRemark(func.getLoc(), "not superoptimized: its dynamic dims cannot "
+                              "be sized: ")
+        << problem;
+    return success();
+  }
+  if (sizes->getSizes().size() != 1) {
+    emitRemark(func.getLoc(), "not superoptimized: the search takes one "
+                              "dynamic size, this function has ")
+        << sizes->getSizes().size() << " (specialise the others with "
+        << "--mirage-specialize-sizes, docs/dynamic.md)";
+    return success();
+  }
+  const mk::DynamicSize &size = sizes->getSizes().front();
+  SmallVector<int64_t> bounds(sizeClasses.begin(), sizeClasses.end());
+  if (bounds.empty())
+    bounds.assign(defaultSizeClassBounds().begin(),
+                  defaultSizeClassBounds().end());
+  SmallVector<SizeClass> classes = makeSizeClasses(size, bounds);
+  verify::EquivalenceOptions checks;
+  checks.seed = o.seed;
+  checks.numericsCheck = o.numerics;
+
+  // One search per class: the function specialised at the class's
+  // representative, searched as a static one, generalised back.
+  SmallVector<func::FuncOp> programs;
+  std::string notes;
+  llvm::raw_string_ostream note(notes);
+  for (const SizeClass &c : classes) {
+    auto copy = cast<func::FuncOp>(func->clone());
+    // The class's search reports under the class's name.
+    copy->setLoc(NameLoc::get(
+        StringAttr::get(func.getContext(), "size class " + size.name + " " +
+                                               std::to_string(c.lo) + ".." +
+                                               std::to_string(c.hi)),
+        func.getLoc()));
+    copy.setName((func.getName() + "__" + size.name + "_" +
+                  std::to_string(c.lo) + "_" + std::to_string(c.hi))
+                     .str());
+    copy.setPrivate();
+    symbols.insert(copy, std::next(Block::iterator(func)));
+    llvm::StringMap<int64_t> at;
+    at[size.name] = c.representative;
+    if (failed(specializeSizes({cast<FunctionOpInterface>(copy.getOperation())},
+                               at, func.getLoc()))) {
+      copy.erase();
+      return failure();
+    }
+    if (failed(superoptimizeFunction(copy, o, symbols)))
+      return failure();
+    // The class's search keeps no reference of its own.
+    if (auto ref = copy->getAttrOfType<FlatSymbolRefAttr>(
+            mk::MKDialect::kReferenceAttrName)) {
+      if (Operation *r = symbols.lookup(ref.getValue()))
+        symbols.erase(r);
+      copy->removeAttr(mk::MKDialect::kReferenceAttrName);
+    }
+    std::string why;
+    std::string label =
+        size.name + " " + std::to_string(c.lo) + ".." + std::to_string(c.hi);
+    if (failed(generalizeSizes(copy, func, why)) ||
+        failed(checkAtSamples(func, copy, size.name,
+                              classSamples(c, size, copy), checks, why))) {
+      emitRemark(func.getLoc(), "size class ")
+          << label << ": the program found at " << size.name << "="
+          << c.representative << " is not used: " << why;
+      symbols.erase(copy);
+      continue;
+    }
+    programs.push_back(copy);
+  }
+
+  // Every class takes the program, of those found and the input's own
+  // form, with the least modelled time over its samples.
+  SmallVector<func::FuncOp> chosen;
+  for (const SizeClass &c : classes) {
+    SmallVector<int64_t> samples = classSamples(c, size, func);
+    for (func::FuncOp p : programs)
+      for (int64_t v : classSamples(c, size, p))
+        if (!llvm::is_contained(samples, v))
+          samples.push_back(v);
+    llvm::sort(samples);
+    func::FuncOp best = func;
+    FailureOr<double> bestTime =
+        modelledTimeOver(func, size.name, samples, chip);
+    for (func::FuncOp p : programs) {
+      FailureOr<double> t = modelledTimeOver(p, size.name, samples, chip);
+      if (succeeded(t) && (failed(bestTime) || *t < *bestTime)) {
+        best = p;
+        bestTime = t;
+      }
+    }
+    note << "; " << size.name << " " << c.lo << ".." << c.hi << ": "
+         << (best == func ? "unfused" : best.getName().str());
+    if (succeeded(bestTime))
+      note << " (" << llvm::format("%.1f", *bestTime) << " us at "
+           << samples.size() << " sizes)";
+    chosen.push_back(best);
+  }
+
+  // Neighbouring classes with one program merge.
+  mk::SizeDispatch dispatch;
+  dispatch.size = size.name;
+  for (auto [i, p] : llvm::enumerate(chosen)) {
+    if (i + 1 < chosen.size() && chosen[i + 1] == p)
+      continue;
+    dispatch.programs.push_back(FlatSymbolRefAttr::get(p.getNameAttr()));
+    if (i + 1 < chosen.size())
+      dispatch.bounds.push_back(classes[i].hi);
+  }
+  bool unchanged = dispatch.programs.size() == 1 &&
+                   dispatch.programs.front().getValue() == func.getName();
+  if (!unchanged && keepReference) {
+    func::FuncOp ref = func.clone();
+    ref.setName((func.getName() + "_reference").str());
+    symbols.insert(ref, Block::iterator(func));
+  }
+  if (dispatch.programs.size() == 1 && !unchanged) {
+    // One program for every size: it becomes the body.
+    auto only = cast<func::FuncOp>(
+        symbols.lookup(dispatch.programs.front().getValue()));
+    func.getBody().takeBody(only.getBody());
+  } else if (!unchanged) {
+    // The input's own form needs a function of its own to dispatch to.
+    for (FlatSymbolRefAttr &p : dispatch.programs)
+      if (p.getValue() == func.getName()) {
+        auto unfused = cast<func::FuncOp>(func->clone());
+        unfused.setName((func.getName() + "__unfused").str());
+        unfused.setPrivate();
+        unfused->removeAttr(mk::MKDialect::kSizeDispatchAttrName);
+        symbols.insert(unfused, std::next(Block::iterator(func)));
+        p = FlatSymbolRefAttr::get(unfused.getNameAttr());
+      }
+    func->setAttr(mk::MKDialect::kSizeDispatchAttrName,
+                  dispatch.toAttr(func.getContext()));
+  }
+  if (!unchanged && keepReference)
+    func->setAttr(
+        mk::MKDialect::kReferenceAttrName,
+        FlatSymbolRefAttr::get(func.getContext(),
+                               (func.getName() + "_reference").str()));
+  for (func::FuncOp p : programs)
+    if (!llvm::any_of(
+            dispatch.programs,
+            [&](FlatSymbolRefAttr r) { return r.getValue() == p.getName(); }) ||
+        dispatch.programs.size() == 1)
+      symbols.erase(p);
+  emitRemark(func.getLoc(), "superoptimized per size class of ")
+      << size.describe() << ": "
+      << (unchanged ? "the input's own form is best in every class"
+          : dispatch.programs.size() == 1
+              ? "one program for every size"
+              : std::to_string(dispatch.programs.size()) +
+                    " programs dispatched on the size")
+      << notes;
+  return success();
+}
 
 struct CostReportPass
     : mirage::search::impl::MirageCostReportBase<CostReportPass> {

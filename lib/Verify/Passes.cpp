@@ -105,44 +105,36 @@ struct CheckEquivalencePass
     if (sizes.empty())
       return invalid("has dynamic dims: give the sizes to check at with "
                      "sizes=name=v1:v2:... (docs/dynamic.md)");
-    SmallVector<std::pair<std::string, SmallVector<int64_t>>> axes;
-    unsigned combinations = 1;
-    for (StringRef entry : sizes) {
-      auto [name, list] = entry.split('=');
-      SmallVector<StringRef> texts;
-      list.split(texts, ':');
-      SmallVector<int64_t> values;
-      for (StringRef text : texts) {
-        int64_t v = 0;
-        if (text.getAsInteger(10, v) || v < 1)
-          return invalid("sizes entry '" + entry +
-                         "' is not name=v1:v2:... with positive integers");
-        values.push_back(v);
-      }
-      if (name.empty() || !entry.contains('=') || values.empty())
-        return invalid("sizes entry '" + entry +
-                       "' is not name=v1:v2:... with positive integers");
-      combinations *= values.size();
-      if (combinations > kMaxCombinations)
-        return invalid("sizes give more than " + Twine(kMaxCombinations) +
-                       " combinations");
-      axes.push_back({name.str(), values});
+    FailureOr<SizeSweep> sweep = parseSizeSweep(
+        func.getLoc(), SmallVector<std::string>(sizes.begin(), sizes.end()),
+        kMaxCombinations);
+    if (failed(sweep)) {
+      ++numInvalid;
+      return failure();
     }
     LogicalResult all = success();
-    for (unsigned c = 0; c < combinations; ++c) {
-      llvm::StringMap<int64_t> values;
-      std::string at;
-      unsigned rest = c;
-      for (auto [i, axis] : llvm::enumerate(axes)) {
-        int64_t v = axis.second[rest % axis.second.size()];
-        rest /= axis.second.size();
-        values[axis.first] = v;
-        at += (i ? ", " : " at ") + axis.first + "=" + std::to_string(v);
+    for (unsigned c = 0; c < sweep->size(); ++c) {
+      std::string label;
+      llvm::StringMap<int64_t> values = sweep->at(c, &label);
+      std::string at = " at " + label;
+      // [K20] A function that dispatches on a size is checked as the
+      // program it runs at that size.
+      func::FuncOp source = func;
+      FailureOr<std::optional<mk::SizeDispatch>> dispatch =
+          mk::SizeDispatch::read(func);
+      if (succeeded(dispatch) && *dispatch && values.count((*dispatch)->size)) {
+        FlatSymbolRefAttr program =
+            (*dispatch)->programFor(values.lookup((*dispatch)->size));
+        source =
+            SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(func, program);
+        at += " (program " + program.getValue().str() + ")";
       }
       OwningOpRef<ModuleOp> scratch = ModuleOp::create(func.getLoc());
       OpBuilder b = OpBuilder::atBlockEnd(scratch->getBody());
       auto refAt = cast<func::FuncOp>(b.clone(*ref));
-      auto funcAt = ref == func ? refAt : cast<func::FuncOp>(b.clone(*func));
+      auto funcAt =
+          ref == source ? refAt : cast<func::FuncOp>(b.clone(*source));
+      funcAt->removeAttr(mk::MKDialect::kSizeDispatchAttrName);
       SmallVector<FunctionOpInterface> pair = {refAt};
       if (funcAt != refAt)
         pair.push_back(funcAt);

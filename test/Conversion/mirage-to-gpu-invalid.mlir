@@ -35,3 +35,13 @@ func.func @lowered_smem_exceeds(%x: tensor<64x6144xf16>) -> tensor<64x384xf16> {
   } : (tensor<64x6144xf16>) -> tensor<64x384xf16>
   return %y : tensor<64x384xf16>
 }
+
+// -----
+
+// [K20] A dispatch on a size the function does not have.
+// expected-error @+1 {{[K20] dispatches on size 'cols', which is not one of its dynamic sizes}}
+func.func @dispatch_unknown_size(%x: tensor<?x8xf32> {mk.sizes = [#mk.size<name = "rows">]}) -> tensor<?x8xf32>
+    attributes {mk.size_dispatch = {size = "cols", bounds = array<i64: 16>, programs = [@dispatch_unknown_size, @dispatch_unknown_size]}} {
+  %y = mk.exp %x : tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}

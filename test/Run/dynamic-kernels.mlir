@@ -1,9 +1,6 @@
 // REQUIRES: libomp
-// RUN: mirage-run %s --func=rmsnorm_matmul --sizes tokens=1 | FileCheck %s
-// RUN: mirage-run %s --func=rmsnorm_matmul --sizes tokens=5 | FileCheck %s
-// RUN: mirage-run %s --func=rmsnorm_matmul --sizes tokens=8 | FileCheck %s
-// RUN: mirage-run %s --func=rmsnorm_matmul --sizes tokens=13 --omp-threads=0 | FileCheck %s
-// RUN: mirage-run %s --func=rmsnorm_matmul --sizes tokens=100 | FileCheck %s
+// RUN: mirage-run %s --func=rmsnorm_matmul --sizes tokens=1..29:100:1000 | FileCheck %s --check-prefix=SWEEP
+// RUN: mirage-run %s --func=rmsnorm_matmul --sizes tokens=13:8 --omp-threads=0 | FileCheck %s
 // RUN: mirage-opt %s --mirage-specialize-sizes="sizes=tokens=13" --mirage-check-equivalence 2>&1 | FileCheck %s --check-prefix=EQUIV
 // RUN: mirage-opt %s --mirage-check-equivalence="sizes=tokens=1:7:8:13:100" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SIZES
 // RUN: not mirage-opt %s --mirage-check-equivalence -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSIZES
@@ -14,14 +11,18 @@
 
 // One dynamic program for every token count (docs/dynamic.md): a fused
 // RMSNorm+MatMul whose rows are partitioned by the '?' grid dim y in tiles
-// of 8. At each size it is the static kernel with ceil(rows / 8) blocks
-// along y (a tail tiling when 8 does not divide the rows), checked against
-// the interpreter on the CPU path and, in the field and f64, against its
-// unfused reference, one size at a time or at a list of sizes
-// (--mirage-check-equivalence="sizes=..."). The lowering takes it once
-// specialised (the lowering
-// of a dynamic kernel as one program is not there yet).
+// of 8. It is compiled once and run at every size of the sweep (every size
+// from 1 to 3 tiles + 5, and two larger ones), each run checked against the
+// interpreter at its size: ceil(rows / 8) blocks along y, the last tile
+// clamped and masked when 8 does not divide the rows. At each size it is
+// also, in the field and f64, equivalent to its unfused reference, one size
+// at a time or at a list of sizes (--mirage-check-equivalence="sizes=...").
 
+// SWEEP: @rmsnorm_matmul at tokens=1 on cpu
+// SWEEP: @rmsnorm_matmul at tokens=29 on cpu
+// SWEEP: @rmsnorm_matmul at tokens=1000 on cpu
+// SWEEP: 31 sizes, one compiled program: 31 passed
+// SWEEP-NEXT: PASS
 // CHECK: PASS
 // EQUIV: remark: equivalent to @rmsnorm_matmul_ref
 // SIZES: remark: equivalent to @rmsnorm_matmul_ref at tokens=1 (
@@ -36,7 +37,7 @@
 // STATIC-LABEL: func.func @rmsnorm_matmul(
 // STATIC:       grid = [3, 2, 1]
 // STATIC:       mb.output_saver %{{.*}} omap = [1, 0, -1] : tensor<8x16xf16> -> tensor<13x48xf16>
-// LOWER: error: --convert-mirage-to-gpu needs static shapes, but @rmsnorm_matmul_ref has dynamic dims
+// LOWER: error: 'mk.rms_norm' op is not supported by convert-mirage-to-gpu: only graph-defined kernels
 
 func.func @rmsnorm_matmul_ref(%x: tensor<?x64xf16> {mk.sizes = [#mk.size<name = "tokens", max = 4096>]}, %w: tensor<64x48xf16>) -> tensor<?x48xf16> {
   %n = mk.rms_norm %x eps = 1.0e-06 : tensor<?x64xf16>

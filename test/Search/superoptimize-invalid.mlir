@@ -24,29 +24,11 @@ func.func @weighted(%x: tensor<4x8xf32>, %w: tensor<8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
-// Dynamic shapes.
-// CHECK-LABEL: func.func @dynamic(
-// CHECK-NEXT:    return
-// expected-remark@+1 {{not superoptimized: it has dynamic dims; the search needs static sizes (give them with --mirage-specialize-sizes, docs/dynamic.md)}}
-func.func @dynamic(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
-  return %x : tensor<?x8xf32>
-}
-
-// -----
-
-// CHECK-LABEL: func.func @dynamic_ops(
-// CHECK-NEXT:    mk.exp
-// expected-remark@+1 {{not superoptimized: it has dynamic dims}}
-func.func @dynamic_ops(%x: tensor<?x8xf32> {mk.sizes = [#mk.size<name = "tokens">]}) -> tensor<?x8xf32> {
-  %y = mk.exp %x : tensor<?x8xf32>
-  return %y : tensor<?x8xf32>
-}
-
-// -----
-
+// Dynamic dims the kernel level cannot size (a function with dynamic
+// sizes is searched per size class: superoptimize-dynamic.mlir).
 // CHECK-LABEL: func.func @dynamic_result(
 // CHECK-NEXT:    tensor.cast
-// expected-remark@+1 {{not superoptimized: it has dynamic dims}}
+// expected-remark@+1 {{not superoptimized: its dynamic dims cannot be sized: 'tensor.cast' op has a dynamic result dim}}
 func.func @dynamic_result(%x: tensor<4x8xf32>) -> tensor<?x8xf32> {
   %c = tensor.cast %x : tensor<4x8xf32> to tensor<?x8xf32>
   return %c : tensor<?x8xf32>

@@ -12,10 +12,12 @@
 #include "Buffers.h"
 #include "ImportCheck.h"
 #include "Mirage/Dialect/Kernel/Analysis/DynamicSizes.h"
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/InitMirage.h"
 #include "Mirage/Search/GPUTargets.h"
 #include "Mirage/Transforms/SpecializeSizes.h"
 #include "Mirage/Verify/Interpreter.h"
+#include "SizedRun.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -151,18 +153,8 @@ static cl::opt<std::string> importCheckFault(
 
 namespace {
 
-/// The functions of libMirageCudaRuntime.so that mirage-run calls itself (the
-/// lowered host code calls the others). The JIT resolves the host code's
-/// mgpu* calls in the same loaded library, so both share its context.
-struct GpuRuntime {
-  int (*deviceCount)() = nullptr;
-  int (*computeCapability)() = nullptr;
-  void *(*memAlloc)(uint64_t, void *, bool) = nullptr;
-  void (*memFree)(void *, void *) = nullptr;
-  void (*memcpy)(void *, void *, size_t, void *) = nullptr;
-  void (*streamSynchronize)(void *) = nullptr;
-  int (*errorCount)() = nullptr;
-};
+/// The most runs a --sizes sweep may ask for.
+constexpr unsigned kMaxSweepRuns = 4096;
 
 /// Loads the runtime and checks that there is a GPU; the reason otherwise.
 std::optional<std::string> loadGpuRuntime(GpuRuntime &rt) {
@@ -406,22 +398,21 @@ int main(int argc, char **argv) {
     func = funcs.front();
   }
   std::string name = func.getSymName().str();
+  // A function with dynamic dims is compiled once and run at every size the
+  // sweep lists (each run checked against the interpreter at that size).
+  bool dynamic = mirage::mk::hasDynamicDims(func);
+  std::optional<mirage::SizeSweep> sweep;
   if (!sizeValues.empty()) {
-    FailureOr<llvm::StringMap<int64_t>> values = mirage::parseSizeValues(
+    if (!dynamic)
+      return fail("--sizes: @" + name + " has no dynamic dims");
+    FailureOr<mirage::SizeSweep> parsed = mirage::parseSizeSweep(
         func.getLoc(),
-        SmallVector<std::string>(sizeValues.begin(), sizeValues.end()));
-    if (failed(values) || failed(mirage::specializeSizes(
-                              {cast<FunctionOpInterface>(func.getOperation())},
-                              *values, func.getLoc())))
-      return fail("--sizes: cannot give the dynamic dims of @" + name +
-                  " those sizes");
-  }
-  // Values stored in bf16 or f16 on the way to an f32 result round there.
-  SmallVector<Type> storage;
-  for (Value r : func.getBody().front().getTerminator()->getOperands())
-    storage.push_back(narrowestStorage(r));
-
-  if (mirage::mk::hasDynamicDims(func)) {
+        SmallVector<std::string>(sizeValues.begin(), sizeValues.end()),
+        kMaxSweepRuns);
+    if (failed(parsed))
+      return fail("--sizes: cannot run @" + name + " at those sizes");
+    sweep = std::move(*parsed);
+  } else if (dynamic && !compileOnly) {
     std::string names;
     if (FailureOr<mirage::mk::DynamicSizes> sizes =
             mirage::mk::DynamicSizes::analyze(func);
@@ -433,52 +424,48 @@ int main(int argc, char **argv) {
                 "--sizes name=value (" +
                 names + ")");
   }
-  if (auto msg = mirage::verify::checkSignature(func))
-    return fail("@" + name + ": " + *msg);
-  for (Type t : llvm::concat<const Type>(func.getArgumentTypes(),
-                                         func.getResultTypes())) {
-    Type e = cast<RankedTensorType>(t).getElementType();
-    if (!e.isF16() && !e.isBF16() && !e.isF32())
-      return fail("@" + name + ": element type " + typeName(e) +
-                  " is not supported (f16, bf16, f32)");
+
+  // The runs: one, or one per size of the sweep, each on the function
+  // specialised at its size. --compile-only needs neither inputs nor
+  // references.
+  RunOptions runOptions{seed.getValue(), inputScale.getValue(),
+                        tolScale.getValue(), repeat.getValue()};
+  OwningOpRef<ModuleOp> specialized = ModuleOp::create(func.getLoc());
+  std::vector<SizedRun> runs;
+  if (sweep) {
+    for (unsigned c = 0; c < sweep->size(); ++c) {
+      SizedRun &run = runs.emplace_back();
+      llvm::StringMap<int64_t> values = sweep->at(c, &run.label);
+      OpBuilder b = OpBuilder::atBlockEnd(specialized->getBody());
+      auto at = cast<func::FuncOp>(b.clone(*func));
+      at.setSymName(name + "_at_" + std::to_string(c));
+      // The reference at each size is the function's body (the programs it
+      // dispatches to are what runs).
+      at->removeAttr(mirage::mk::MKDialect::kSizeDispatchAttrName);
+      if (failed(mirage::specializeSizes(
+              {cast<FunctionOpInterface>(at.getOperation())}, values,
+              func.getLoc())))
+        return fail("--sizes: cannot give the dynamic dims of @" + name +
+                    " the sizes " + run.label);
+      run.func = at;
+    }
+  } else {
+    runs.emplace_back().func = func;
   }
+  for (SizedRun &run : runs)
+    if (auto why = prepareRun(run, /*withReference=*/!compileOnly, runOptions))
+      return fail("@" + name + (run.label.empty() ? "" : " at " + run.label) +
+                  ": " + *why);
 
-  // Seeded inputs, rounded to the argument element types: both runs see the
-  // same values. --compile-only needs neither them nor the reference.
-  std::vector<Buffer> argBufs, outBufs;
-  std::optional<std::vector<mirage::verify::FloatTensor>> reference;
-  double interpMs = 0;
-  if (!compileOnly) {
-    std::vector<mirage::verify::FloatTensor> inputs =
-        mirage::verify::randomFloatInputs(func, seed);
-    for (auto [i, t] : llvm::enumerate(func.getArgumentTypes())) {
-      Type elem = cast<RankedTensorType>(t).getElementType();
-      for (double &v : inputs[i].data)
-        v = mirage::verify::roundToElementType(
-            static_cast<float>(v * inputScale), elem);
-      argBufs.push_back(makeBuffer(inputs[i], elem));
-    }
-
-    mirage::verify::EvalError evalError;
-    auto t0 = std::chrono::steady_clock::now();
-    reference = mirage::verify::evaluateFloat(func, inputs, evalError);
-    interpMs = msSince(t0);
-    if (!reference) {
-      if (evalError.op)
-        evalError.op->emitError() << "interpreter: " << evalError.message;
-      return fail("@" + name +
-                  ": the interpreter cannot evaluate it: " + evalError.message);
-    }
-    for (Type t : func.getResultTypes()) {
-      auto rt = cast<RankedTensorType>(t);
-      mirage::verify::FloatTensor zero(rt.getShape(), 0.0);
-      outBufs.push_back(makeBuffer(zero, rt.getElementType()));
-    }
-  }
-
-  // Lower only the chosen function.
+  // Lower only the chosen function (and the programs it dispatches to).
+  FailureOr<std::optional<mirage::mk::SizeDispatch>> dispatch =
+      mirage::mk::SizeDispatch::read(func);
   for (auto f : llvm::make_early_inc_range(module->getOps<func::FuncOp>()))
-    if (f != func)
+    if (f != func &&
+        !(succeeded(dispatch) && *dispatch &&
+          llvm::any_of((*dispatch)->programs, [&](FlatSymbolRefAttr p) {
+            return p.getValue() == f.getSymName();
+          })))
       f.erase();
   PassManager pm(&context);
   std::string pipeline =
@@ -555,121 +542,51 @@ int main(int argc, char **argv) {
     return stubCalls ? fail("--compile-only called the runtime") : 0;
   }
 
-  // Where the lowered code reads and writes: the host buffers on the CPU,
-  // device copies of them on the GPU.
-  std::vector<void *> ptrs;
-  auto freeDevice = [&]() {
-    if (gpu)
-      for (void *p : ptrs)
-        rt.memFree(p, nullptr);
-  };
-  // The host code has no error channel: the runtime reports each failed
-  // driver call on stderr and counts it.
-  auto gpuFailed = [&](const char *stage) {
-    if (!gpu || !rt.errorCount())
-      return false;
-    fail("--device=gpu: " + std::to_string(rt.errorCount()) +
-         " CUDA driver call(s) failed " + stage + " (reported above)");
-    freeDevice();
-    return true;
-  };
-  std::vector<Buffer *> all;
-  for (Buffer &b : argBufs)
-    all.push_back(&b);
-  for (Buffer &b : outBufs)
-    all.push_back(&b);
-  for (Buffer *b : all) {
-    if (!gpu) {
-      ptrs.push_back(b->bytes.data());
-      continue;
-    }
-    ptrs.push_back(rt.memAlloc(b->bytes.size(), nullptr, false));
-    if (gpuFailed("allocating the device buffers"))
-      return 1;
-    rt.memcpy(ptrs.back(), b->bytes.data(), b->bytes.size(), nullptr);
-  }
   double loadMs = 0;
   if (gpu) {
-    rt.streamSynchronize(nullptr);
     // Runs the global constructors: the driver loads (JIT-compiles) the PTX.
     auto l0 = std::chrono::steady_clock::now();
     (*engine)->initialize();
     loadMs = msSince(l0);
-    if (gpuFailed("copying the inputs or loading the kernels"))
-      return 1;
+    if (rt.errorCount())
+      return fail("--device=gpu: " + std::to_string(rt.errorCount()) +
+                  " CUDA driver call(s) failed loading the kernels (reported "
+                  "above)");
   }
-
-  // The lowered host function takes every memref (inputs, then one
-  // destination per result) as an expanded descriptor.
-  std::vector<std::vector<int64_t>> descs;
-  std::vector<void *> args;
-  for (auto [p, b] : llvm::zip_equal(ptrs, all))
-    descs.push_back(descriptor(p, b->shape));
-  for (auto &d : descs)
-    for (int64_t &w : d)
-      args.push_back(&w);
-
-  // Each gpu.launch_func of the host code synchronises its stream, so the
-  // host clock measures finished kernels on the GPU too.
-  auto invoke = [&]() -> bool {
-    if (llvm::Error e = (*engine)->invokePacked(name, args)) {
-      fail("@" + name + ": invocation failed: " + llvm::toString(std::move(e)));
-      freeDevice();
-      return false;
-    }
-    return !gpuFailed("running the kernels");
-  };
-  auto t0 = std::chrono::steady_clock::now();
-  if (!invoke())
-    return 1;
-  double firstMs = msSince(t0);
-  auto t1 = std::chrono::steady_clock::now();
-  for (unsigned r = 0; r < repeat; ++r)
-    if (!invoke())
+  // Each run: the buffers of its size, the lowered function invoked on them
+  // (one compiled program for every size), its outputs compared with the
+  // interpreter's.
+  bool allOk = true;
+  for (SizedRun &run : runs) {
+    std::optional<bool> ok =
+        execute(**engine, name, run, gpu ? &rt : nullptr, runOptions);
+    if (!ok)
       return 1;
-  double perRunMs = repeat ? msSince(t1) / repeat : firstMs;
-  if (gpu) {
-    for (auto [i, b] : llvm::enumerate(outBufs))
-      rt.memcpy(b.bytes.data(), ptrs[argBufs.size() + i], b.bytes.size(),
-                nullptr);
-    rt.streamSynchronize(nullptr);
-    if (gpuFailed("copying the outputs back"))
-      return 1;
-    freeDevice();
+    llvm::outs() << "@" << name;
+    if (!run.label.empty())
+      llvm::outs() << " at " << run.label;
+    llvm::outs() << " on " << device << " (";
+    if (gpu)
+      llvm::outs() << target;
+    else
+      llvm::outs() << "threads=" << threads;
+    llvm::outs() << "): max abs err " << llvm::format("%.3e", run.maxAbs)
+                 << ", max rel err " << llvm::format("%.3e", run.maxRel)
+                 << ", time per run " << llvm::format("%.3f", run.perRunMs)
+                 << " ms (" << repeat << " timed runs, first run "
+                 << llvm::format("%.3f", run.firstMs) << " ms";
+    if (gpu)
+      llvm::outs() << ", module load " << llvm::format("%.1f", loadMs) << " ms";
+    llvm::outs() << "), interpreter " << llvm::format("%.1f", run.interpMs)
+                 << " ms" << (runs.size() > 1 && !*ok ? ": FAIL" : "") << "\n";
+    allOk &= *ok;
   }
-
-  // A write past the end of a tensor (into a buffer's red zone) is a wrong
-  // program whatever the outputs hold.
-  for (auto [i, b] : llvm::enumerate(outBufs))
-    if (writesPastTheEnd(b))
-      return fail("@" + name + ": output #" + std::to_string(i) +
-                  " was written past its end");
-  if (!gpu)
-    for (auto [i, b] : llvm::enumerate(argBufs))
-      if (writesPastTheEnd(b))
-        return fail("@" + name + ": argument #" + std::to_string(i) +
-                    " was written past its end");
-
-  // Compare the outputs of the last run.
-  double maxAbs, maxRel;
-  ComparisonAids aids;
-  aids.storage = storage;
-  bool ok = compareOutputs(outBufs, *reference, tolScale, maxAbs, maxRel, aids);
-  llvm::outs() << "@" << name << " on " << device << " (";
-  if (gpu)
-    llvm::outs() << target;
-  else
-    llvm::outs() << "threads=" << threads;
-  llvm::outs() << "): max abs err " << llvm::format("%.3e", maxAbs)
-               << ", max rel err " << llvm::format("%.3e", maxRel)
-               << ", time per run " << llvm::format("%.3f", perRunMs) << " ms ("
-               << repeat << " timed runs, first run "
-               << llvm::format("%.3f", firstMs) << " ms";
-  if (gpu)
-    llvm::outs() << ", module load " << llvm::format("%.1f", loadMs) << " ms";
-  llvm::outs() << "), interpreter " << llvm::format("%.1f", interpMs)
-               << " ms\n";
-  llvm::outs() << (ok ? "PASS" : "FAIL") << "\n";
+  if (runs.size() > 1)
+    llvm::outs() << runs.size() << " sizes, one compiled program: "
+                 << llvm::count_if(runs,
+                                   [](const SizedRun &r) { return r.passed; })
+                 << " passed\n";
+  llvm::outs() << (allOk ? "PASS" : "FAIL") << "\n";
   llvm::outs().flush();
-  return ok ? 0 : 1;
+  return allOk ? 0 : 1;
 }

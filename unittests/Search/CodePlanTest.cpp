@@ -16,11 +16,39 @@
 #include "gtest/gtest.h"
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 using namespace mirage::search;
 
 namespace {
+
+// A dynamic dim (a negative extent, ShapedType::kDynamic) is planned for
+// every size: rows merge into it but not across it, and a chunk must divide
+// the static part of the merged row.
+TEST(CodePlanTest, DynamicDimsPlanForEverySize) {
+  constexpr int64_t kDynamic = std::numeric_limits<int64_t>::min();
+  // [8, 64] tiles of a [?, 64] f16 tensor: one merged row of 512, 16 bytes.
+  TileCopy rows = planTileCopy({8, 64}, {kDynamic, 64}, 2);
+  EXPECT_EQ(0, rows.mergeFrom);
+  EXPECT_EQ(512, rows.tile.back());
+  EXPECT_EQ(kDynamic, rows.global.back());
+  EXPECT_EQ(8, rows.chunk);
+  // [4, 2] tiles of [?, 2]: whatever the rows, a row of the tensor holds 2
+  // elements, so a chunk of 4 bytes (while a static 8 rows would allow 16).
+  EXPECT_EQ(2, planTileCopy({4, 2}, {kDynamic, 2}, 2).chunk);
+  EXPECT_EQ(8, planTileCopy({4, 2}, {8, 2}, 2).chunk);
+  // A dynamic innermost dim: no chunk divides every size.
+  TileCopy inner = planTileCopy({2, 64}, {2, kDynamic}, 2);
+  EXPECT_EQ(1, inner.mergeFrom);
+  EXPECT_EQ(1, inner.chunk);
+  // A dynamic dim between static ones stops the merge.
+  TileCopy middle = planTileCopy({1, 4, 64}, {2, kDynamic, 64}, 4);
+  EXPECT_EQ(1, middle.mergeFrom);
+  EXPECT_EQ(2, static_cast<int64_t>(middle.global.size()));
+  EXPECT_EQ(kDynamic, middle.global.back());
+  EXPECT_EQ(4, middle.chunk);
+}
 
 TEST(CodePlanTest, ViewCopiesFitTheViewsRuns) {
   // Through a view no dims merge, and a chunk divides the tile's last dim

@@ -33,7 +33,12 @@ def ConvertMirageToGPU : Pass<"convert-mirage-to-gpu", "::mlir::ModuleOp"> {
       warp with one shared-memory step across them;
     - `gpu.barrier` is placed only between stages with a read-after-write or
       write-after-read dependence through shared memory, and at the end of
-      every loop iteration.
+      every loop iteration;
+    - dynamic dims (`?`, docs/dynamic.md) are read from the arguments at run
+      time: a kernel launches ceil(size / tile) blocks along each `?` grid
+      dim, its last tile's loads are clamped and its stores past the end
+      skipped, intermediate buffers are allocated at the run-time size. One
+      compiled function serves every size.
 
     With `tensor-cores`, an f16 matmul tile whose shape is a multiple of
     16x8x16 is computed by `nvgpu.mma.sync` (m16n8k16, f32 accumulation):
@@ -74,7 +79,7 @@ def ConvertMirageToGPU : Pass<"convert-mirage-to-gpu", "::mlir::ModuleOp"> {
     "::mlir::bufferization::BufferizationDialect", "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect", "::mlir::func::FuncDialect",
-    "::mlir::vector::VectorDialect"
+    "::mlir::tensor::TensorDialect", "::mlir::vector::VectorDialect"
   ];
   let options = [
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",

@@ -28,7 +28,8 @@ struct TileCopy {
   /// whole device dim, so the tile's rows from it on are consecutive in the
   /// device tensor too.
   int64_t mergeFrom = 0;
-  /// The tile and device shapes with the merged dims as one.
+  /// The tile and device shapes with the merged dims as one; a merged dim
+  /// with a dynamic dim in it is dynamic (negative) in `global`.
   llvm::SmallVector<int64_t, 4> tile, global;
   /// The widest of 16, 8 and 4 bytes that divides both merged rows, in
   /// elements; 1 if none does (an element at a time).
@@ -42,7 +43,8 @@ struct TileCopy {
 
 /// The copy of a tile of shape `tile` of a device tensor of shape `global`
 /// whose elements take `elementBytes` bytes. Device tensors are assumed
-/// 16-byte aligned.
+/// 16-byte aligned. A dynamic device dim (negative, ShapedType::kDynamic)
+/// is planned for every size it may take.
 TileCopy planTileCopy(llvm::ArrayRef<int64_t> tile,
                       llvm::ArrayRef<int64_t> global, int64_t elementBytes);
 

@@ -52,6 +52,19 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     and the result carries `mk.reference`, so `--mirage-check-equivalence`
     can check the rewrite.
 
+    A function with one dynamic size (docs/dynamic.md) is searched once per
+    class of the size's values (`size-classes`, cut to the size's facts):
+    specialised at the class's largest value, searched as above (cached
+    per class), generalised back to dynamic dims (`?` grid dims, tail
+    tiles), checked against the input at sample sizes of the class (its
+    bounds, 1, a multiple and a non-multiple of every tile) and ranked,
+    with the input's own unfused form, by its modelled time over those
+    samples. Equal programs of neighbouring classes merge; one program left
+    becomes the body, several are kept as private functions that the
+    function dispatches to on the run-time size (`mk.size_dispatch`, its
+    body stays the input). A function with several dynamic sizes is left
+    unchanged with a remark.
+
     A function of at least `partition-min-ops` ops is partitioned
     (docs/partitioning.md): every interval of at most that many ops of a few
     topological orders is outlined into a subprogram, identical subprograms
@@ -152,6 +165,9 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     Option<"keepReference", "keep-reference", "bool", /*default=*/"false",
            "keep the input as @<name>_reference and point mk.reference "
            "at it">,
+    ListOption<"sizeClasses", "size-classes", "int64_t",
+               "upper bounds of the classes of a dynamic size, ascending "
+               "(default 1,16,64,256,4096; docs/dynamic.md)">,
   ];
   let statistics = [
     Statistic<"numStates", "states", "search states visited">,

@@ -16,6 +16,24 @@ namespace mirage {
 mlir::FailureOr<llvm::StringMap<int64_t>>
 parseSizeValues(mlir::Location loc, llvm::ArrayRef<std::string> entries);
 
+/// Values of sizes to run or check a dynamic program at: every combination
+/// of the values listed per size.
+struct SizeSweep {
+  llvm::SmallVector<std::pair<std::string, llvm::SmallVector<int64_t>>> axes;
+  /// How many combinations there are.
+  unsigned size() const;
+  /// Combination `index` (< size()), and its label (`tokens=7, kv=100`).
+  llvm::StringMap<int64_t> at(unsigned index, std::string *label) const;
+};
+
+/// Parses `name=v1:v2:...` entries, where a value is a positive integer or
+/// an inclusive range `a..b` (each name once). Emits a diagnostic at `loc`
+/// and fails on a malformed entry or more than `maxCombinations`
+/// combinations.
+mlir::FailureOr<SizeSweep> parseSizeSweep(mlir::Location loc,
+                                          llvm::ArrayRef<std::string> entries,
+                                          unsigned maxCombinations);
+
 /// Specialises every function of `module` with dynamic dims at `values`
 /// (by size name, docs/dynamic.md). Fails with a diagnostic when a
 /// function's size is not given or breaks its facts, or a given name is

@@ -179,8 +179,9 @@ static SmallVector<int64_t> tailTiledDims(ArrayRef<int64_t> shape,
   int64_t rank = shape.size();
   std::string why;
   if (static_cast<int64_t>(tile.size()) != rank || grid.size() != 3 ||
-      llvm::any_of(grid, [](int64_t g) { return g < 1; }) || forloop < 1 ||
-      !checkGridMap(map, rank, why) || fmap < -1 || fmap >= rank)
+      llvm::any_of(
+          grid, [](int64_t g) { return g < 1 && !ShapedType::isDynamic(g); }) ||
+      forloop < 1 || !checkGridMap(map, rank, why) || fmap < -1 || fmap >= rank)
     return {};
   SmallVector<int64_t> tails;
   for (int64_t d = 0; d < rank; ++d) {
@@ -189,6 +190,15 @@ static SmallVector<int64_t> tailTiledDims(ArrayRef<int64_t> shape,
     int64_t walk = d == fmap ? forloop : 1;
     if (tile[d] < 1)
       return {};
+    // [K19] A '?' grid dim partitions a dynamic dim into ceil(size / tile)
+    // blocks: the last one may overhang at any size.
+    if (ShapedType::isDynamic(blocks) || ShapedType::isDynamic(shape[d])) {
+      if (!ShapedType::isDynamic(blocks) || !ShapedType::isDynamic(shape[d]) ||
+          d == fmap)
+        return {};
+      tails.push_back(d);
+      continue;
+    }
     if (tile[d] * blocks * walk == shape[d])
       continue;
     // A tail: partitioned by the grid, not walked by the loop, and the

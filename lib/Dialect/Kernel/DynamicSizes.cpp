@@ -3,8 +3,10 @@
 #include "Mirage/Dialect/Kernel/Analysis/DynamicSizes.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringSet.h"
 #include <numeric>
 
@@ -364,4 +366,63 @@ LogicalResult mirage::mk::rejectDynamicDims(Operation *root,
                            << found.getName()
                            << " has dynamic dims: give their sizes with "
                               "--mirage-specialize-sizes (docs/dynamic.md)";
+}
+
+FailureOr<std::optional<SizeDispatch>> SizeDispatch::read(Operation *op,
+                                                          std::string *why) {
+  Attribute attr = op->getAttr(MKDialect::kSizeDispatchAttrName);
+  if (!attr)
+    return std::optional<SizeDispatch>();
+  auto bad = [&](const Twine &reason) {
+    if (why)
+      *why = reason.str();
+    return failure();
+  };
+  auto dict = dyn_cast<DictionaryAttr>(attr);
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  if (!dict || !function)
+    return bad("must be a dictionary on a function");
+  auto size = dict.getAs<StringAttr>("size");
+  auto bounds = dict.getAs<DenseI64ArrayAttr>("bounds");
+  auto programs = dict.getAs<ArrayAttr>("programs");
+  if (!size || !bounds || !programs || dict.size() != 3)
+    return bad("must hold exactly size (a string), bounds (array<i64>) and "
+               "programs (an array of function symbols)");
+  SizeDispatch d;
+  d.size = size.getValue().str();
+  d.bounds.assign(bounds.asArrayRef().begin(), bounds.asArrayRef().end());
+  for (auto [i, b] : llvm::enumerate(d.bounds))
+    if (b < 1 || (i > 0 && b <= d.bounds[i - 1]))
+      return bad("bounds must be positive and ascending");
+  if (programs.size() != d.bounds.size() + 1)
+    return bad("must have one program more than bounds");
+  Operation *table = SymbolTable::getNearestSymbolTable(op->getParentOp());
+  for (Attribute p : programs) {
+    auto ref = dyn_cast<FlatSymbolRefAttr>(p);
+    if (!ref)
+      return bad("programs must be function symbols");
+    auto callee = dyn_cast_or_null<FunctionOpInterface>(
+        table ? SymbolTable::lookupSymbolIn(table, ref.getAttr()) : nullptr);
+    if (!callee || callee.getFunctionType() != function.getFunctionType())
+      return bad("program " + ref.getValue() +
+                 " is not a function of the same type");
+    d.programs.push_back(ref);
+  }
+  return std::optional<SizeDispatch>(std::move(d));
+}
+
+FlatSymbolRefAttr SizeDispatch::programFor(int64_t value) const {
+  for (auto [i, b] : llvm::enumerate(bounds))
+    if (value <= b)
+      return programs[i];
+  return programs.back();
+}
+
+DictionaryAttr SizeDispatch::toAttr(MLIRContext *context) const {
+  Builder b(context);
+  SmallVector<Attribute> refs(programs.begin(), programs.end());
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("size", b.getStringAttr(size)),
+       b.getNamedAttr("bounds", b.getDenseI64ArrayAttr(bounds)),
+       b.getNamedAttr("programs", b.getArrayAttr(refs))});
 }

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Mirage/Dialect/Kernel/Analysis/DynamicSizes.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 
 #include "mlir/IR/Builders.h"
@@ -108,6 +109,12 @@ LogicalResult MKDialect::verifyOperationAttribute(Operation *op,
              << kReferenceAttrName
              << "' must be a flat symbol reference to a function, got "
              << attr.getValue();
+    return success();
+  }
+  if (attr.getName() == kSizeDispatchAttrName) {
+    std::string why;
+    if (failed(SizeDispatch::read(op, &why)))
+      return op->emitError("[K20] '") << kSizeDispatchAttrName << "' " << why;
     return success();
   }
   return op->emitError("[K13] unknown mk dialect attribute '")

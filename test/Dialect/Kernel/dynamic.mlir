@@ -79,3 +79,21 @@ func.func @dynamic_kernel(%x: tensor<?x64xf16> {mk.sizes = [#mk.size<name = "tok
   } : (tensor<?x64xf16>, tensor<64x48xf16>) -> tensor<?x48xf16>
   return %y : tensor<?x48xf16>
 }
+
+// [K20] A function that dispatches on a size to one program per class
+// (what --mirage-superoptimize makes of a dynamic function).
+// CHECK-LABEL: func.func @dispatch(
+// CHECK-SAME:    attributes {mk.size_dispatch = {bounds = array<i64: 16>, programs = [@dispatch_small, @dispatch_large], size = "rows"}}
+func.func @dispatch(%x: tensor<?x8xf32> {mk.sizes = [#mk.size<name = "rows">]}) -> tensor<?x8xf32>
+    attributes {mk.size_dispatch = {size = "rows", bounds = array<i64: 16>, programs = [@dispatch_small, @dispatch_large]}} {
+  %y = mk.exp %x : tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}
+func.func private @dispatch_small(%x: tensor<?x8xf32> {mk.sizes = [#mk.size<name = "rows">]}) -> tensor<?x8xf32> {
+  %y = mk.exp %x : tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}
+func.func private @dispatch_large(%x: tensor<?x8xf32> {mk.sizes = [#mk.size<name = "rows">]}) -> tensor<?x8xf32> {
+  %y = mk.exp %x : tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}

@@ -69,7 +69,8 @@ bool isTailTiling(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> tile,
                   llvm::ArrayRef<int64_t> grid, int64_t forloop,
                   llvm::ArrayRef<int64_t> map, int64_t fmap);
 /// The dims along which `op` (an input iterator or an output saver) has a
-/// tail tile (isTailTiling); empty for an exact tiling or a view.
+/// tail tile (isTailTiling), and in a dynamic kernel every dim a '?' grid
+/// dim partitions ([K19]); empty for an exact tiling or a view.
 llvm::SmallVector<int64_t> tailDims(mlir::Operation *op);
 } // namespace mirage::mb
 

@@ -13,6 +13,7 @@
 #ifndef MIRAGE_DIALECT_KERNEL_ANALYSIS_DYNAMICSIZES_H
 #define MIRAGE_DIALECT_KERNEL_ANALYSIS_DYNAMICSIZES_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
@@ -63,6 +64,29 @@ public:
 private:
   std::vector<DynamicSize> sizes;
   llvm::DenseMap<std::pair<mlir::Value, unsigned>, unsigned> sizeOfDim;
+};
+
+/// [K20] `mk.size_dispatch` on a function with a dynamic size: one program
+/// per class of the size's values (docs/dynamic.md). The function's body is
+/// a program valid at every size (what the interpreter and the checks run);
+/// the lowering runs `programs[i]` for a size at most `bounds[i]` (and
+/// above every bound the last program). Written
+/// `{size = "tokens", bounds = array<i64: 16, 64>, programs = [@a, @b, @c]}`.
+struct SizeDispatch {
+  std::string size;
+  llvm::SmallVector<int64_t> bounds;
+  llvm::SmallVector<mlir::FlatSymbolRefAttr> programs;
+
+  /// The dispatch of `op` (a function), if it has one. Fails with the reason
+  /// in `why` on a malformed attribute (bounds not positive and ascending,
+  /// not one program more than bounds) or a program that is not a function
+  /// of the same type next to `op`.
+  static mlir::FailureOr<std::optional<SizeDispatch>>
+  read(mlir::Operation *op, std::string *why = nullptr);
+  /// The program for size `value`.
+  mlir::FlatSymbolRefAttr programFor(int64_t value) const;
+  /// The attribute.
+  mlir::DictionaryAttr toAttr(mlir::MLIRContext *context) const;
 };
 
 /// True when a type in `function` (signature or body) has a dynamic dim.

@@ -54,6 +54,10 @@ def MK_Dialect : Dialect {
     /// Name of the argument attribute with the facts of the argument's
     /// dynamic dims.
     static constexpr ::llvm::StringLiteral kSizesAttrName = "mk.sizes";
+    /// Name of the function attribute that dispatches a function with a
+    /// dynamic size to one program per size class ([K20]).
+    static constexpr ::llvm::StringLiteral kSizeDispatchAttrName =
+        "mk.size_dispatch";
   }];
 }
 

@@ -1,0 +1,72 @@
+//===- SizeClasses.h - Searching a dynamic size class by class -*- C++ -*-===//
+//
+// A function with a dynamic size (docs/dynamic.md) is searched once per
+// class of the size's values: specialised at the class's representative
+// size, searched as a static program, generalised back to dynamic dims
+// (GeneralizeSizes.h), checked at sample sizes of the class and ranked by
+// its modelled time over them. These are the pieces that do not depend on
+// the pass.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIRAGE_SEARCH_SIZECLASSES_H
+#define MIRAGE_SEARCH_SIZECLASSES_H
+
+#include "Mirage/Dialect/Kernel/Analysis/DynamicSizes.h"
+#include "Mirage/Verify/Equivalence.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <string>
+
+namespace mirage::search {
+
+/// The values lo..hi of a size that share one program.
+struct SizeClass {
+  int64_t lo = 1, hi = 1;
+  /// Where the class is searched: its largest value the facts admit (the
+  /// program generalised from there pays for its tiles' padding below it,
+  /// never for too small tiles above).
+  int64_t representative = 1;
+};
+
+/// The upper bounds of the default classes: 1, 2-16, 17-64, 65-256 and
+/// 257-4096 (sizes above 4096 take the last class's program).
+llvm::ArrayRef<int64_t> defaultSizeClassBounds();
+
+/// The classes of `size` for the ascending upper bounds `bounds`, cut to
+/// its facts: classes no admitted value falls in are dropped; without a
+/// `max` the last class ends at the last bound.
+llvm::SmallVector<SizeClass> makeSizeClasses(const mk::DynamicSize &size,
+                                             llvm::ArrayRef<int64_t> bounds);
+
+/// The values of `c` where a dynamic program is checked and ranked: the
+/// class's bounds, its representative, 1 if it is in the class, and for
+/// the tile extent t of every `?` grid dim of `program` a multiple and a
+/// non-multiple of t, each admitted by the facts of `size`; at most
+/// kMaxClassSamples of them, ascending.
+llvm::SmallVector<int64_t> classSamples(const SizeClass &c,
+                                        const mk::DynamicSize &size,
+                                        mlir::func::FuncOp program);
+constexpr unsigned kMaxClassSamples = 8;
+
+/// Checks `program` against `reference` (both with the dynamic size
+/// `name`) at every value of `samples`, each pair specialised in a scratch
+/// module: in the field, in f64 and in the numerics check as `options` ask.
+/// Fails with the first size and verdict that is not "equivalent" in `why`.
+mlir::LogicalResult
+checkAtSamples(mlir::func::FuncOp reference, mlir::func::FuncOp program,
+               llvm::StringRef name, llvm::ArrayRef<int64_t> samples,
+               const verify::EquivalenceOptions &options, std::string &why);
+
+/// The mean modelled time (microseconds, on `chip`) of `program`
+/// specialised at each of `samples` of size `name`; fails where the cost
+/// model cannot price it.
+mlir::FailureOr<double> modelledTimeOver(mlir::func::FuncOp program,
+                                         llvm::StringRef name,
+                                         llvm::ArrayRef<int64_t> samples,
+                                         llvm::StringRef chip);
+
+} // namespace mirage::search
+
+#endif // MIRAGE_SEARCH_SIZECLASSES_H

@@ -1,0 +1,167 @@
+//===- SizeClasses.cpp - Searching a dynamic size class by class ----------===//
+//
+// See SizeClasses.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Search/SizeClasses.h"
+#include "Mirage/Dialect/Block/IR/Block.h"
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+#include "Mirage/Search/Superoptimizer.h"
+#include "Mirage/Transforms/SpecializeSizes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <set>
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::search;
+
+ArrayRef<int64_t> mirage::search::defaultSizeClassBounds() {
+  static const int64_t bounds[] = {1, 16, 64, 256, 4096};
+  return bounds;
+}
+
+/// The largest value in lo..hi that `size` admits, if any.
+static std::optional<int64_t> largestAdmitted(const mk::DynamicSize &size,
+                                              int64_t lo, int64_t hi) {
+  int64_t v = hi - hi % size.divisor;
+  if (v >= lo && size.admits(v))
+    return v;
+  return std::nullopt;
+}
+
+SmallVector<SizeClass>
+mirage::search::makeSizeClasses(const mk::DynamicSize &size,
+                                ArrayRef<int64_t> bounds) {
+  SmallVector<SizeClass> classes;
+  int64_t lo = 1;
+  for (auto [i, bound] : llvm::enumerate(bounds)) {
+    SizeClass c;
+    c.lo = std::max(lo, size.min);
+    c.hi = bound;
+    // The last class runs to the size's max (every size has a program).
+    if (i + 1 == bounds.size() && size.max && *size.max > bound)
+      c.hi = *size.max;
+    if (size.max)
+      c.hi = std::min(c.hi, *size.max);
+    lo = bound + 1;
+    if (c.lo > c.hi)
+      continue;
+    std::optional<int64_t> r = largestAdmitted(size, c.lo, c.hi);
+    if (!r)
+      continue;
+    c.representative = *r;
+    classes.push_back(c);
+  }
+  return classes;
+}
+
+SmallVector<int64_t> mirage::search::classSamples(const SizeClass &c,
+                                                  const mk::DynamicSize &size,
+                                                  func::FuncOp program) {
+  std::set<int64_t> tiles;
+  program.walk([&](mk::GraphKernelOp kernel) {
+    ArrayRef<int64_t> grid = kernel.getGrid();
+    kernel.getBody().walk([&](mb::OutputSaverOp saver) {
+      for (int g = 0; g < 3; ++g)
+        if (ShapedType::isDynamic(grid[g]) && saver.getOmap()[g] >= 0)
+          tiles.insert(
+              saver.getInput().getType().getDimSize(saver.getOmap()[g]));
+    });
+  });
+  std::set<int64_t> samples;
+  auto add = [&](int64_t v) {
+    if (v >= c.lo && v <= c.hi && size.admits(v))
+      samples.insert(v);
+  };
+  add(1);
+  add(c.lo);
+  add(c.hi);
+  add(c.representative);
+  for (int64_t t : tiles) {
+    // A multiple of the tile and a value one past a multiple (a tail).
+    int64_t multiple = std::max<int64_t>(t, (c.lo + t - 1) / t * t);
+    for (int64_t v = multiple; v <= c.hi; v += t)
+      if (size.admits(v)) {
+        add(v);
+        break;
+      }
+    for (int64_t v = std::max(c.lo, multiple + 1); v <= c.hi; ++v)
+      if (v % t != 0 && size.admits(v)) {
+        add(v);
+        break;
+      }
+  }
+  SmallVector<int64_t> out(samples.begin(), samples.end());
+  // Keep the bounds and spread the rest.
+  while (out.size() > kMaxClassSamples)
+    out.erase(out.begin() + out.size() / 2);
+  return out;
+}
+
+/// `function` with its dynamic size `name` at `value`, alone in `scratch`.
+static FailureOr<func::FuncOp> specializedCopy(func::FuncOp function,
+                                               StringRef name, int64_t value,
+                                               ModuleOp scratch) {
+  OpBuilder b = OpBuilder::atBlockEnd(scratch.getBody());
+  auto copy = cast<func::FuncOp>(b.clone(*function));
+  // Dispatch to programs elsewhere does not follow the copy.
+  copy->removeAttr(mk::MKDialect::kSizeDispatchAttrName);
+  copy->removeAttr(mk::MKDialect::kReferenceAttrName);
+  llvm::StringMap<int64_t> values;
+  values[name] = value;
+  if (failed(specializeSizes({cast<FunctionOpInterface>(copy.getOperation())},
+                             values, function.getLoc())))
+    return failure();
+  return copy;
+}
+
+LogicalResult
+mirage::search::checkAtSamples(func::FuncOp reference, func::FuncOp program,
+                               StringRef name, ArrayRef<int64_t> samples,
+                               const verify::EquivalenceOptions &options,
+                               std::string &why) {
+  for (int64_t v : samples) {
+    OwningOpRef<ModuleOp> scratch = ModuleOp::create(program.getLoc());
+    FailureOr<func::FuncOp> ref = specializedCopy(reference, name, v, *scratch);
+    FailureOr<func::FuncOp> at = specializedCopy(program, name, v, *scratch);
+    if (failed(ref) || failed(at)) {
+      why = "cannot specialise at " + name.str() + "=" + std::to_string(v);
+      return failure();
+    }
+    (*at).setSymName((*at).getSymName().str() + "_candidate");
+    verify::EquivalenceResult result =
+        verify::checkEquivalence(*ref, *at, options);
+    if (result.verdict != verify::Verdict::Equivalent) {
+      why = "at " + name.str() + "=" + std::to_string(v) + ": " +
+            verify::stringifyVerdict(result.verdict).str() +
+            (result.reason.empty() ? "" : " (" + result.reason + ")");
+      return failure();
+    }
+  }
+  return success();
+}
+
+FailureOr<double> mirage::search::modelledTimeOver(func::FuncOp program,
+                                                   StringRef name,
+                                                   ArrayRef<int64_t> samples,
+                                                   StringRef chip) {
+  if (samples.empty())
+    return failure();
+  double total = 0;
+  for (int64_t v : samples) {
+    OwningOpRef<ModuleOp> scratch = ModuleOp::create(program.getLoc());
+    FailureOr<func::FuncOp> at = specializedCopy(program, name, v, *scratch);
+    if (failed(at))
+      return failure();
+    FailureOr<std::pair<unsigned, double>> cost =
+        estimateProgramCost(*at, chip);
+    if (failed(cost))
+      return failure();
+    total += cost->second;
+  }
+  return total / samples.size();
+}

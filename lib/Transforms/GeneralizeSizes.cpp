@@ -1,0 +1,256 @@
+//===- GeneralizeSizes.cpp - Dynamic dims back into a program -------------===//
+//
+// See GeneralizeSizes.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Mirage/Transforms/GeneralizeSizes.h"
+#include "Mirage/Dialect/Block/IR/Block.h"
+#include "Mirage/Dialect/Kernel/IR/Kernel.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+
+using namespace mlir;
+using namespace mirage;
+
+namespace {
+
+/// `type` with dim `d` dynamic.
+RankedTensorType withDynamicDim(RankedTensorType type, int64_t d) {
+  SmallVector<int64_t> shape(type.getShape());
+  shape[d] = ShapedType::kDynamic;
+  return type.clone(shape);
+}
+
+int64_t product(ArrayRef<int64_t> dims) {
+  int64_t p = 1;
+  for (int64_t d : dims)
+    p *= d;
+  return p;
+}
+
+/// [K16] The reshape's result keeps its input's dynamic dim whole: the
+/// result dim with the same static dims before and after it.
+LogicalResult generalizeReshape(mk::ReshapeOp reshape, std::string &why) {
+  auto in = cast<RankedTensorType>(reshape.getInput().getType());
+  auto out = cast<RankedTensorType>(reshape.getType());
+  SmallVector<int64_t> dynamicDims;
+  for (int64_t d = 0; d < in.getRank(); ++d)
+    if (in.isDynamicDim(d))
+      dynamicDims.push_back(d);
+  if (dynamicDims.size() != 1) {
+    why = "a reshape of more than one dynamic dim";
+    return failure();
+  }
+  int64_t i = dynamicDims.front();
+  int64_t before = product(in.getShape().take_front(i));
+  int64_t after = product(in.getShape().drop_front(i + 1));
+  for (int64_t d = 0; d < out.getRank(); ++d)
+    if (product(out.getShape().take_front(d)) == before &&
+        product(out.getShape().drop_front(d + 1)) == after) {
+      reshape.getResult().setType(withDynamicDim(out, d));
+      return success();
+    }
+  why = "a reshape merges a dynamic dim with static ones";
+  return failure();
+}
+
+/// The kernel's tiling of the dynamic dims of its operands: the grid dim
+/// that partitions them becomes `?`, the savers' dims it partitions
+/// dynamic. Where the search's tile covered the whole dim (a grid dim of
+/// one block), a grid dim no tensor uses is given to it.
+LogicalResult generalizeKernel(mk::GraphKernelOp kernel, std::string &why) {
+  Block &body = kernel.getBody().front();
+  for (auto [arg, in] :
+       llvm::zip_equal(body.getArguments(), kernel.getInputs()))
+    arg.setType(in.getType());
+  SmallVector<mb::InputIterOp> iters;
+  SmallVector<mb::OutputSaverOp> savers;
+  kernel.getBody().walk([&](Operation *op) {
+    if (auto it = dyn_cast<mb::InputIterOp>(op))
+      iters.push_back(it);
+    else if (auto saver = dyn_cast<mb::OutputSaverOp>(op))
+      savers.push_back(saver);
+  });
+  // The grid dim of the size (one size per kernel).
+  std::optional<int64_t> sizeGrid;
+  int64_t tileExtent = 0;
+  for (mb::InputIterOp it : iters) {
+    auto type = cast<RankedTensorType>(it.getInput().getType());
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (!type.isDynamicDim(d))
+        continue;
+      if (it.getView()) {
+        why = "a view reads a dynamic dim";
+        return failure();
+      }
+      if (static_cast<int64_t>(it.getFmap()) == d) {
+        why = "the for-loop walks a dynamic dim";
+        return failure();
+      }
+      const int64_t *g = llvm::find(it.getImap(), d);
+      if (g == it.getImap().end())
+        continue;
+      int64_t at = g - it.getImap().begin();
+      if (sizeGrid && *sizeGrid != at) {
+        why = "two grid dims partition dynamic dims";
+        return failure();
+      }
+      sizeGrid = at;
+    }
+  }
+  SmallVector<int64_t> grid(kernel.getGrid());
+  bool freeGrid = false;
+  if (!sizeGrid) {
+    // The tiles cover the dynamic dims: partition them by a grid dim of one
+    // block that nothing maps.
+    for (int64_t g = 0; g < 3 && !sizeGrid; ++g) {
+      bool used = grid[g] != 1 ||
+                  llvm::any_of(iters,
+                               [&](mb::InputIterOp it) {
+                                 return it.getImap()[g] >= 0;
+                               }) ||
+                  llvm::any_of(savers, [&](mb::OutputSaverOp s) {
+                    return s.getOmap()[g] >= 0;
+                  });
+      if (!used)
+        sizeGrid = g;
+    }
+    if (!sizeGrid) {
+      why = "a tile covers a dynamic dim and no grid dim is free to "
+            "partition it";
+      return failure();
+    }
+    freeGrid = true;
+  }
+  int64_t g = *sizeGrid;
+  for (mb::InputIterOp it : iters) {
+    auto type = cast<RankedTensorType>(it.getInput().getType());
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d) && it.getImap()[g] != d) {
+        if (!freeGrid) {
+          why = "a dynamic dim of an input is not partitioned by the grid "
+                "dim of the others";
+          return failure();
+        }
+        SmallVector<int64_t> imap(it.getImap());
+        imap[g] = d;
+        it.setImap(imap);
+        tileExtent = it.getType().getDimSize(d);
+      }
+  }
+  grid[g] = ShapedType::kDynamic;
+  kernel.setGrid(grid);
+  for (mb::OutputSaverOp saver : savers) {
+    auto out = cast<RankedTensorType>(saver.getOutput().getType());
+    int64_t d = saver.getOmap()[g];
+    if (d < 0) {
+      // A saver of a kernel whose tiles covered the size: the one dim with
+      // the tile's extent.
+      SmallVector<int64_t> dims;
+      for (int64_t k = 0; k < out.getRank(); ++k)
+        if (out.getDimSize(k) == tileExtent)
+          dims.push_back(k);
+      if (!freeGrid || dims.size() != 1) {
+        why = "cannot tell which dim of an output is the dynamic one";
+        return failure();
+      }
+      d = dims.front();
+      SmallVector<int64_t> omap(saver.getOmap());
+      omap[g] = d;
+      saver.setOmap(omap);
+    }
+    saver.getOutput().setType(withDynamicDim(out, d));
+  }
+  auto ret = cast<mb::ReturnOp>(body.getTerminator());
+  for (auto [r, v] : llvm::zip_equal(kernel.getResults(), ret.getOutputs()))
+    r.setType(v.getType());
+  return success();
+}
+
+bool hasDynamicOperand(Operation &op) {
+  return llvm::any_of(op.getOperandTypes(), [](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return tensor && !tensor.hasStaticShape();
+  });
+}
+
+} // namespace
+
+LogicalResult mirage::generalizeSizes(func::FuncOp function,
+                                      func::FuncOp dynamic, std::string &why) {
+  FunctionType want = dynamic.getFunctionType();
+  if (function.getFunctionType().getNumInputs() != want.getNumInputs() ||
+      function.getFunctionType().getNumResults() != want.getNumResults() ||
+      function.getBody().empty()) {
+    why = "the signatures differ";
+    return failure();
+  }
+  Block &body = function.getBody().front();
+  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    auto have = dyn_cast<RankedTensorType>(arg.getType());
+    auto type = dyn_cast<RankedTensorType>(want.getInput(i));
+    if (!have || !type || have.getRank() != type.getRank() ||
+        have.getElementType() != type.getElementType()) {
+      why = "argument #" + std::to_string(i) + " has another type";
+      return failure();
+    }
+    arg.setType(type);
+    function.setArgAttrs(i, dynamic.getArgAttrDict(i));
+  }
+  for (Operation &op : body.without_terminator()) {
+    if (!hasDynamicOperand(op))
+      continue;
+    if (auto kernel = dyn_cast<mk::GraphKernelOp>(op)) {
+      if (failed(generalizeKernel(kernel, why)))
+        return failure();
+      continue;
+    }
+    if (auto reshape = dyn_cast<mk::ReshapeOp>(op)) {
+      if (failed(generalizeReshape(reshape, why)))
+        return failure();
+      continue;
+    }
+    auto infer = dyn_cast<InferTypeOpInterface>(op);
+    if (!infer || !isa<mk::MKDialect>(op.getDialect())) {
+      why = "'" + op.getName().getStringRef().str() +
+            "' takes a dynamic dim and is not an mk op";
+      return failure();
+    }
+    SmallVector<Type> types;
+    if (failed(infer.inferReturnTypes(
+            op.getContext(), op.getLoc(), op.getOperands(),
+            op.getRawDictionaryAttrs(), op.getPropertiesStorage(),
+            op.getRegions(), types))) {
+      why = "'" + op.getName().getStringRef().str() +
+            "' has no result type at a dynamic size";
+      return failure();
+    }
+    for (auto [r, t] : llvm::zip_equal(op.getResults(), types))
+      r.setType(t);
+  }
+  Operation *ret = body.getTerminator();
+  if (TypeRange(ret->getOperandTypes()) != want.getResults()) {
+    why = "the results do not come out with the dynamic function's types";
+    return failure();
+  }
+  function.setType(want);
+  if (function.getNumResults())
+    for (unsigned i = 0; i < function.getNumResults(); ++i)
+      function.setResultAttrs(i, dynamic.getResultAttrDict(i));
+  // The rewritten program must verify ([K19], [B26], the shape rules).
+  std::string diagnostics;
+  {
+    ScopedDiagnosticHandler handler(function.getContext(), [&](Diagnostic &d) {
+      if (diagnostics.empty())
+        diagnostics = d.str();
+      return success();
+    });
+    if (succeeded(verify(function)))
+      return success();
+  }
+  why = "the program does not verify with dynamic dims: " + diagnostics;
+  return failure();
+}

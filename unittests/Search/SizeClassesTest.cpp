@@ -1,0 +1,230 @@
+//===- SizeClassesTest.cpp - Size classes and generalisation --*- C++ -*-===//
+//
+// The pieces of the search per size class (docs/dynamic.md): the classes a
+// size's facts leave, the sample sizes of a class, a static program
+// generalised back to dynamic dims (and where that is refused), and the
+// check of a program at sample sizes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SearchTestSupport.h"
+
+#include "Mirage/Search/SizeClasses.h"
+#include "Mirage/Transforms/GeneralizeSizes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mirage;
+using namespace mirage::search;
+
+namespace {
+
+struct SizeClassesTest : ::testing::Test {
+  MLIRContext ctx;
+  SizeClassesTest() { loadSearchDialects(ctx); }
+  OwningOpRef<ModuleOp> parse(StringRef text) {
+    return parseSourceString<ModuleOp>(text, &ctx);
+  }
+};
+
+TEST_F(SizeClassesTest, ClassesFollowTheFacts) {
+  mk::DynamicSize size;
+  size.name = "tokens";
+  size.max = 100;
+  size.divisor = 8;
+  // 1 is not a multiple of 8: that class goes; the last one ends at 100,
+  // searched at its largest multiple of 8.
+  SmallVector<SizeClass> classes =
+      makeSizeClasses(size, defaultSizeClassBounds());
+  ASSERT_EQ(3u, classes.size());
+  EXPECT_EQ(2, classes[0].lo);
+  EXPECT_EQ(16, classes[0].hi);
+  EXPECT_EQ(16, classes[0].representative);
+  EXPECT_EQ(17, classes[1].lo);
+  EXPECT_EQ(64, classes[1].representative);
+  EXPECT_EQ(65, classes[2].lo);
+  EXPECT_EQ(100, classes[2].hi);
+  EXPECT_EQ(96, classes[2].representative);
+
+  // Without a max the last class ends at the last bound.
+  mk::DynamicSize open;
+  classes = makeSizeClasses(open, defaultSizeClassBounds());
+  ASSERT_EQ(5u, classes.size());
+  EXPECT_EQ(1, classes[0].representative);
+  EXPECT_EQ(257, classes[4].lo);
+  EXPECT_EQ(4096, classes[4].representative);
+}
+
+// A dynamic RMSNorm+MatMul kernel with 8-row tiles.
+constexpr StringLiteral kDynamicKernel = R"mlir(
+func.func @f(%x: tensor<?x64xf16> {mk.sizes = [#mk.size<name = "tokens", max = 64>]}, %w: tensor<64x48xf16>) -> tensor<?x48xf16> {
+  %y = mk.graph_kernel (%x, %w) grid = [3, ?, 1] block = [128, 1, 1] forloop = 2 {
+  ^bb0(%X: tensor<?x64xf16>, %W: tensor<64x48xf16>):
+    %acc:2 = mb.for_loop -> (tensor<8x1xf16>, tensor<8x16xf16>) {
+      %xt = mb.input_iter %X imap = [-1, 0, -1] fmap = 1 : tensor<?x64xf16> -> tensor<8x32xf16>
+      %wt = mb.input_iter %W imap = [1, -1, -1] fmap = 0 : tensor<64x48xf16> -> tensor<32x16xf16>
+      %m = mb.matmul %xt, %wt : tensor<8x32xf16>, tensor<32x16xf16> -> tensor<8x16xf16>
+      %r = mb.accum_rms_last %xt eps = 1.0e-06 : tensor<8x32xf16> -> tensor<8x1xf16>
+      %s = mb.accum_sum %m : tensor<8x16xf16> -> tensor<8x16xf16>
+      mb.yield %r, %s : tensor<8x1xf16>, tensor<8x16xf16>
+    }
+    %q = mb.div %acc#1, %acc#0 : tensor<8x16xf16>, tensor<8x1xf16> -> tensor<8x16xf16>
+    %o = mb.output_saver %q omap = [1, 0, -1] : tensor<8x16xf16> -> tensor<?x48xf16>
+    mb.return %o : tensor<?x48xf16>
+  } : (tensor<?x64xf16>, tensor<64x48xf16>) -> tensor<?x48xf16>
+  return %y : tensor<?x48xf16>
+}
+func.func @ref(%x: tensor<?x64xf16> {mk.sizes = [#mk.size<name = "tokens", max = 64>]}, %w: tensor<64x48xf16>) -> tensor<?x48xf16> {
+  %n = mk.rms_norm %x eps = 1.0e-06 : tensor<?x64xf16>
+  %o = mk.matmul %n, %w : tensor<?x64xf16>, tensor<64x48xf16> -> tensor<?x48xf16>
+  return %o : tensor<?x48xf16>
+}
+func.func @wrong(%x: tensor<?x64xf16> {mk.sizes = [#mk.size<name = "tokens", max = 64>]}, %w: tensor<64x48xf16>) -> tensor<?x48xf16> {
+  %o = mk.matmul %x, %w : tensor<?x64xf16>, tensor<64x48xf16> -> tensor<?x48xf16>
+  return %o : tensor<?x48xf16>
+}
+)mlir";
+
+TEST_F(SizeClassesTest, SamplesCoverBoundsMultiplesAndTails) {
+  OwningOpRef<ModuleOp> module = parse(kDynamicKernel);
+  ASSERT_TRUE(module);
+  auto f = module->lookupSymbol<func::FuncOp>("f");
+  mk::DynamicSize size;
+  size.name = "tokens";
+  size.max = 64;
+  SizeClass c{17, 64, 64};
+  SmallVector<int64_t> samples = classSamples(c, size, f);
+  // The bounds, a multiple of the 8-row tile and one past it.
+  EXPECT_EQ((SmallVector<int64_t>{17, 24, 25, 64}), samples);
+  SizeClass one{1, 1, 1};
+  EXPECT_EQ((SmallVector<int64_t>{1}), classSamples(one, size, f));
+}
+
+TEST_F(SizeClassesTest, CheckAtSamplesNamesTheFailingSize) {
+  OwningOpRef<ModuleOp> module = parse(kDynamicKernel);
+  ASSERT_TRUE(module);
+  auto f = module->lookupSymbol<func::FuncOp>("f");
+  auto ref = module->lookupSymbol<func::FuncOp>("ref");
+  auto wrong = module->lookupSymbol<func::FuncOp>("wrong");
+  verify::EquivalenceOptions options;
+  std::string why;
+  EXPECT_TRUE(succeeded(
+      checkAtSamples(ref, f, "tokens", {1, 7, 8, 9, 64}, options, why)))
+      << why;
+  EXPECT_TRUE(failed(checkAtSamples(ref, wrong, "tokens", {3}, options, why)));
+  EXPECT_NE(std::string::npos, why.find("at tokens=3: not equivalent")) << why;
+  // The modelled time over sizes is the mean of the times at each.
+  FailureOr<double> small = modelledTimeOver(f, "tokens", {1}, "sm_90");
+  FailureOr<double> large = modelledTimeOver(f, "tokens", {64}, "sm_90");
+  FailureOr<double> both = modelledTimeOver(f, "tokens", {1, 64}, "sm_90");
+  ASSERT_TRUE(succeeded(small) && succeeded(large) && succeeded(both));
+  EXPECT_GT(*small, 0.0);
+  EXPECT_DOUBLE_EQ((*small + *large) / 2, *both);
+  EXPECT_TRUE(failed(modelledTimeOver(f, "tokens", {}, "sm_90")));
+}
+
+// The static kernel the search finds at 24 rows: 3 blocks of 8 rows on y.
+constexpr StringLiteral kSpecialised = R"mlir(
+func.func @found(%x: tensor<24x64xf16>, %w: tensor<64x48xf16>) -> tensor<24x48xf16> {
+  %y = mk.graph_kernel (%x, %w) grid = [3, 3, 1] block = [128, 1, 1] forloop = 2 {
+  ^bb0(%X: tensor<24x64xf16>, %W: tensor<64x48xf16>):
+    %acc:2 = mb.for_loop -> (tensor<8x1xf16>, tensor<8x16xf16>) {
+      %xt = mb.input_iter %X imap = [-1, 0, -1] fmap = 1 : tensor<24x64xf16> -> tensor<8x32xf16>
+      %wt = mb.input_iter %W imap = [1, -1, -1] fmap = 0 : tensor<64x48xf16> -> tensor<32x16xf16>
+      %m = mb.matmul %xt, %wt : tensor<8x32xf16>, tensor<32x16xf16> -> tensor<8x16xf16>
+      %r = mb.accum_rms_last %xt eps = 1.0e-06 : tensor<8x32xf16> -> tensor<8x1xf16>
+      %s = mb.accum_sum %m : tensor<8x16xf16> -> tensor<8x16xf16>
+      mb.yield %r, %s : tensor<8x1xf16>, tensor<8x16xf16>
+    }
+    %q = mb.div %acc#1, %acc#0 : tensor<8x16xf16>, tensor<8x1xf16> -> tensor<8x16xf16>
+    %o = mb.output_saver %q omap = [1, 0, -1] : tensor<8x16xf16> -> tensor<24x48xf16>
+    mb.return %o : tensor<24x48xf16>
+  } : (tensor<24x64xf16>, tensor<64x48xf16>) -> tensor<24x48xf16>
+  return %y : tensor<24x48xf16>
+}
+// One block covers all 4 rows: the free grid dim z takes them.
+func.func @whole(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %y = mk.graph_kernel (%x) grid = [2, 1, 1] block = [128, 1, 1] forloop = 1 {
+  ^bb0(%X: tensor<4x64xf32>):
+    %acc = mb.for_loop -> (tensor<4x32xf32>) {
+      %t = mb.input_iter %X imap = [1, -1, -1] fmap = -1 : tensor<4x64xf32> -> tensor<4x32xf32>
+      %s = mb.accum_sum %t : tensor<4x32xf32> -> tensor<4x32xf32>
+      mb.yield %s : tensor<4x32xf32>
+    }
+    %e = mb.exp %acc : tensor<4x32xf32>
+    %o = mb.output_saver %e omap = [1, -1, -1] : tensor<4x32xf32> -> tensor<4x64xf32>
+    mb.return %o : tensor<4x64xf32>
+  } : (tensor<4x64xf32>) -> tensor<4x64xf32>
+  return %y : tensor<4x64xf32>
+}
+func.func @whole_dynamic(%x: tensor<?x64xf32> {mk.sizes = [#mk.size<name = "rows">]}) -> tensor<?x64xf32> {
+  %y = mk.exp %x : tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+// The loop walks the rows: no tiling of them survives every size. (Only
+// the dynamic function's signature matters.)
+func.func @walked(%x: tensor<4x64xf32>) -> tensor<2x64xf32> {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 2 {
+  ^bb0(%X: tensor<4x64xf32>):
+    %acc = mb.for_loop -> (tensor<2x64xf32>) {
+      %t = mb.input_iter %X imap = [-1, -1, -1] fmap = 0 : tensor<4x64xf32> -> tensor<2x64xf32>
+      %s = mb.accum_sum %t : tensor<2x64xf32> -> tensor<2x64xf32>
+      mb.yield %s : tensor<2x64xf32>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x64xf32> -> tensor<2x64xf32>
+    mb.return %o : tensor<2x64xf32>
+  } : (tensor<4x64xf32>) -> tensor<2x64xf32>
+  return %y : tensor<2x64xf32>
+}
+func.func private @walked_dynamic(tensor<?x64xf32> {mk.sizes = [#mk.size<name = "rows">]}) -> tensor<2x64xf32>
+)mlir";
+
+TEST_F(SizeClassesTest, GeneralizesTheGridDimOfTheSize) {
+  OwningOpRef<ModuleOp> module = parse(kSpecialised);
+  ASSERT_TRUE(module);
+  OwningOpRef<ModuleOp> dynamic = parse(kDynamicKernel);
+  ASSERT_TRUE(dynamic);
+  auto found = module->lookupSymbol<func::FuncOp>("found");
+  std::string why;
+  ASSERT_TRUE(succeeded(
+      generalizeSizes(found, dynamic->lookupSymbol<func::FuncOp>("ref"), why)))
+      << why;
+  auto kernel = cast<mk::GraphKernelOp>(&found.getBody().front().front());
+  EXPECT_EQ(3, kernel.getGrid()[0]);
+  EXPECT_TRUE(ShapedType::isDynamic(kernel.getGrid()[1]));
+  EXPECT_EQ("tensor<?x48xf16>",
+            llvm::formatv("{0}", kernel.getResult(0).getType()).str());
+  EXPECT_TRUE(found.getArgAttr(0, mk::MKDialect::kSizesAttrName));
+}
+
+TEST_F(SizeClassesTest, GivesAWholeTileAFreeGridDim) {
+  OwningOpRef<ModuleOp> module = parse(kSpecialised);
+  ASSERT_TRUE(module);
+  auto whole = module->lookupSymbol<func::FuncOp>("whole");
+  std::string why;
+  ASSERT_TRUE(succeeded(generalizeSizes(
+      whole, module->lookupSymbol<func::FuncOp>("whole_dynamic"), why)))
+      << why;
+  auto kernel = cast<mk::GraphKernelOp>(&whole.getBody().front().front());
+  EXPECT_TRUE(ShapedType::isDynamic(kernel.getGrid()[1]));
+  mb::InputIterOp it;
+  kernel.getBody().walk([&](mb::InputIterOp op) { it = op; });
+  EXPECT_EQ((SmallVector<int64_t>{1, 0, -1}),
+            SmallVector<int64_t>(it.getImap()));
+}
+
+TEST_F(SizeClassesTest, RefusesADimTheLoopWalks) {
+  OwningOpRef<ModuleOp> module = parse(kSpecialised);
+  ASSERT_TRUE(module);
+  std::string why;
+  EXPECT_TRUE(failed(generalizeSizes(
+      module->lookupSymbol<func::FuncOp>("walked"),
+      module->lookupSymbol<func::FuncOp>("walked_dynamic"), why)));
+  EXPECT_EQ("the for-loop walks a dynamic dim", why);
+}
+
+} // namespace
