@@ -66,6 +66,22 @@ SmallVector<Value> gridSizes(OpBuilder &b, mk::GraphKernelOp kernel,
   return grid;
 }
 
+/// Creates, before `fn`, the host function that replaces it: its name, a
+/// destination-passing signature (the inputs, then one buffer per result)
+/// and an entry block, where `b` is left.
+Block *createHostFunction(OpBuilder &b, func::FuncOp fn) {
+  SmallVector<Type> argTypes;
+  for (Type t :
+       llvm::concat<const Type>(fn.getArgumentTypes(), fn.getResultTypes()))
+    argTypes.push_back(toMemRef(t));
+  auto host = func::FuncOp::create(b, fn.getLoc(), fn.getName(),
+                                   b.getFunctionType(argTypes, {}));
+  host.setVisibility(fn.getVisibility());
+  Block *entry = host.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  return entry;
+}
+
 struct ConvertMirageToGPUPass
     : public mirage::impl::ConvertMirageToGPUBase<ConvertMirageToGPUPass> {
   using Base::Base;
@@ -181,19 +197,9 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
         "kernels (mk.graph_kernel) are lowered; express this op inside one");
   }
 
-  // Destination-passing signature: inputs, then one buffer per result.
-  SmallVector<Type> argTypes;
-  for (Type t : fn.getArgumentTypes())
-    argTypes.push_back(toMemRef(t));
-  for (Type t : fn.getResultTypes())
-    argTypes.push_back(toMemRef(t));
   OpBuilder b(fn);
   Location loc = fn.getLoc();
-  auto newFn = func::FuncOp::create(b, loc, fn.getName(),
-                                    b.getFunctionType(argTypes, {}));
-  newFn.setVisibility(fn.getVisibility());
-  Block *entry = newFn.addEntryBlock();
-  b.setInsertionPointToStart(entry);
+  Block *entry = createHostFunction(b, fn);
 
   llvm::DenseMap<Value, Value> memrefOf;
   for (auto [oldArg, newArg] :
@@ -348,17 +354,9 @@ ConvertMirageToGPUPass::convertDispatch(func::FuncOp fn,
     return fn.emitOpError("[K20] dispatches on size '")
            << dispatch.size << "', which is not one of its dynamic sizes";
   recordResultDims(fn, *sizes);
-  SmallVector<Type> argTypes;
-  for (Type t :
-       llvm::concat<const Type>(fn.getArgumentTypes(), fn.getResultTypes()))
-    argTypes.push_back(toMemRef(t));
   OpBuilder b(fn);
   Location loc = fn.getLoc();
-  auto newFn = func::FuncOp::create(b, loc, fn.getName(),
-                                    b.getFunctionType(argTypes, {}));
-  newFn.setVisibility(fn.getVisibility());
-  Block *entry = newFn.addEntryBlock();
-  b.setInsertionPointToStart(entry);
+  Block *entry = createHostFunction(b, fn);
   const mk::DynamicSize &s = sizes->getSizes()[*size];
   Value value =
       memref::DimOp::create(b, loc, entry->getArgument(s.argument), s.dim);

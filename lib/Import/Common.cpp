@@ -71,8 +71,7 @@ Reason checkDynamicDims(Operation *op, bool keepDynamic) {
   if (!any)
     return {};
   if (!keepDynamic)
-    return "dynamic dims (kept by --mirage-import=\"dynamic-dims=1\", the "
-           "default of the pass alone; the pipelines need static shapes, "
+    return "dynamic dims (kept by the default dynamic-dims=1, "
            "docs/dynamic.md)";
   const char *reduced = "a reduced or contracted dim is dynamic (mk reduces "
                         "and contracts static dims only, docs/dynamic.md)";

@@ -214,9 +214,7 @@ struct MirageImportPass
       *this, "dynamic-dims",
       llvm::cl::desc("Import ops with dynamic dims, keeping them (mk's rules: "
                      "no dynamic reduced or contracted dim); off: they stay "
-                     "outside. --mirage-import-to-ptx turns it off: the "
-                     "search and the lowering need static shapes "
-                     "(docs/dynamic.md)"),
+                     "outside (docs/dynamic.md)"),
       llvm::cl::init(true)};
 
   void runOnOperation() override {
@@ -414,9 +412,9 @@ void registerMirageImportPasses() {
           if (value.contains('"'))
             return errorHandler("mirage-import-to-ptx: option values may "
                                 "not contain '\"'");
-        // The search and the lowering take static shapes only: ops with
-        // dynamic dims stay outside, for upstream to lower.
-        if (failed(parsePassPipeline("mirage-import{dynamic-dims=0}", pm)))
+        // Ops with dynamic dims are imported: the search takes them per
+        // size class and the lowering as they are (docs/dynamic.md).
+        if (failed(parsePassPipeline("mirage-import", pm)))
           return errorHandler("mirage-import-to-ptx: cannot build the import");
         // The budget in full precision (std::to_string keeps 6 decimals).
         std::string search;

@@ -203,6 +203,12 @@ struct SuperoptimizePass
                                   "contains graph-defined kernels");
         continue;
       }
+      if (func->hasAttr(mk::MKDialect::kSizeDispatchAttrName)) {
+        emitRemark(func.getLoc(), "not superoptimized: the function already "
+                                  "dispatches on its size to searched "
+                                  "programs");
+        continue;
+      }
       LogicalResult done = mk::hasDynamicDims(func)
                                ? searchBySizeClass(func, o, symbols)
                                : superoptimizeFunction(func, o, symbols);
@@ -590,9 +596,23 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
     bounds.assign(defaultSizeClassBounds().begin(),
                   defaultSizeClassBounds().end());
   SmallVector<SizeClass> classes = makeSizeClasses(size, bounds);
+  // Every sample is an independent test, in the field and in f64; the
+  // numerics check runs in each class's search, at reduced shapes as in
+  // every search (Verification.cpp), so a class's program passes what a
+  // static search at that size would.
   verify::EquivalenceOptions checks;
   checks.seed = o.seed;
-  checks.numericsCheck = o.numerics;
+  checks.numTests = 2;
+  checks.numericsCheck = false;
+
+  // The checks at the classes' samples are cached like searches.
+  std::optional<ResultCache> cache;
+  if (cacheDir != "none") {
+    std::string dir =
+        cacheDir.empty() ? ResultCache::defaultDirectory() : cacheDir;
+    if (!dir.empty())
+      cache.emplace(dir);
+  }
 
   // One search per class: the function specialised at the class's
   // representative, searched as a static one, generalised back.
@@ -631,9 +651,32 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
     std::string why;
     std::string label =
         size.name + " " + std::to_string(c.lo) + ".." + std::to_string(c.hi);
-    if (failed(generalizeSizes(copy, func, why)) ||
-        failed(checkAtSamples(func, copy, size.name,
-                              classSamples(c, size, copy), checks, why))) {
+    bool usable = succeeded(generalizeSizes(copy, func, why));
+    if (usable) {
+      // At the representative the generalised program is the one the
+      // search verified; the other samples check it where its tiles fall
+      // otherwise. A check that passed is kept in the result cache.
+      SmallVector<int64_t> samples = classSamples(c, size, copy);
+      llvm::erase(samples, c.representative);
+      std::string key;
+      if (cache) {
+        std::string text = search::detail::canonicalFunctionText(func) + "\n" +
+                           search::detail::canonicalFunctionText(copy) + "\nat";
+        for (int64_t v : samples)
+          text += " " + std::to_string(v);
+        key = search::detail::searchCacheKey("size-class-check", text, o, 0);
+      }
+      std::string problem;
+      if (!cache || !cache->lookup(key, problem)) {
+        usable = succeeded(
+            checkAtSamples(func, copy, size.name, samples, checks, why));
+        std::string storeError;
+        if (usable && cache && !cache->store(key, "equivalent", storeError))
+          emitRemark(func.getLoc(), "result cache: cannot store an entry: ")
+              << storeError;
+      }
+    }
+    if (!usable) {
       emitRemark(func.getLoc(), "size class ")
           << label << ": the program found at " << size.name << "="
           << c.representative << " is not used: " << why;

@@ -13,6 +13,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <cmath>
 #include <set>
 
 using namespace mlir;
@@ -54,6 +55,19 @@ mirage::search::makeSizeClasses(const mk::DynamicSize &size,
     if (!r)
       continue;
     c.representative = *r;
+    // Searched at the power of two nearest the class's geometric middle
+    // (the sizes of the class are spread on a log scale): its tiles suit
+    // the whole class better than the largest value's, and the programs of
+    // the classes around give the ranking other tilings to choose from.
+    double middle = std::sqrt(static_cast<double>(c.lo) * c.hi);
+    int64_t best = 0;
+    for (int64_t p = 1; p <= c.hi; p *= 2)
+      if (p >= c.lo && size.admits(p) &&
+          (!best || std::abs(std::log2(p / middle)) <
+                        std::abs(std::log2(best / middle))))
+        best = p;
+    if (best)
+      c.representative = best;
     classes.push_back(c);
   }
   return classes;

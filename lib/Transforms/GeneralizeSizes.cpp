@@ -237,9 +237,8 @@ LogicalResult mirage::generalizeSizes(func::FuncOp function,
     return failure();
   }
   function.setType(want);
-  if (function.getNumResults())
-    for (unsigned i = 0; i < function.getNumResults(); ++i)
-      function.setResultAttrs(i, dynamic.getResultAttrDict(i));
+  for (unsigned i = 0; i < function.getNumResults(); ++i)
+    function.setResultAttrs(i, dynamic.getResultAttrDict(i));
   // The rewritten program must verify ([K19], [B26], the shape rules).
   std::string diagnostics;
   {

@@ -7,10 +7,12 @@
 // with a head split (tensor.expand_shape with a dynamic output_shape), tosa
 // ops on a dynamic token count. A reduced or contracted dim that is dynamic,
 // or a dim that is static in one operand and dynamic in another, stays
-// outside with a remark. With dynamic-dims=0 (what --mirage-import-to-ptx
-// runs) every op on dynamic dims stays outside.
+// outside with a remark. With dynamic-dims=0 every op on dynamic dims stays
+// outside. --mirage-import-to-ptx imports them, searches them per size class
+// and lowers them, one program for every size (test/Import/import-to-ptx-
+// dynamic.mlir).
 
-// STATIC-COUNT-6: remark: mirage-import: left outside: dynamic dims (kept by --mirage-import="dynamic-dims=1", the default of the pass alone; the pipelines need static shapes, docs/dynamic.md)
+// STATIC-COUNT-6: remark: mirage-import: left outside: dynamic dims (kept by the default dynamic-dims=1, docs/dynamic.md)
 // STATIC-NOT: {{= mk\.}}
 
 #map = affine_map<(d0, d1) -> (d0, d1)>

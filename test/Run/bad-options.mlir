@@ -15,6 +15,7 @@
 // RUN: not mirage-run --import-check-fault=mk %s 2>&1 | FileCheck %s --check-prefix=FAULTALONE
 // RUN: not mirage-run --import-check --import-check-precision=f16 %s 2>&1 | FileCheck %s --check-prefix=PREC
 // RUN: not mirage-run --import-check-precision=f32 %s 2>&1 | FileCheck %s --check-prefix=PRECALONE
+// RUN: not mirage-run --sizes tokens=4 %s 2>&1 | FileCheck %s --check-prefix=STATICSIZES
 // RUN: mirage-run --omp-threads=1 --tol-scale=2 --input-scale=0.5 %s | FileCheck %s --check-prefix=OK
 
 // HELP: USAGE: mirage-run [options] <input file>
@@ -31,6 +32,7 @@
 // HELP-NOT: --threads=
 // HELP-NOT: --import-check-fault
 // (--tol-scale=0 asks for exact agreement: mismatch.mlir.)
+// STATICSIZES: mirage-run: --sizes: @{{.*}} has no dynamic dims
 // TOLNEG: mirage-run: --tol-scale=-5: expected a finite number >= 0 (it multiplies the tolerances; 0: exact)
 // TOLHALF: mirage-run: --tol-scale=-0.5: expected a finite number >= 0
 // TOLNAN: mirage-run: --tol-scale=nan: expected a finite number >= 0

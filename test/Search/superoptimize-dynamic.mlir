@@ -9,6 +9,11 @@
 // RUN: mirage-opt %s --mirage-superoptimize="cache-dir=none size-classes=128" -o %t.one.mlir 2>&1 | FileCheck %s --check-prefix=ONE
 // RUN: mirage-run %t.one.mlir --func=rmsnorm_matmul --sizes tokens=1..40:128 | FileCheck %s --check-prefix=SWEEP
 // RUN: not mirage-opt %s --mirage-superoptimize="size-classes=16,8" 2>&1 | FileCheck %s --check-prefix=BADCLASSES
+// RUN: rm -rf %t.cache
+// RUN: mirage-opt %s --mirage-superoptimize="cache-dir=%t.cache" -split-input-file -o %t.first.mlir 2>/dev/null
+// RUN: mirage-opt %s --mirage-superoptimize="cache-dir=%t.cache" -split-input-file -o %t.second.mlir 2>&1 | FileCheck %s --check-prefix=CACHED
+// RUN: diff %t.first.mlir %t.second.mlir
+// RUN: mirage-opt %s --mirage-superoptimize="cache-dir=none" -split-input-file 2>/dev/null | mirage-opt --mirage-superoptimize="cache-dir=none" -split-input-file 2>&1 >/dev/null | FileCheck %s --check-prefix=AGAIN
 
 // A function with a dynamic token count is searched once per size class
 // (docs/dynamic.md): specialised at the class's largest size, searched,
@@ -43,6 +48,12 @@
 // AT100-SAME:    tensor<100x64xf16>
 // AT100-NEXT:    mk.graph_kernel
 // ONE: remark: superoptimized per size class of tokens (1 <= tokens <= 128): one program for every size; tokens 1..128:
+// A second search leaves a dispatching function as it is.
+// AGAIN: remark: not superoptimized: the function already dispatches on its size to searched programs
+// One search per class, cached: a second run takes every class's program
+// (and the checks at its samples) from the cache and gives the same result.
+// CACHED-COUNT-4: remark: superoptimized (from the cache):
+// CACHED: remark: superoptimized per size class of tokens
 // BADCLASSES: error: mirage-superoptimize: size-classes must be positive and ascending
 
 func.func @rmsnorm_matmul(%x: tensor<?x64xf16> {mk.sizes = [#mk.size<name = "tokens", max = 128>]},

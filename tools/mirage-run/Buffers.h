@@ -35,7 +35,9 @@ struct Buffer {
   std::vector<uint8_t> bytes;
   unsigned width = 4;
 };
-constexpr size_t kRedZoneBytes = 256;
+/// Large enough for the overhang of a tail tile of up to 64 rows of 16 KiB
+/// (an unguarded store past it could corrupt the heap instead).
+constexpr size_t kRedZoneBytes = size_t(1) << 20;
 constexpr uint8_t kRedZoneCanary = 0xA5;
 /// Whether a byte of `b`'s red zone changed.
 bool writesPastTheEnd(const Buffer &b);

@@ -17,6 +17,7 @@ namespace mirage::run {
 std::optional<std::string> prepareRun(SizedRun &run, bool withReference,
                                       const RunOptions &options) {
   func::FuncOp func = run.func;
+  run.release();
   // Values stored in bf16 or f16 on the way to an f32 result round there.
   run.storage.clear();
   for (Value r : func.getBody().front().getTerminator()->getOperands())

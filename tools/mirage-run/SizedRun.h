@@ -55,6 +55,13 @@ struct SizedRun {
   llvm::SmallVector<mlir::Type> storage;
   double interpMs = 0, firstMs = 0, perRunMs = 0, maxAbs = 0, maxRel = 0;
   bool passed = false;
+
+  /// Frees the buffers and the reference (the measurements stay).
+  void release() {
+    argBufs = {};
+    outBufs = {};
+    reference = {};
+  }
 };
 
 /// Checks that `run.func` can be run and, `withReference`, makes its seeded

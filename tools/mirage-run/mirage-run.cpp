@@ -452,8 +452,12 @@ int main(int argc, char **argv) {
   } else {
     runs.emplace_back().func = func;
   }
+  // A static function's run is prepared before it is lowered; a sweep's
+  // runs (functions of their own) one at a time below, so that only one
+  // size's buffers and reference are alive at once.
   for (SizedRun &run : runs)
-    if (auto why = prepareRun(run, /*withReference=*/!compileOnly, runOptions))
+    if (auto why = prepareRun(run, /*withReference=*/!compileOnly && !sweep,
+                              runOptions))
       return fail("@" + name + (run.label.empty() ? "" : " at " + run.label) +
                   ": " + *why);
 
@@ -558,10 +562,15 @@ int main(int argc, char **argv) {
   // interpreter's.
   bool allOk = true;
   for (SizedRun &run : runs) {
+    if (sweep)
+      if (auto why = prepareRun(run, /*withReference=*/true, runOptions))
+        return fail("@" + name + " at " + run.label + ": " + *why);
     std::optional<bool> ok =
         execute(**engine, name, run, gpu ? &rt : nullptr, runOptions);
     if (!ok)
       return 1;
+    if (sweep)
+      run.release();
     llvm::outs() << "@" << name;
     if (!run.label.empty())
       llvm::outs() << " at " << run.label;

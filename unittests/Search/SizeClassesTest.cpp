@@ -36,16 +36,18 @@ TEST_F(SizeClassesTest, ClassesFollowTheFacts) {
   size.name = "tokens";
   size.max = 100;
   size.divisor = 8;
-  // 1 is not a multiple of 8: that class goes; the last one ends at 100,
-  // searched at its largest multiple of 8.
+  // 1 is not a multiple of 8: that class goes; the last one ends at 100.
+  // Each is searched at the admitted power of two nearest its geometric
+  // middle (sqrt(2 * 16) = 5.7: 8; sqrt(17 * 64) = 33: 32); 65..100 holds
+  // no power of two: its largest multiple of 8.
   SmallVector<SizeClass> classes =
       makeSizeClasses(size, defaultSizeClassBounds());
   ASSERT_EQ(3u, classes.size());
   EXPECT_EQ(2, classes[0].lo);
   EXPECT_EQ(16, classes[0].hi);
-  EXPECT_EQ(16, classes[0].representative);
+  EXPECT_EQ(8, classes[0].representative);
   EXPECT_EQ(17, classes[1].lo);
-  EXPECT_EQ(64, classes[1].representative);
+  EXPECT_EQ(32, classes[1].representative);
   EXPECT_EQ(65, classes[2].lo);
   EXPECT_EQ(100, classes[2].hi);
   EXPECT_EQ(96, classes[2].representative);
@@ -56,7 +58,14 @@ TEST_F(SizeClassesTest, ClassesFollowTheFacts) {
   ASSERT_EQ(5u, classes.size());
   EXPECT_EQ(1, classes[0].representative);
   EXPECT_EQ(257, classes[4].lo);
-  EXPECT_EQ(4096, classes[4].representative);
+  EXPECT_EQ(1024, classes[4].representative);
+  // A class with no admitted power of two: its largest admitted value.
+  mk::DynamicSize odd;
+  odd.divisor = 3;
+  odd.max = 12;
+  classes = makeSizeClasses(odd, {16});
+  ASSERT_EQ(1u, classes.size());
+  EXPECT_EQ(12, classes[0].representative);
 }
 
 // A dynamic RMSNorm+MatMul kernel with 8-row tiles.

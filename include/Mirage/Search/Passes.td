@@ -54,10 +54,10 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
 
     A function with one dynamic size (docs/dynamic.md) is searched once per
     class of the size's values (`size-classes`, cut to the size's facts):
-    specialised at the class's largest value, searched as above (cached
-    per class), generalised back to dynamic dims (`?` grid dims, tail
-    tiles), checked against the input at sample sizes of the class (its
-    bounds, 1, a multiple and a non-multiple of every tile) and ranked,
+    specialised at a power of two in the class's middle, searched as above
+    (cached per class), generalised back to dynamic dims (`?` grid dims,
+    tail tiles), checked against the input at sample sizes of the class
+    (its bounds, 1, a multiple and a non-multiple of every tile) and ranked,
     with the input's own unfused form, by its modelled time over those
     samples. Equal programs of neighbouring classes merge; one program left
     becomes the body, several are kept as private functions that the

@@ -24,9 +24,9 @@ namespace mirage::search {
 /// The values lo..hi of a size that share one program.
 struct SizeClass {
   int64_t lo = 1, hi = 1;
-  /// Where the class is searched: its largest value the facts admit (the
-  /// program generalised from there pays for its tiles' padding below it,
-  /// never for too small tiles above).
+  /// Where the class is searched: the power of two the facts admit nearest
+  /// to the class's geometric middle (8 for 2-16, 128 for 65-256), else its
+  /// largest admitted value.
   int64_t representative = 1;
 };
 

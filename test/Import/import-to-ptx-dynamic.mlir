@@ -1,0 +1,26 @@
+// RUN: mirage-opt --mirage-import-to-ptx="time-budget=1 cache-dir=none" %S/dynamic-dims.mlir -split-input-file -o %t.mlir 2> %t.remarks
+// RUN: FileCheck %s < %t.mlir
+// RUN: FileCheck %s --check-prefix=REMARKS < %t.remarks
+
+// The dynamic exports of dynamic-dims.mlir through --mirage-import-to-ptx
+// (docs/dynamic.md): imported with their dynamic dims, searched per size
+// class, lowered to host code that reads the sizes at run time and PTX
+// kernels with '?' grids (what each class's search finds within its budget
+// may vary: the checks take any outcome); the ops the import leaves
+// outside are lowered upstream. (The torch-mlir-style Linear with a dynamic
+// batch and head split keeps its unfused kernels where the search's fused
+// program reads the head split through a view, which a dynamic kernel does
+// not have yet.)
+
+// CHECK:       llvm.func @layernorm(
+// CHECK:       gpu.binary @layernorm
+// CHECK:       llvm.func @softmax_rows(
+// CHECK:       gpu.binary @softmax_rows
+// CHECK:       llvm.func @linear_heads(
+// CHECK:       gpu.binary @linear_heads_kernel
+// CHECK:       llvm.func @tosa_rows(
+// CHECK:       gpu.binary @tosa_rows
+
+// REMARKS: dynamic-dims.mlir:36:1: remark: superoptimized per size class of tokens (1 <= tokens <= 4096):
+// REMARKS: dynamic-dims.mlir:90:1: remark: superoptimized per size class of s0 (1 <= s0):
+// REMARKS: dynamic-dims.mlir:126:1: remark: superoptimized per size class of s0 (1 <= s0):
