@@ -187,6 +187,15 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
     if (failed(analyzed))
       return failure();
     sizes = std::move(*analyzed);
+    // Every dynamic dim the lowering allocates or reshapes has a size.
+    for (Operation &op : fn.getBody().front())
+      for (Value r : op.getResults())
+        if (auto type = dyn_cast<RankedTensorType>(r.getType()))
+          for (int64_t d = 0; d < type.getRank(); ++d)
+            if (type.isDynamicDim(d) && !sizes->findSize(r, d))
+              return op.emitOpError("dynamic dim ")
+                     << d << " of its result has no size read from an "
+                     << "argument (docs/dynamic.md)";
   }
   Block &body = fn.getBody().front();
   for (Operation &op : body) {
