@@ -726,10 +726,12 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
   }
   bool unchanged = dispatch.programs.size() == 1 &&
                    dispatch.programs.front().getValue() == func.getName();
+  func::FuncOp reference;
   if (!unchanged && keepReference) {
-    func::FuncOp ref = func.clone();
-    ref.setName((func.getName() + "_reference").str());
-    symbols.insert(ref, Block::iterator(func));
+    reference = func.clone();
+    reference.setName((func.getName() + "_reference").str());
+    // The symbol table renames it if the name is taken.
+    symbols.insert(reference, Block::iterator(func));
   }
   if (dispatch.programs.size() == 1 && !unchanged) {
     // One program for every size: it becomes the body.
@@ -750,11 +752,9 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
     func->setAttr(mk::MKDialect::kSizeDispatchAttrName,
                   dispatch.toAttr(func.getContext()));
   }
-  if (!unchanged && keepReference)
-    func->setAttr(
-        mk::MKDialect::kReferenceAttrName,
-        FlatSymbolRefAttr::get(func.getContext(),
-                               (func.getName() + "_reference").str()));
+  if (reference)
+    func->setAttr(mk::MKDialect::kReferenceAttrName,
+                  FlatSymbolRefAttr::get(reference.getNameAttr()));
   for (func::FuncOp p : programs)
     if (!llvm::any_of(
             dispatch.programs,
