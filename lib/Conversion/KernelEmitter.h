@@ -101,6 +101,13 @@ public:
   /// analysis does (the verifier rules that out).
   static FailureOr<std::optional<mb::StridedView>>
   analyzeView(Operation *op, std::string &why);
+  /// The divisor its facts give a dynamic dim of a device tensor of the
+  /// kernel (a block argument or a saver's result, and the dim): a tile
+  /// along that dim that divides it never overhangs, and its copies need no
+  /// tail masks (docs/dynamic.md).
+  void setDivisors(llvm::DenseMap<std::pair<Value, unsigned>, int64_t> d) {
+    divisors = std::move(d);
+  }
   /// Plans the shared-memory layout; returns its size in bytes.
   int64_t planSharedMemory();
   /// Emits the kernel body at the builder's insertion point (inside the
@@ -195,6 +202,10 @@ private:
   void copyTile(Operation *at, Value src, ArrayRef<Value> srcOrigin, Value dst,
                 ArrayRef<Value> dstOrigin, const TileCopy &plan,
                 const mb::StridedView *view = nullptr);
+  /// The dims along which the tiles of `op` (an input iterator or output
+  /// saver) overhang: mb::tailDims, less the dynamic dims whose divisor the
+  /// tile divides.
+  SmallVector<int64_t> tailDimsOf(Operation *op);
   /// The analysed view of `op` (analyzeView), or null; cached.
   const mb::StridedView *viewOf(Operation *op);
   /// The copy plan of a tile of shape `tile` of a device tensor of shape
@@ -404,6 +415,7 @@ private:
   /// measure what the layouts remove).
   bool swizzle;
   SharedAccessStats &bankStats;
+  llvm::DenseMap<std::pair<Value, unsigned>, int64_t> divisors;
   /// The layout of every view of a swizzled or padded tile (the pipeline's
   /// buffers and the copies' collapsed views included) and, padded, the
   /// one-dimensional view of its whole slot the accesses index.

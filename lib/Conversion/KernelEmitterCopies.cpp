@@ -218,6 +218,25 @@ int64_t KernelEmitter::asyncChunk(mb::InputIterOp op) {
              : 0;
 }
 
+SmallVector<int64_t> KernelEmitter::tailDimsOf(Operation *op) {
+  Value device;
+  RankedTensorType tile;
+  if (auto it = dyn_cast<mb::InputIterOp>(op)) {
+    device = it.getInput();
+    tile = it.getType();
+  } else {
+    auto saver = cast<mb::OutputSaverOp>(op);
+    device = saver.getOutput();
+    tile = saver.getInput().getType();
+  }
+  SmallVector<int64_t> tails = mb::tailDims(op);
+  llvm::erase_if(tails, [&](int64_t d) {
+    auto it = divisors.find({device, static_cast<unsigned>(d)});
+    return it != divisors.end() && it->second % tile.getDimSize(d) == 0;
+  });
+  return tails;
+}
+
 bool KernelEmitter::isLoopInvariant(mb::InputIterOp op) {
   // fmap is stored unsigned; -1: no loop walk.
   return !search::tileWalksLoop(static_cast<int64_t>(op.getFmap()) >= 0,
@@ -307,7 +326,7 @@ void KernelEmitter::copyTile(Operation *at, Value src,
                              const mb::StridedView *view) {
   // A tail tile ([B26]) clamps its loads and drops its stores past the end
   // of the device tensor.
-  SmallVector<int64_t> tails = mb::tailDims(at);
+  SmallVector<int64_t> tails = tailDimsOf(at);
   CopySide from0 = inWorkgroup(src)
                        ? copySide(src, srcOrigin, plan, nullptr)
                        : copySide(src, srcOrigin, plan, view, tails);
@@ -379,7 +398,7 @@ void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
   TileCopy plan = inputCopy(op);
   int64_t chunk = plan.chunk;
   CopySide src = copySide(global.lookup(op.getInput()), inputOrigin(op, iv),
-                          plan, viewOf(op), mb::tailDims(op));
+                          plan, viewOf(op), tailDimsOf(op));
   dst = collapseForCopy(dst, plan);
   // Only 16-byte copies may bypass L1 (cp.async.cg); tiles are streamed once
   // per block, so they should.

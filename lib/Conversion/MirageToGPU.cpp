@@ -285,6 +285,24 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
     if (views.wasInterrupted())
       return failure();
 
+    // The divisors the facts give the kernel's dynamic dims: tiles that
+    // divide them need no tail masks.
+    llvm::DenseMap<std::pair<Value, unsigned>, int64_t> divisors;
+    if (sizes) {
+      auto record = [&](Value inKernel, Value outside) {
+        auto type = cast<RankedTensorType>(outside.getType());
+        for (int64_t d = 0; d < type.getRank(); ++d)
+          if (std::optional<unsigned> id = sizes->findSize(outside, d))
+            divisors[{inKernel, static_cast<unsigned>(d)}] =
+                sizes->getSizes()[*id].divisor;
+      };
+      for (auto [arg, in] :
+           llvm::zip_equal(kernel.getBody().getArguments(), kernel.getInputs()))
+        record(arg, in);
+      for (auto [saved, r] :
+           llvm::zip_equal(kret.getOutputs(), kernel.getResults()))
+        record(saved, r);
+    }
     int64_t mma = 0;
     // Pipeline buffers and f32 accumulators take more shared memory than
     // the verifier's count of the tiles: the pipeline depth follows from
@@ -295,6 +313,7 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
     auto plan = [&](bool async, int64_t stages) {
       emitter.emplace(kernel, b, global, barriers, tensorCores, mma, async,
                       stages, registerAccumulators, swizzleShared, banks);
+      emitter->setDivisors(divisors);
       return emitter->planSharedMemory();
     };
     int64_t stages =

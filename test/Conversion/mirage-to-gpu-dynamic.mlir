@@ -83,3 +83,25 @@ func.func @caller(%a: tensor<?x8xf32>) -> tensor<?x8xf32> {
   %r = func.call @dispatch(%a) : (tensor<?x8xf32>) -> tensor<?x8xf32>
   return %r : tensor<?x8xf32>
 }
+
+// -----
+
+// A size whose facts make it a multiple of the tile needs no masks: with
+// divisor 64 the 64-row tiles never overhang (no clamps, no guards); with
+// divisor 32 they may.
+// CHECK-LABEL: func.func @exact_rows(
+// CHECK:         gpu.launch
+// CHECK-NOT:     arith.minui
+// CHECK-NOT:     scf.if
+// CHECK-LABEL: func.func @inexact_rows(
+// CHECK:         gpu.launch
+// CHECK:         arith.minui
+// CHECK:         scf.if
+func.func @exact_rows(%x: tensor<?x64xf32> {mk.sizes = [#mk.size<name = "tokens", divisor = 64>]}, %w: tensor<64x128xf32>) -> tensor<?x128xf32> {
+  %y = mk.matmul %x, %w : tensor<?x64xf32>, tensor<64x128xf32> -> tensor<?x128xf32>
+  return %y : tensor<?x128xf32>
+}
+func.func @inexact_rows(%x: tensor<?x64xf32> {mk.sizes = [#mk.size<name = "tokens", divisor = 32>]}, %w: tensor<64x128xf32>) -> tensor<?x128xf32> {
+  %y = mk.matmul %x, %w : tensor<?x64xf32>, tensor<64x128xf32> -> tensor<?x128xf32>
+  return %y : tensor<?x128xf32>
+}

@@ -4,6 +4,8 @@
 // RUN: mirage-opt %s --mirage-wrap-kernels -o %t.wrapped.mlir
 // RUN: mirage-run %t.wrapped.mlir --sizes tokens=1:37:64:65 | FileCheck %s
 // RUN: mirage-run %t.wrapped.mlir --sizes tokens=100 --omp-threads=0 | FileCheck %s
+// RUN: sed 's/max = 4096/max = 4096, divisor = 64/' %s > %t.exact.mlir
+// RUN: mirage-run %t.exact.mlir --sizes tokens=64:128:192 | FileCheck %s
 // RUN: not mirage-run %s 2>&1 | FileCheck %s --check-prefix=NOSIZE
 // RUN: not mirage-run %s --sizes tokens=5000 2>&1 | FileCheck %s --check-prefix=FACTS
 // RUN: not mirage-run %s --sizes rows=4 2>&1 | FileCheck %s --check-prefix=UNKNOWN
@@ -15,7 +17,9 @@
 // ops wrapped into kernels with a '?' grid dim, docs/dynamic.md), and run
 // at every size --sizes lists, each run compared with the interpreter at
 // its size: here every size from 1 to 3 tiles + 5 of the matmul's 64-row
-// tiles, before and after --mirage-wrap-kernels. Without sizes, or with
+// tiles, before and after --mirage-wrap-kernels; with a divisor of 64 (the
+// tiles then never overhang and are copied without masks) at multiples of
+// 64. Without sizes, or with
 // sizes the facts rule out, it stops with a diagnostic.
 
 // CHECK: PASS
