@@ -217,6 +217,15 @@ struct SuperoptimizePass
     }
   }
 
+  /// The result cache's directory: `cache-dir`, the default one for '', or
+  /// empty for 'none' (or no default).
+  std::string cacheDirectory() const {
+    if (cacheDir == "none")
+      return "";
+    return cacheDir.empty() ? ResultCache::defaultDirectory()
+                            : std::string(cacheDir);
+  }
+
   /// Searches a static function: whole or partitioned. Fails only on an
   /// internal error.
   LogicalResult superoptimizeFunction(func::FuncOp func, SuperoptimizeOptions o,
@@ -301,9 +310,8 @@ struct SuperoptimizePass
     // No cache when measured times re-rank (they are not part of the key).
     std::optional<ResultCache> cache;
     std::string key;
-    if (cacheDir != "none" && o.measuredMicros.empty()) {
-      std::string dir =
-          cacheDir.empty() ? ResultCache::defaultDirectory() : cacheDir;
+    if (o.measuredMicros.empty()) {
+      std::string dir = cacheDirectory();
       if (!dir.empty()) {
         cache.emplace(dir);
         key = search::detail::searchCacheKey(
@@ -462,9 +470,8 @@ struct SuperoptimizePass
     po.joins = partitionJoins;
     po.wave = partitionWave;
     // No cache when measured times re-rank (they are not part of the key).
-    if (cacheDir != "none" && o.measuredMicros.empty())
-      po.cacheDirectory =
-          cacheDir.empty() ? ResultCache::defaultDirectory() : cacheDir;
+    if (o.measuredMicros.empty())
+      po.cacheDirectory = cacheDirectory();
     func::FuncOp ref;
     if (keepReference)
       ref = func.clone();
@@ -607,12 +614,8 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
 
   // The checks at the classes' samples are cached like searches.
   std::optional<ResultCache> cache;
-  if (cacheDir != "none") {
-    std::string dir =
-        cacheDir.empty() ? ResultCache::defaultDirectory() : cacheDir;
-    if (!dir.empty())
-      cache.emplace(dir);
-  }
+  if (std::string dir = cacheDirectory(); !dir.empty())
+    cache.emplace(dir);
 
   // One search per class: the function specialised at the class's
   // representative, searched as a static one, generalised back.

@@ -10,7 +10,6 @@
 #include "Mirage/Search/Superoptimizer.h"
 #include "Mirage/Transforms/SpecializeSizes.h"
 
-#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <cmath>
@@ -116,21 +115,12 @@ SmallVector<int64_t> mirage::search::classSamples(const SizeClass &c,
   return out;
 }
 
-/// `function` with its dynamic size `name` at `value`, alone in `scratch`.
-static FailureOr<func::FuncOp> specializedCopy(func::FuncOp function,
-                                               StringRef name, int64_t value,
-                                               ModuleOp scratch) {
-  OpBuilder b = OpBuilder::atBlockEnd(scratch.getBody());
-  auto copy = cast<func::FuncOp>(b.clone(*function));
-  // Dispatch to programs elsewhere does not follow the copy.
-  copy->removeAttr(mk::MKDialect::kSizeDispatchAttrName);
-  copy->removeAttr(mk::MKDialect::kReferenceAttrName);
+/// `function` with its dynamic size `name` at `value`, in `scratch`.
+static FailureOr<func::FuncOp> atSize(func::FuncOp function, StringRef name,
+                                      int64_t value, ModuleOp scratch) {
   llvm::StringMap<int64_t> values;
   values[name] = value;
-  if (failed(specializeSizes({cast<FunctionOpInterface>(copy.getOperation())},
-                             values, function.getLoc())))
-    return failure();
-  return copy;
+  return specializedCopy(function, values, scratch);
 }
 
 LogicalResult
@@ -140,8 +130,8 @@ mirage::search::checkAtSamples(func::FuncOp reference, func::FuncOp program,
                                std::string &why) {
   for (int64_t v : samples) {
     OwningOpRef<ModuleOp> scratch = ModuleOp::create(program.getLoc());
-    FailureOr<func::FuncOp> ref = specializedCopy(reference, name, v, *scratch);
-    FailureOr<func::FuncOp> at = specializedCopy(program, name, v, *scratch);
+    FailureOr<func::FuncOp> ref = atSize(reference, name, v, *scratch);
+    FailureOr<func::FuncOp> at = atSize(program, name, v, *scratch);
     if (failed(ref) || failed(at)) {
       why = "cannot specialise at " + name.str() + "=" + std::to_string(v);
       return failure();
@@ -168,7 +158,7 @@ FailureOr<double> mirage::search::modelledTimeOver(func::FuncOp program,
   double total = 0;
   for (int64_t v : samples) {
     OwningOpRef<ModuleOp> scratch = ModuleOp::create(program.getLoc());
-    FailureOr<func::FuncOp> at = specializedCopy(program, name, v, *scratch);
+    FailureOr<func::FuncOp> at = atSize(program, name, v, *scratch);
     if (failed(at))
       return failure();
     FailureOr<std::pair<unsigned, double>> cost =

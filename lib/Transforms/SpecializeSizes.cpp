@@ -100,6 +100,22 @@ FailureOr<SizeSweep> mirage::parseSizeSweep(Location loc,
   return sweep;
 }
 
+FailureOr<func::FuncOp>
+mirage::specializedCopy(func::FuncOp function,
+                        const llvm::StringMap<int64_t> &values, ModuleOp into,
+                        StringRef name) {
+  OpBuilder b = OpBuilder::atBlockEnd(into.getBody());
+  auto copy = cast<func::FuncOp>(b.clone(*function));
+  if (!name.empty())
+    copy.setSymName(name);
+  copy->removeAttr(mk::MKDialect::kSizeDispatchAttrName);
+  copy->removeAttr(mk::MKDialect::kReferenceAttrName);
+  if (failed(specializeSizes({cast<FunctionOpInterface>(copy.getOperation())},
+                             values, function.getLoc())))
+    return failure();
+  return copy;
+}
+
 LogicalResult mirage::specializeSizes(ModuleOp module,
                                       const llvm::StringMap<int64_t> &values) {
   SmallVector<FunctionOpInterface> functions(

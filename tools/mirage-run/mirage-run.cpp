@@ -436,18 +436,14 @@ int main(int argc, char **argv) {
     for (unsigned c = 0; c < sweep->size(); ++c) {
       SizedRun &run = runs.emplace_back();
       llvm::StringMap<int64_t> values = sweep->at(c, &run.label);
-      OpBuilder b = OpBuilder::atBlockEnd(specialized->getBody());
-      auto at = cast<func::FuncOp>(b.clone(*func));
-      at.setSymName(name + "_at_" + std::to_string(c));
       // The reference at each size is the function's body (the programs it
       // dispatches to are what runs).
-      at->removeAttr(mirage::mk::MKDialect::kSizeDispatchAttrName);
-      if (failed(mirage::specializeSizes(
-              {cast<FunctionOpInterface>(at.getOperation())}, values,
-              func.getLoc())))
+      FailureOr<func::FuncOp> at = mirage::specializedCopy(
+          func, values, *specialized, name + "_at_" + std::to_string(c));
+      if (failed(at))
         return fail("--sizes: cannot give the dynamic dims of @" + name +
                     " the sizes " + run.label);
-      run.func = at;
+      run.func = *at;
     }
   } else {
     runs.emplace_back().func = func;

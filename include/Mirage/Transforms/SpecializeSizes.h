@@ -3,6 +3,7 @@
 #ifndef MIRAGE_TRANSFORMS_SPECIALIZESIZES_H
 #define MIRAGE_TRANSFORMS_SPECIALIZESIZES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringMap.h"
@@ -45,6 +46,16 @@ mlir::LogicalResult specializeSizes(mlir::ModuleOp module,
 mlir::LogicalResult
 specializeSizes(llvm::ArrayRef<mlir::FunctionOpInterface> functions,
                 const llvm::StringMap<int64_t> &values, mlir::Location loc);
+
+/// A copy of `function` appended to `into` (renamed `name` if not empty)
+/// and specialised at `values`: the function's own body at those sizes, for
+/// an interpreter or a check, without the attributes that name other
+/// functions (`mk.size_dispatch`, `mk.reference`). Fails with a diagnostic
+/// as specializeSizes does.
+mlir::FailureOr<mlir::func::FuncOp>
+specializedCopy(mlir::func::FuncOp function,
+                const llvm::StringMap<int64_t> &values, mlir::ModuleOp into,
+                llvm::StringRef name = "");
 
 } // namespace mirage
 
