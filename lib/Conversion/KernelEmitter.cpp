@@ -20,6 +20,11 @@ MemRefType toMemRef(Type t) {
 
 using search::kMaxRegisterAccumElems;
 
+int64_t staticTrips(mk::GraphKernelOp kernel) {
+  int64_t forloop = kernel.getForloop();
+  return ShapedType::isDynamic(forloop) ? search::kMaxPipelineStages : forloop;
+}
+
 Value cIndex(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
@@ -71,7 +76,7 @@ void KernelEmitter::reserve(Value key, ArrayRef<int64_t> shape,
 
 int64_t KernelEmitter::planSharedMemory() {
   Type f32 = b.getF32Type();
-  stages = std::min<int64_t>(maxStages, kernel.getForloop());
+  stages = std::min<int64_t>(maxStages, staticTrips(kernel));
   planLayouts();
   kernel.getBody().walk([&](Operation *op) {
     if (isa<mb::ForLoopOp, mb::OutputSaverOp, mb::YieldOp, mb::ReturnOp>(op) ||
@@ -506,7 +511,13 @@ void KernelEmitter::emitAccumFinal(AccumulatorOpInterface acc) {
   int64_t n = cast<RankedTensorType>(acc.getAccumulated().getType())
                   .getShape()
                   .back();
-  double count = static_cast<double>(n * kernel.getForloop());
+  // n elements a trip (a tile that does not run along a walked tail,
+  // [B28]), every trip of the loop.
+  Value count = arith::UIToFPOp::create(
+      b, loc, b.getF32Type(),
+      arith::IndexCastUIOp::create(
+          b, loc, b.getI64Type(),
+          arith::MulIOp::create(b, loc, tripCount, cIndex(b, loc, n))));
   double eps = 0.0;
   if (auto rms = dyn_cast<mb::AccumRmsLastOp>(acc.getOperation()))
     eps = rms.getEps().convertToDouble();
@@ -514,7 +525,7 @@ void KernelEmitter::emitAccumFinal(AccumulatorOpInterface acc) {
   forEachElement(cast<MemRefType>(out.getType()).getShape(),
                  [&](ValueRange idx) {
                    Value v = load(out, idx);
-                   v = arith::DivFOp::create(b, loc, v, cF32(b, loc, count));
+                   v = arith::DivFOp::create(b, loc, v, count);
                    if (kind == AccumulatorKind::RmsLast)
                      v = math::SqrtOp::create(
                          b, loc, arith::AddFOp::create(b, loc, v,
@@ -524,6 +535,10 @@ void KernelEmitter::emitAccumFinal(AccumulatorOpInterface acc) {
 }
 
 LogicalResult KernelEmitter::emitTileOp(Operation *op) {
+  if (auto mask = dyn_cast<mb::TailMaskOp>(op)) {
+    emitTailMask(mask);
+    return success();
+  }
   if (auto mask = dyn_cast<mb::BandMaskOp>(op)) {
     emitBandMask(mask);
     return success();
@@ -744,6 +759,36 @@ void KernelEmitter::emitBandMask(mb::BandMaskOp op) {
   });
 }
 
+Value KernelEmitter::walkedExtent() {
+  mb::InputIterOp walking = mb::walkingIterator(kernel.getForLoop());
+  if (!walking)
+    return Value();
+  int64_t fmap = walking.getFmap();
+  int64_t extent = walking.getLogicalShape()[fmap];
+  if (!ShapedType::isDynamic(extent))
+    return cIndex(b, loc, extent);
+  return memref::DimOp::create(b, loc, global.lookup(walking.getInput()), fmap);
+}
+
+void KernelEmitter::emitTailMask(mb::TailMaskOp op) {
+  Value in = buf(op.getInput()), out = buf(op.getResult());
+  stage({in}, {out});
+  int64_t dim = op.getDim();
+  ArrayRef<int64_t> shape = op.getType().getShape();
+  Value extent = walkedExtent();
+  // The trip's first element along the walked dim.
+  Value start =
+      arith::MulIOp::create(b, loc, loopIv, cIndex(b, loc, shape[dim]));
+  Value fill = cF32(b, loc, op.getFill().convertToDouble());
+  forEachElement(shape, [&](ValueRange idx) {
+    Value at = arith::AddIOp::create(b, loc, start, idx[dim]);
+    Value keep =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, at, extent);
+    storeF32(out, idx,
+             arith::SelectOp::create(b, loc, keep, loadF32(in, idx), fill));
+  });
+}
+
 LogicalResult KernelEmitter::emitLoopBody(mb::ForLoopOp loop, Value iv) {
   loopIv = iv;
   llvm::scope_exit clear([&] { loopIv = Value(); });
@@ -800,6 +845,15 @@ LogicalResult KernelEmitter::emit(gpu::LaunchOp launch) {
   }
 
   mb::ForLoopOp loop = kernel.getForLoop();
+  // A `?` loop ([K21]) makes ceil(walked extent / tile) trips.
+  if (ShapedType::isDynamic(kernel.getForloop())) {
+    mb::InputIterOp walking = mb::walkingIterator(loop);
+    tripCount = arith::CeilDivUIOp::create(
+        b, loc, walkedExtent(),
+        cIndex(b, loc, walking.getType().getDimSize(walking.getFmap())));
+  } else {
+    tripCount = cIndex(b, loc, kernel.getForloop());
+  }
   SmallVector<AccumulatorOpInterface> accs;
   for (Operation &op : loop.getBody().front())
     if (auto acc = dyn_cast<AccumulatorOpInterface>(op))
@@ -812,8 +866,7 @@ LogicalResult KernelEmitter::emit(gpu::LaunchOp launch) {
   SmallVector<Value> carried;
   for (auto &[op, vals] : regAccs)
     carried.append(vals.begin(), vals.end());
-  auto forOp = scf::ForOp::create(b, loc, cIndex(b, loc, 0),
-                                  cIndex(b, loc, kernel.getForloop()),
+  auto forOp = scf::ForOp::create(b, loc, cIndex(b, loc, 0), tripCount,
                                   cIndex(b, loc, 1), carried);
   auto rebind = [&](ValueRange values) {
     size_t next = 0;

@@ -43,6 +43,11 @@ using namespace mlir;
 
 MemRefType toMemRef(Type t);
 
+/// The trips of `kernel`'s loop where they are static; for a `?` loop
+/// ([K21]) the deepest pipeline's, so that the pipeline depth is chosen by
+/// shared memory alone.
+int64_t staticTrips(mk::GraphKernelOp kernel);
+
 Value cIndex(OpBuilder &b, Location loc, int64_t v);
 
 Value cF32(OpBuilder &b, Location loc, double v);
@@ -181,6 +186,12 @@ private:
   /// mb.band_mask: each element kept or filled by its index in the masked
   /// tensor (the tile's origin plus its index in the tile).
   void emitBandMask(mb::BandMaskOp op);
+  /// mb.tail_mask: the elements of this trip past the walked extent become
+  /// the fill ([B27]).
+  void emitTailMask(mb::TailMaskOp op);
+  /// The extent of the dim the loop walks (read from the walking tensor
+  /// along a dynamic dim), or null when no iterator walks it.
+  Value walkedExtent();
   /// Whether the tile of `op` is the same in every iteration (no walked dim,
   /// or a loop of one iteration): it is loaded once, before the loop.
   bool isLoopInvariant(mb::InputIterOp op);
@@ -228,6 +239,9 @@ private:
     struct Tail {
       unsigned index;
       Value extent;
+      /// Along the dim the loop walks: the reads past the end are zeros
+      /// (a reduction across it must not see them, [B28]).
+      bool walked = false;
     };
     SmallVector<Tail> tails;
     int64_t chunk = 1;
@@ -237,9 +251,10 @@ private:
   Value dynamicExtent(Value mem, unsigned index, const TileCopy &plan);
   /// `tailDims`: the tile's dims with a tail (mb::tailDims; a tile read or
   /// written through a view has none).
+  /// `walkedDim`: the dim of those that the loop walks (-1: none).
   CopySide copySide(Value mem, ArrayRef<Value> origin, const TileCopy &plan,
                     const mb::StridedView *view,
-                    ArrayRef<int64_t> tailDims = {});
+                    ArrayRef<int64_t> tailDims = {}, int64_t walkedDim = -1);
   /// The index in `side.mem` of element `idx` of the (merged) tile of a
   /// plan: the origin plus `idx`, through the view if there is one. Every
   /// tile copy addresses device memory through this. With `clampTails`, an
@@ -249,7 +264,12 @@ private:
                                bool clampTails = false);
   /// Whether index `at` of `side` lies inside the tensor along its tails (a
   /// tail tile's stores past the end are dropped); null without tails.
-  Value insideTails(const CopySide &side, ArrayRef<Value> at);
+  /// With `walkedOnly`, along the walked tails only (whose reads past the
+  /// end are zeros).
+  Value insideTails(const CopySide &side, ArrayRef<Value> at,
+                    bool walkedOnly = false);
+  /// The dim of an input iterator's tails that the loop walks, or -1.
+  int64_t walkedTailDim(Operation *op, ArrayRef<int64_t> tails);
   /// The device tensor's row-major offset of logical index `idx` under
   /// `view`: its offset plus, per digit (mode) of a logical dim,
   /// `((i / radix) mod extent) * stride`.
@@ -448,6 +468,9 @@ private:
   Value tid, nthreads, blockIds[3];
   /// The loop's induction variable while its body is emitted, else null.
   Value loopIv;
+  /// The loop's trip count: `forloop`, or for a `?` loop ([K21])
+  /// ceil(walked extent / tile), computed at the start of the kernel.
+  Value tripCount;
   llvm::DenseSet<Value> dirty, readSinceBarrier;
   /// Current per-thread values of the accumulators kept in registers.
   llvm::MapVector<Operation *, SmallVector<Value>> regAccs;

@@ -149,7 +149,8 @@ KernelEmitter::CopySide KernelEmitter::copySide(Value mem,
                                                 ArrayRef<Value> origin,
                                                 const TileCopy &plan,
                                                 const mb::StridedView *view,
-                                                ArrayRef<int64_t> tailDims) {
+                                                ArrayRef<int64_t> tailDims,
+                                                int64_t walkedDim) {
   CopySide side;
   side.chunk = plan.chunk;
   auto type = cast<MemRefType>(mem.getType());
@@ -163,9 +164,11 @@ KernelEmitter::CopySide KernelEmitter::copySide(Value mem,
       if (llvm::any_of(side.tails,
                        [&](const CopySide::Tail &t) { return t.index == i; }))
         continue;
-      side.tails.push_back({i, ShapedType::isDynamic(plan.global[i])
-                                   ? dynamicExtent(mem, i, plan)
-                                   : cIndex(b, loc, plan.global[i])});
+      side.tails.push_back({i,
+                            ShapedType::isDynamic(plan.global[i])
+                                ? dynamicExtent(mem, i, plan)
+                                : cIndex(b, loc, plan.global[i]),
+                            d == walkedDim});
     }
     return side;
   }
@@ -200,9 +203,12 @@ SmallVector<Value> KernelEmitter::sideIndex(const CopySide &side,
   return {viewOffset(*side.view, at)};
 }
 
-Value KernelEmitter::insideTails(const CopySide &side, ArrayRef<Value> at) {
+Value KernelEmitter::insideTails(const CopySide &side, ArrayRef<Value> at,
+                                 bool walkedOnly) {
   Value inside;
   for (const CopySide::Tail &t : side.tails) {
+    if (walkedOnly && !t.walked)
+      continue;
     Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                      at[t.index], t.extent);
     inside = inside ? arith::AndIOp::create(b, loc, inside, in) : in;
@@ -237,10 +243,17 @@ SmallVector<int64_t> KernelEmitter::tailDimsOf(Operation *op) {
   return tails;
 }
 
+int64_t KernelEmitter::walkedTailDim(Operation *op, ArrayRef<int64_t> tails) {
+  auto it = dyn_cast<mb::InputIterOp>(op);
+  // fmap is stored unsigned; -1: no loop walk.
+  int64_t fmap = it ? static_cast<int64_t>(it.getFmap()) : -1;
+  return fmap >= 0 && llvm::is_contained(tails, fmap) ? fmap : -1;
+}
+
 bool KernelEmitter::isLoopInvariant(mb::InputIterOp op) {
   // fmap is stored unsigned; -1: no loop walk.
   return !search::tileWalksLoop(static_cast<int64_t>(op.getFmap()) >= 0,
-                                kernel.getForloop());
+                                staticTrips(kernel));
 }
 
 SmallVector<Value> KernelEmitter::inputOrigin(mb::InputIterOp op, Value iv) {
@@ -250,7 +263,6 @@ SmallVector<Value> KernelEmitter::inputOrigin(mb::InputIterOp op, Value iv) {
 SmallVector<Value> KernelEmitter::tileOrigin(ArrayRef<int64_t> tile,
                                              ArrayRef<int64_t> imap,
                                              int64_t fmap, Value iv) {
-  int64_t f = kernel.getForloop();
   // Tile origin (DESIGN §3.2): block index, then the loop index inside it.
   SmallVector<Value> off(tile.size(), cIndex(b, loc, 0));
   for (int g = 0; g < 3; ++g)
@@ -258,8 +270,7 @@ SmallVector<Value> KernelEmitter::tileOrigin(ArrayRef<int64_t> tile,
       off[imap[g]] = blockIds[g];
   if (fmap >= 0)
     off[fmap] = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, off[fmap], cIndex(b, loc, f)),
-        iv);
+        b, loc, arith::MulIOp::create(b, loc, off[fmap], tripCount), iv);
   for (size_t d = 0; d < tile.size(); ++d)
     off[d] = arith::MulIOp::create(b, loc, off[d], cIndex(b, loc, tile[d]));
   return off;
@@ -325,13 +336,18 @@ void KernelEmitter::copyTile(Operation *at, Value src,
                              ArrayRef<Value> dstOrigin, const TileCopy &plan,
                              const mb::StridedView *view) {
   // A tail tile ([B26]) clamps its loads and drops its stores past the end
-  // of the device tensor.
+  // of the device tensor; along the dim the loop walks its loads past the
+  // end are zeros.
   SmallVector<int64_t> tails = tailDimsOf(at);
-  CopySide from0 = inWorkgroup(src)
-                       ? copySide(src, srcOrigin, plan, nullptr)
-                       : copySide(src, srcOrigin, plan, view, tails);
+  CopySide from0 =
+      inWorkgroup(src)
+          ? copySide(src, srcOrigin, plan, nullptr)
+          : copySide(src, srcOrigin, plan, view, tails,
+                     walkedTailDim(at, tails));
   CopySide to0 = inWorkgroup(dst) ? copySide(dst, dstOrigin, plan, nullptr)
                                   : copySide(dst, dstOrigin, plan, view, tails);
+  bool walksTail = llvm::any_of(
+      from0.tails, [](const CopySide::Tail &t) { return t.walked; });
   src = from0.mem;
   dst = to0.mem;
   Type srcElement = cast<MemRefType>(src.getType()).getElementType();
@@ -346,6 +362,9 @@ void KernelEmitter::copyTile(Operation *at, Value src,
               elementByteWidth(
                   cast<MemRefType>(side.getType()).getElementType())));
   forEachChunk(plan, [&](ValueRange idx) {
+    Value keep = walksTail ? insideTails(from0, offsetIndex(from0.origin, idx),
+                                         /*walkedOnly=*/true)
+                           : Value();
     SmallVector<Value> from = sideIndex(from0, idx, /*clampTails=*/true);
     SmallVector<Value> to = sideIndex(to0, idx);
     // Stores past a tail's end are dropped.
@@ -355,8 +374,15 @@ void KernelEmitter::copyTile(Operation *at, Value src,
       auto ifOp = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
     }
+    auto zeroPastEnd = [&](Value v) -> Value {
+      if (!keep)
+        return v;
+      return arith::SelectOp::create(
+          b, loc, keep, v,
+          arith::ConstantOp::create(b, loc, b.getZeroAttr(v.getType())));
+    };
     if (chunk == 1) {
-      Value v = load(src, from);
+      Value v = zeroPastEnd(load(src, from));
       store(convertFloat(b, loc, v, dstElement), dst, to);
       return;
     }
@@ -371,7 +397,8 @@ void KernelEmitter::copyTile(Operation *at, Value src,
     Value v = vector::LoadOp::create(
         b, loc, VectorType::get({chunk}, srcElement), from1.mem, from1.idx,
         /*nontemporal=*/false, align(srcElement));
-    v = convertFloat(b, loc, v, VectorType::get({chunk}, dstElement));
+    v = convertFloat(b, loc, zeroPastEnd(v),
+                     VectorType::get({chunk}, dstElement));
     vector::StoreOp::create(b, loc, v, to1.mem, to1.idx,
                             /*nontemporal=*/false, align(dstElement));
   });
@@ -397,8 +424,9 @@ void KernelEmitter::emitSyncInputCopy(mb::InputIterOp op, Value iv,
 void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
   TileCopy plan = inputCopy(op);
   int64_t chunk = plan.chunk;
+  SmallVector<int64_t> tails = tailDimsOf(op);
   CopySide src = copySide(global.lookup(op.getInput()), inputOrigin(op, iv),
-                          plan, viewOf(op), tailDimsOf(op));
+                          plan, viewOf(op), tails, walkedTailDim(op, tails));
   dst = collapseForCopy(dst, plan);
   // Only 16-byte copies may bypass L1 (cp.async.cg); tiles are streamed once
   // per block, so they should.
@@ -408,11 +436,22 @@ void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
              search::copySharedCost(plan, layoutOf(dst), elementBytes));
   forEachChunk(plan, [&](ValueRange idx) {
     SharedRef to = sharedAccess(dst, idx);
+    // A chunk past the end of the walked dim copies no element: zeros.
+    Value srcElements;
+    if (Value keep = llvm::any_of(src.tails,
+                                  [](const CopySide::Tail &t) {
+                                    return t.walked;
+                                  })
+                         ? insideTails(src, offsetIndex(src.origin, idx),
+                                       /*walkedOnly=*/true)
+                         : Value())
+      srcElements = arith::SelectOp::create(b, loc, keep, cIndex(b, loc, chunk),
+                                            cIndex(b, loc, 0));
     nvgpu::DeviceAsyncCopyOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), to.mem,
         to.idx, src.mem, sideIndex(src, idx, /*clampTails=*/true),
-        b.getIndexAttr(chunk),
-        /*srcElements=*/Value(), cg ? b.getUnitAttr() : UnitAttr());
+        b.getIndexAttr(chunk), srcElements,
+        cg ? b.getUnitAttr() : UnitAttr());
   });
 }
 
@@ -453,10 +492,22 @@ void KernelEmitter::emitLoopPrologue() {
       emitSyncInputCopy(it, cIndex(b, loc, 0), dst);
     }
   }
-  // Pipelined tiles: iterations 0 .. stages - 2, one group each.
+  // Pipelined tiles: iterations 0 .. stages - 2, one group each (those a
+  // `?` loop makes, [K21]).
   for (int64_t i = 0; i + 1 < stages && !pipelined.empty(); ++i) {
+    std::optional<OpBuilder::InsertionGuard> guard;
+    if (ShapedType::isDynamic(kernel.getForloop())) {
+      guard.emplace(b);
+      auto ifOp = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                cIndex(b, loc, i), tripCount),
+          /*withElseRegion=*/false);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    }
     for (mb::InputIterOp it : pipelined)
       emitAsyncCopy(it, cIndex(b, loc, i), stageView(it, cIndex(b, loc, i)));
+    guard.reset();
     commitGroup();
   }
   if (pipelined.empty() && async) {
@@ -471,12 +522,11 @@ void KernelEmitter::emitLoopPrologue() {
 void KernelEmitter::emitPipelineStep(Value iv) {
   if (pipelined.empty())
     return;
-  int64_t f = kernel.getForloop();
   // Iteration iv + stages - 1 goes into the buffer iteration iv - 1 read;
   // that iteration ended with a barrier.
   Value ahead = arith::AddIOp::create(b, loc, iv, cIndex(b, loc, stages - 1));
   Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, ahead,
-                                     cIndex(b, loc, f));
+                                     tripCount);
   auto prefetch = scf::IfOp::create(b, loc, more, /*withElseRegion=*/false);
   {
     OpBuilder::InsertionGuard guard(b);

@@ -318,7 +318,7 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
     };
     int64_t stages =
         asyncCopies ? search::choosePipelineStages(
-                          kernel.getForloop(), limit,
+                          staticTrips(kernel), limit,
                           [&](int64_t s) { return plan(true, s); })
                     : 0;
     int64_t smem = stages > 0 ? plan(true, stages) : plan(false, 1);

@@ -156,8 +156,11 @@ LogicalResult inferMatmulType(std::optional<Location> loc, StringRef opName,
     return fail(loc, opName, "[C0.8] operand element types differ: ",
                 l.getElementType(), " vs ", r.getElementType());
   int64_t rank = l.getRank();
-  if (l.isDynamicDim(rank - 1) || r.isDynamicDim(rank - 2))
-    return fail(loc, opName, "[C0.20] the contracted dims must be static: lhs ",
+  // A dynamic contraction (attention's key length) runs over one size.
+  if (l.isDynamicDim(rank - 1) != r.isDynamicDim(rank - 2))
+    return fail(loc, opName,
+                "[C0.20] the contracted dims must be both static or both "
+                "dynamic: lhs ",
                 shapeStr(l.getShape()), ", rhs ", shapeStr(r.getShape()));
   if (l.getDimSize(rank - 1) != r.getDimSize(rank - 2))
     return fail(loc, opName, "[C0.6] contraction dims differ: lhs ",
@@ -180,9 +183,6 @@ LogicalResult inferReduceType(std::optional<Location> loc, StringRef opName,
   if (dim < 0 || dim >= t.getRank())
     return fail(loc, opName, "[C0.9] dim ", dim, " is out of range for rank ",
                 t.getRank());
-  if (t.isDynamicDim(dim))
-    return fail(loc, opName, "[C0.21] the reduced dim ", dim,
-                " must be static, got ", shapeStr(t.getShape()));
   SmallVector<int64_t> shape(t.getShape());
   shape[dim] = 1;
   results.push_back(RankedTensorType::get(shape, t.getElementType()));

@@ -241,7 +241,7 @@ FailureOr<CostOp> describeOp(Operation *op, bool inLoop, std::string &error) {
               [](Operation *) { return CostOp::Class::Reduce; })
           .Case<mk::RmsNormOp, mb::RmsNormOp>(
               [](Operation *) { return CostOp::Class::RmsNorm; })
-          .Case<mk::BandMaskOp, mb::BandMaskOp>(
+          .Case<mk::BandMaskOp, mb::BandMaskOp, mb::TailMaskOp>(
               [](Operation *) { return CostOp::Class::Mask; })
           .Case<mk::ConcatOp, mb::ConcatOp, mk::TransposeOp, mb::TransposeOp>(
               [](Operation *) { return CostOp::Class::Move; })

@@ -57,15 +57,150 @@ LogicalResult generalizeReshape(mk::ReshapeOp reshape, std::string &why) {
   return failure();
 }
 
-/// The kernel's tiling of the dynamic dims of its operands: the grid dim
-/// that partitions them becomes `?`, the savers' dims it partitions
-/// dynamic. Where the search's tile covered the whole dim (a grid dim of
-/// one block), a grid dim no tensor uses is given to it.
+/// An input iterator of `it`'s device tensor without its view, where the
+/// view is a permutation (a transpose the search folded into the read):
+/// the tile read in the device tensor's dim order, then an mb.transpose.
+/// Dynamic kernels read without views ([K19]).
+LogicalResult unfoldPermutationView(mb::InputIterOp it, std::string &why) {
+  AffineMap map = *it.getView();
+  if (!map.isPermutation()) {
+    why = "a view that is not a permutation reads a dynamic dim";
+    return failure();
+  }
+  // Device dim j is logical dim p[j].
+  SmallVector<int64_t> p;
+  for (AffineExpr e : map.getResults())
+    p.push_back(cast<AffineDimExpr>(e).getPosition());
+  SmallVector<int64_t> deviceDimOf(p.size());
+  for (auto [j, logical] : llvm::enumerate(p))
+    deviceDimOf[logical] = j;
+  ArrayRef<int64_t> logicalTile = it.getType().getShape();
+  SmallVector<int64_t> tile;
+  for (int64_t logical : p)
+    tile.push_back(logicalTile[logical]);
+  SmallVector<int64_t> imap;
+  for (int64_t d : it.getImap())
+    imap.push_back(d < 0 ? d : deviceDimOf[d]);
+  int64_t fmap = static_cast<int64_t>(it.getFmap());
+  OpBuilder b(it);
+  auto read = mb::InputIterOp::create(
+      b, it.getLoc(), it.getType().clone(tile), it.getInput(), imap,
+      fmap < 0 ? fmap : deviceDimOf[fmap], /*view=*/AffineMapAttr());
+  auto transposed = mb::TransposeOp::create(b, it.getLoc(), it.getType(),
+                                            read.getTile(), deviceDimOf);
+  it.getTile().replaceAllUsesWith(transposed.getResult());
+  it.erase();
+  return success();
+}
+
+/// The same for an output saver: the tile transposed into the device
+/// tensor's dim order, saved without the view.
+LogicalResult unfoldPermutationView(mb::OutputSaverOp saver,
+                                    std::string &why) {
+  AffineMap map = *saver.getView();
+  if (!map.isPermutation()) {
+    why = "a view that is not a permutation writes a dynamic dim";
+    return failure();
+  }
+  SmallVector<int64_t> p;
+  for (AffineExpr e : map.getResults())
+    p.push_back(cast<AffineDimExpr>(e).getPosition());
+  SmallVector<int64_t> deviceDimOf(p.size());
+  for (auto [j, logical] : llvm::enumerate(p))
+    deviceDimOf[logical] = j;
+  auto logicalTile = saver.getInput().getType();
+  SmallVector<int64_t> tile;
+  for (int64_t logical : p)
+    tile.push_back(logicalTile.getDimSize(logical));
+  SmallVector<int64_t> omap;
+  for (int64_t d : saver.getOmap())
+    omap.push_back(d < 0 ? d : deviceDimOf[d]);
+  OpBuilder b(saver);
+  auto transposed = mb::TransposeOp::create(
+      b, saver.getLoc(), logicalTile.clone(tile), saver.getInput(), p);
+  auto plain = mb::OutputSaverOp::create(b, saver.getLoc(),
+                                         saver.getOutput().getType(),
+                                         transposed.getResult(), omap,
+                                         /*view=*/AffineMapAttr());
+  saver.getOutput().replaceAllUsesWith(plain.getOutput());
+  saver.erase();
+  return success();
+}
+
+/// A kernel of one trip whose tiles hold the whole size, which its outputs
+/// do not have (a reduction over it, attention's key length at a small
+/// representative): its loop walks the size in tiles of that extent, so
+/// that the trips accumulate what the one trip did. Whether that is the
+/// same is the class checks' to say (Passes.cpp). Left alone otherwise.
+LogicalResult walkWholeSize(mk::GraphKernelOp kernel,
+                            ArrayRef<mb::InputIterOp> iters,
+                            ArrayRef<mb::OutputSaverOp> savers,
+                            std::string &why) {
+  if (kernel.getForloop() != 1)
+    return success();
+  std::optional<int64_t> extent;
+  for (mb::InputIterOp it : iters) {
+    auto type = cast<RankedTensorType>(it.getInput().getType());
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (!type.isDynamicDim(d))
+        continue;
+      int64_t e = it.getType().getDimSize(d);
+      if (llvm::is_contained(it.getImap(), d) || it.isEpilogue() ||
+          (extent && *extent != e))
+        return success();
+      extent = e;
+    }
+  }
+  if (!extent)
+    return success();
+  for (mb::OutputSaverOp saver : savers)
+    if (llvm::is_contained(saver.getOutput().getType().getShape(), *extent))
+      return success();
+  for (mb::InputIterOp it : iters) {
+    auto type = cast<RankedTensorType>(it.getInput().getType());
+    int64_t walked = -1;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d)) {
+        if (walked >= 0) {
+          why = "a tile holds the size in two dims";
+          return failure();
+        }
+        walked = d;
+      }
+    // With one trip a walk of a static dim reads it whole: as fmap -1.
+    it.setFmap(walked);
+  }
+  return success();
+}
+
+/// The kernel's tiling of the dynamic dims of its operands: a loop that
+/// walks them becomes a `?` loop with its tail masked ([K21], [B28]); the
+/// grid dim that partitions the others becomes `?`, the savers' dims it
+/// partitions dynamic. Where the search's tile covered the whole dim (a
+/// grid dim of one block), a grid dim no tensor uses is given to it.
 LogicalResult generalizeKernel(mk::GraphKernelOp kernel, std::string &why) {
   Block &body = kernel.getBody().front();
   for (auto [arg, in] :
        llvm::zip_equal(body.getArguments(), kernel.getInputs()))
     arg.setType(in.getType());
+  // Dynamic kernels read and write without views ([K19]): permutations
+  // become transposes of the tiles.
+  SmallVector<Operation *> viewed;
+  kernel.getBody().walk([&](Operation *op) {
+    if (auto it = dyn_cast<mb::InputIterOp>(op);
+        it && it.getView() && !it.getInput().getType().hasStaticShape())
+      viewed.push_back(op);
+    // A saver's view matters where the grid partitions the size (then its
+    // result is dynamic); the verifier says so if a view is left there.
+    if (auto saver = dyn_cast<mb::OutputSaverOp>(op);
+        saver && saver.getView() && saver.getView()->isPermutation())
+      viewed.push_back(op);
+  });
+  for (Operation *op : viewed)
+    if (failed(isa<mb::InputIterOp>(op)
+                   ? unfoldPermutationView(cast<mb::InputIterOp>(op), why)
+                   : unfoldPermutationView(cast<mb::OutputSaverOp>(op), why)))
+      return failure();
   SmallVector<mb::InputIterOp> iters;
   SmallVector<mb::OutputSaverOp> savers;
   kernel.getBody().walk([&](Operation *op) {
@@ -74,9 +209,38 @@ LogicalResult generalizeKernel(mk::GraphKernelOp kernel, std::string &why) {
     else if (auto saver = dyn_cast<mb::OutputSaverOp>(op))
       savers.push_back(saver);
   });
+  if (failed(walkWholeSize(kernel, iters, savers, why)))
+    return failure();
+  // [K21] A loop that walks the size becomes a `?` loop of the same tile:
+  // every walking iterator walks it, no grid dim splits it, and the
+  // reductions across it read its tail masked ([B28]).
+  auto walksSize = [](mb::InputIterOp it) {
+    int64_t fmap = static_cast<int64_t>(it.getFmap());
+    return fmap >= 0 && cast<RankedTensorType>(it.getInput().getType())
+                            .isDynamicDim(fmap);
+  };
+  if (llvm::any_of(iters, walksSize)) {
+    for (mb::InputIterOp it : iters) {
+      if (static_cast<int64_t>(it.getFmap()) < 0)
+        continue;
+      if (!walksSize(it)) {
+        why = "the for-loop walks the size in one tensor and a static dim "
+              "in another";
+        return failure();
+      }
+      if (llvm::is_contained(it.getImap(), it.getFmap())) {
+        why = "the grid and the for-loop both split the size";
+        return failure();
+      }
+    }
+    kernel.setForloop(ShapedType::kDynamic);
+    if (failed(mb::maskLoopTail(kernel, why)))
+      return failure();
+  }
   // The grid dim of the size (one size per kernel).
   std::optional<int64_t> sizeGrid;
   int64_t tileExtent = 0;
+  bool gridDims = false;
   for (mb::InputIterOp it : iters) {
     auto type = cast<RankedTensorType>(it.getInput().getType());
     for (int64_t d = 0; d < type.getRank(); ++d) {
@@ -86,10 +250,9 @@ LogicalResult generalizeKernel(mk::GraphKernelOp kernel, std::string &why) {
         why = "a view reads a dynamic dim";
         return failure();
       }
-      if (static_cast<int64_t>(it.getFmap()) == d) {
-        why = "the for-loop walks a dynamic dim";
-        return failure();
-      }
+      if (static_cast<int64_t>(it.getFmap()) == d)
+        continue; // walked by the `?` loop
+      gridDims = true;
       const int64_t *g = llvm::find(it.getImap(), d);
       if (g == it.getImap().end())
         continue;
@@ -100,6 +263,13 @@ LogicalResult generalizeKernel(mk::GraphKernelOp kernel, std::string &why) {
       }
       sizeGrid = at;
     }
+  }
+  if (!gridDims) {
+    // Only the loop walks the size: the results keep their types.
+    auto ret = cast<mb::ReturnOp>(body.getTerminator());
+    for (auto [r, v] : llvm::zip_equal(kernel.getResults(), ret.getOutputs()))
+      r.setType(v.getType());
+    return success();
   }
   SmallVector<int64_t> grid(kernel.getGrid());
   bool freeGrid = false;
@@ -129,7 +299,8 @@ LogicalResult generalizeKernel(mk::GraphKernelOp kernel, std::string &why) {
   for (mb::InputIterOp it : iters) {
     auto type = cast<RankedTensorType>(it.getInput().getType());
     for (int64_t d = 0; d < type.getRank(); ++d)
-      if (type.isDynamicDim(d) && it.getImap()[g] != d) {
+      if (type.isDynamicDim(d) && it.getImap()[g] != d &&
+          static_cast<int64_t>(it.getFmap()) != d) {
         if (!freeGrid) {
           why = "a dynamic dim of an input is not partitioned by the grid "
                 "dim of the others";

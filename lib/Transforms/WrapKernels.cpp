@@ -287,8 +287,12 @@ mk::GraphKernelOp KernelBuilder::build(Operation *op, const OpTiling &t,
     noSmallerTile = true;
     return {};
   }
-  int64_t forloop =
-      t.loopSize > 1 ? splitCount(t.loopSize, t.loopFactor * cap) : 1;
+  // A dynamic walked dim ([K21]): a `?` loop of tiles of the cap, the last
+  // trip a tail.
+  bool dynamicLoop = ShapedType::isDynamic(t.loopSize);
+  int64_t forloop = dynamicLoop        ? ShapedType::kDynamic
+                    : t.loopSize > 1 ? splitCount(t.loopSize, t.loopFactor * cap)
+                                     : 1;
 
   OpBuilder b(op);
   SmallVector<Type> argTypes(op->getOperandTypes());
@@ -324,10 +328,17 @@ mk::GraphKernelOp KernelBuilder::build(Operation *op, const OpTiling &t,
     }
     std::string why;
     SmallVector<int64_t> twin = twinShape(ty.getShape(), imap);
+    int64_t twinLoop = forloop;
+    if (dynamicLoop) {
+      // The twin of a `?` loop makes one trip of a tile.
+      twinLoop = 1;
+      if (fmap >= 0)
+        twin[fmap] = t.loopFactor * cap;
+    }
     FailureOr<SmallVector<int64_t>> tile =
         llvm::any_of(twin, ShapedType::isDynamic)
             ? FailureOr<SmallVector<int64_t>>(mlir::failure())
-            : mb::computeInputTileShape(twin, twinGrid, forloop, imap, fmap,
+            : mb::computeInputTileShape(twin, twinGrid, twinLoop, imap, fmap,
                                         why);
     if (failed(tile)) {
       ok = false;
@@ -396,6 +407,14 @@ mk::GraphKernelOp KernelBuilder::build(Operation *op, const OpTiling &t,
   auto saver = mb::OutputSaverOp::create(b, loc, outType, newLoop.getResult(0),
                                          omap, /*view=*/AffineMapAttr());
   mb::ReturnOp::create(b, loc, saver.getResult());
+  // The reductions across a walked tail read it masked ([B28]).
+  std::string tailWhy;
+  if (failed(mb::maskLoopTail(kernel, tailWhy))) {
+    failure = tailWhy;
+    noSmallerTile = true;
+    kernel.erase();
+    return {};
+  }
   if (failed(saved) ||
       ArrayRef<int64_t>(*saved) != ArrayRef<int64_t>(twinShape(shape, omap)) ||
       kernel.computeSharedMemoryBytes() > kernel.getSharedMemoryLimit()) {

@@ -113,7 +113,15 @@ public:
   using Elem = FieldValue;
   static constexpr bool kRoundsStorage = false;
 
-  explicit FieldDomain(const FieldTest &test) : test(test) {}
+  /// The stand-in for an infinite mask fill (times its sign), which has no
+  /// field image: a value without an exact one. max and min order -inf's
+  /// stand-in first and +inf's last, so a masked element is the identity
+  /// of a maximum as it is in the reals.
+  static constexpr double kInfiniteFillStandIn = 3.0e38 * 1.0471975511965976;
+
+  explicit FieldDomain(const FieldTest &test)
+      : test(test), negInf(test.constant(-kInfiniteFillStandIn)),
+        posInf(test.constant(kInfiniteFillStandIn)) {}
 
   std::optional<DomainError> err;
 
@@ -212,6 +220,12 @@ private:
     return {h % kFieldP, static_cast<uint32_t>(h2 % kFieldQ)};
   }
   bool before(Elem a, Elem b) const {
+    if (a == b)
+      return false;
+    if (a == negInf || b == posInf)
+      return true;
+    if (b == negInf || a == posInf)
+      return false;
     uint64_t ka = test.orderKey(a), kb = test.orderKey(b);
     if (ka != kb)
       return ka < kb;
@@ -219,6 +233,7 @@ private:
   }
 
   const FieldTest &test;
+  Elem negInf, posInf;
   llvm::DenseMap<uint64_t, FieldValue> constants;
 };
 

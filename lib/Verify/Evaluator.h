@@ -110,6 +110,21 @@ void copyClampedBox(const E *src, ArrayRef<int64_t> srcShape,
                      std::min(so[3] + t, last[3])];
 }
 
+/// Sets the elements of `t` whose index along `dim` is `keep` or more to
+/// `fill`.
+template <typename Tensor, typename E>
+void fillPastEnd(Tensor &t, int64_t dim, int64_t keep, E fill) {
+  int64_t inner = 1;
+  for (size_t k = dim + 1; k < t.shape.size(); ++k)
+    inner *= t.shape[k];
+  int64_t extent = t.shape[dim];
+  int64_t outer = t.numElements() / (inner * extent);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t j = std::max<int64_t>(keep, 0); j < extent; ++j)
+      for (int64_t i = 0; i < inner; ++i)
+        t.data[(o * extent + j) * inner + i] = fill;
+}
+
 /// A view tabulated for copies: the device offset of logical index `i` is
 /// `offset` plus `tables[k][i[k]]` summed over the dims.
 struct ViewTables {
@@ -246,13 +261,17 @@ private:
   LogicalResult evalReshape(Operation &op, ArrayRef<int64_t> shape);
   /// The finite field's stand-in for an infinite band_mask fill (times its
   /// sign): a value without an exact field image.
-  static constexpr double kInfiniteFillStandIn = 3.0e38 * 1.0471975511965976;
+  static constexpr double kInfiniteFillStandIn =
+      FieldDomain::kInfiniteFillStandIn;
   /// band_mask (mk: `origin` all zeros; mb: the tile's origin in the masked
   /// tensor, from its imap/fmap as for an input iterator).
   LogicalResult evalBandMask(Operation &op, ArrayRef<int64_t> dims,
                              std::optional<int64_t> lower,
                              std::optional<int64_t> upper, double fill,
                              bool additive, ArrayRef<int64_t> origin);
+  /// mb.tail_mask: the elements of this trip past the walked extent
+  /// ([B27]) become `fill`.
+  LogicalResult evalTailMask(mb::TailMaskOp op);
   /// The origin of a tile of `tileShape` placed by `imap`/`fmap` in the
   /// current block and iteration (DESIGN §3.2).
   SmallVector<int64_t, 4> tileOrigin(ArrayRef<int64_t> tileShape,

@@ -74,7 +74,8 @@ LogicalResult Evaluator<Dom>::evalInputIter(mb::InputIterOp it,
   for (size_t k = 0; k < off.size(); ++k)
     overhangs |= off[k] + tileShape[k] > logical[k];
   if (overhangs) {
-    // [B26] a tail tile: the reads past the end repeat the last row.
+    // [B26] a tail tile: the reads past the end repeat the last row, and
+    // along the dim the loop walks they are zeros.
     bool outside = false;
     for (size_t k = 0; k < off.size(); ++k)
       outside |= off[k] >= logical[k];
@@ -83,6 +84,8 @@ LogicalResult Evaluator<Dom>::evalInputIter(mb::InputIterOp it,
                   "tile lies outside the input tensor");
     auto r = std::make_shared<T>(tileShape);
     copyClampedBox(x.data.data(), x.shape, off, r->data.data(), tileShape);
+    if (fmap >= 0 && off[fmap] + tileShape[fmap] > logical[fmap])
+      fillPastEnd(*r, fmap, logical[fmap] - off[fmap], dom.zero());
     set(it.getTile(), std::move(r), in.deg);
     return success();
   }
@@ -344,6 +347,11 @@ void Evaluator<Dom>::computeGridDeps(Block &body, ArrayRef<int64_t> grid) {
             deps |= (1u << g) & kernelGridMask;
         if (mask.getFmap() >= 0)
           deps |= kIterationDep;
+      } else if (isa<mb::TailMaskOp>(op)) {
+        // Its values depend on the trip (which elements lie past the end).
+        for (Value v : op.getOperands())
+          deps |= depsOf(v);
+        deps |= kIterationDep;
       } else if (auto loop = dyn_cast<mb::ForLoopOp>(op)) {
         visit(loop.getBody().front());
         auto yield = cast<mb::YieldOp>(loop.getBody().front().getTerminator());

@@ -533,6 +533,33 @@ LogicalResult Evaluator<Dom>::evalBandMask(Operation &op,
   return success();
 }
 
+template <typename Dom>
+LogicalResult Evaluator<Dom>::evalTailMask(mb::TailMaskOp op) {
+  Val a;
+  if (failed(get(op, op.getInput(), a)))
+    return failure();
+  auto loop = dyn_cast_or_null<mb::ForLoopOp>(op->getParentOp());
+  mb::InputIterOp walking = loop ? mb::walkingIterator(loop) : nullptr;
+  if (!walking)
+    return fail(op, EvalErrorKind::InvalidInput,
+                "tail_mask outside a loop that walks a dim");
+  int64_t extent = walking.getLogicalShape()[walking.getFmap()];
+  int64_t dim = op.getDim();
+  int64_t size = op.getType().getDimSize(dim);
+  int64_t keep = extent - iteration * size;
+  if (keep >= size) {
+    env[op.getResult()] = a;
+    return success();
+  }
+  double fill = op.getFill().convertToDouble();
+  if (std::is_same_v<Dom, FieldDomain> && std::isinf(fill))
+    fill = std::copysign(kInfiniteFillStandIn, fill); // as band_mask's
+  auto r = std::make_shared<T>(*a.t);
+  fillPastEnd(*r, dim, keep, dom.constant(fill));
+  set(op.getResult(), std::move(r), maxDeg(a.deg, constantDeg(fill)));
+  return success();
+}
+
 #define MIRAGE_INSTANTIATE_EVALUATOR_OPS(Dom)                                  \
   template std::shared_ptr<Evaluator<Dom>::T> Evaluator<Dom>::binary(          \
       ElementwiseKind, ArrayRef<double>, const T &, const T &);                \
@@ -555,6 +582,7 @@ LogicalResult Evaluator<Dom>::evalBandMask(Operation &op,
   template LogicalResult Evaluator<Dom>::evalBandMask(                         \
       Operation &, ArrayRef<int64_t>, std::optional<int64_t>,                  \
       std::optional<int64_t>, double, bool, ArrayRef<int64_t>);                \
+  template LogicalResult Evaluator<Dom>::evalTailMask(mb::TailMaskOp);        \
   template SmallVector<int64_t, 4> Evaluator<Dom>::tileOrigin(                 \
       ArrayRef<int64_t>, ArrayRef<int64_t>, int64_t, int64_t) const;
 MIRAGE_FOR_EACH_DOMAIN(MIRAGE_INSTANTIATE_EVALUATOR_OPS)

@@ -68,6 +68,8 @@ template <typename Dom> LogicalResult Evaluator<Dom>::evalOp(Operation &op) {
                             m.getFill().convertToDouble(), m.getAdditive(),
                             origin);
       })
+      .template Case<mb::TailMaskOp>(
+          [&](mb::TailMaskOp m) { return evalTailMask(m); })
       .template Case<mt::ThreadGraphOp>(
           [&](auto tg) { return evalThreadGraph(tg); })
       .template Case<mb::InputIterOp, mb::ForLoopOp, mb::OutputSaverOp>(

@@ -133,6 +133,7 @@ FailureOr<SmallVector<int64_t>> mb::computeOutputShape(ArrayRef<int64_t> tile,
 /// a `?` grid dim or a `?` grid dim partitions a static dim.
 static LogicalResult staticTwin(ArrayRef<int64_t> shape, ArrayRef<int64_t> tile,
                                 ArrayRef<int64_t> grid, ArrayRef<int64_t> map,
+                                int64_t forloop, int64_t fmap,
                                 SmallVectorImpl<int64_t> &twinShape,
                                 SmallVectorImpl<int64_t> &twinGrid,
                                 std::string &why) {
@@ -155,10 +156,15 @@ static LogicalResult staticTwin(ArrayRef<int64_t> shape, ArrayRef<int64_t> tile,
       twinShape[d] = tile[d];
     }
   }
+  // [K21] the dim a `?` loop walks: one trip of the tile.
+  if (ShapedType::isDynamic(forloop) && fmap >= 0 &&
+      fmap < static_cast<int64_t>(shape.size()) &&
+      ShapedType::isDynamic(shape[fmap]))
+    twinShape[fmap] = tile[fmap];
   for (auto [d, size] : llvm::enumerate(twinShape))
     if (ShapedType::isDynamic(size)) {
       why = "[K19] dynamic dim " + std::to_string(d) +
-            " must be partitioned by a '?' grid dim";
+            " must be partitioned by a '?' grid dim or walked by a '?' loop";
       return failure();
     }
   return success();
@@ -167,7 +173,8 @@ static LogicalResult staticTwin(ArrayRef<int64_t> shape, ArrayRef<int64_t> tile,
 /// Appended to a tiling diagnostic of a tile without a view.
 static constexpr const char *kNoTailTiling =
     "; nor is it a tail tiling ([B26]: a grid dim of ceil(size / tile) "
-    "blocks along a dim the loop does not walk)";
+    "blocks along a dim the loop does not walk, or a loop of "
+    "ceil(size / tile) trips along a dim the grid does not partition)";
 
 /// The dims along which `tile` tiles `shape` with a tail ([B26]), in
 /// order; empty when it is not a tail tiling (an exact one included).
@@ -181,7 +188,8 @@ static SmallVector<int64_t> tailTiledDims(ArrayRef<int64_t> shape,
   if (static_cast<int64_t>(tile.size()) != rank || grid.size() != 3 ||
       llvm::any_of(
           grid, [](int64_t g) { return g < 1 && !ShapedType::isDynamic(g); }) ||
-      forloop < 1 || !checkGridMap(map, rank, why) || fmap < -1 || fmap >= rank)
+      (forloop < 1 && !ShapedType::isDynamic(forloop)) ||
+      !checkGridMap(map, rank, why) || fmap < -1 || fmap >= rank)
     return {};
   SmallVector<int64_t> tails;
   for (int64_t d = 0; d < rank; ++d) {
@@ -190,6 +198,14 @@ static SmallVector<int64_t> tailTiledDims(ArrayRef<int64_t> shape,
     int64_t walk = d == fmap ? forloop : 1;
     if (tile[d] < 1)
       return {};
+    // [K21] A '?' loop walks a dynamic dim in ceil(size / tile) trips: the
+    // last one may overhang at any size.
+    if (d == fmap && ShapedType::isDynamic(forloop)) {
+      if (!ShapedType::isDynamic(shape[d]) || blocks != 1)
+        return {};
+      tails.push_back(d);
+      continue;
+    }
     // [K19] A '?' grid dim partitions a dynamic dim into ceil(size / tile)
     // blocks: the last one may overhang at any size.
     if (ShapedType::isDynamic(blocks) || ShapedType::isDynamic(shape[d])) {
@@ -201,6 +217,14 @@ static SmallVector<int64_t> tailTiledDims(ArrayRef<int64_t> shape,
     }
     if (tile[d] * blocks * walk == shape[d])
       continue;
+    // A walked tail: the loop's trips cover the dim of one block, the last
+    // trip starting inside the tensor.
+    if (d == fmap) {
+      if (blocks != 1 || walk != (shape[d] + tile[d] - 1) / tile[d])
+        return {};
+      tails.push_back(d);
+      continue;
+    }
     // A tail: partitioned by the grid, not walked by the loop, and the
     // last block starts inside the tensor.
     if (g == map.end() || d == fmap ||
@@ -303,18 +327,36 @@ LogicalResult InputIterOp::verify() {
     return emitOpError("[B4] operand must be an argument of the enclosing "
                        "graph-defined kernel (a device tensor)");
   std::string why;
-  // [K19] a dynamic kernel's iterator checks as its static twin.
+  // [K19] a dynamic kernel's iterator checks as its static twin ([K21]:
+  // one trip of a `?` loop).
+  int64_t forloop = kernel.getForloopRange();
   if (!getInput().getType().hasStaticShape() ||
-      llvm::any_of(kernel.getGridDims(), ShapedType::isDynamic)) {
+      llvm::any_of(kernel.getGridDims(), ShapedType::isDynamic) ||
+      ShapedType::isDynamic(forloop)) {
     SmallVector<int64_t> shape, grid;
     if (getView())
       return emitOpError("[K19] a dynamic kernel's iterator has no view");
+    int64_t fmap = static_cast<int64_t>(getFmap());
+    if (ShapedType::isDynamic(forloop) && fmap >= 0 &&
+        fmap < getInput().getType().getRank() &&
+        !getInput().getType().isDynamicDim(fmap))
+      return emitOpError("[K21] a '?' loop walks dim ")
+             << fmap << " of " << getInput().getType()
+             << ", which is not dynamic";
+    if (!ShapedType::isDynamic(forloop) && fmap >= 0 &&
+        fmap < getInput().getType().getRank() &&
+        getInput().getType().isDynamicDim(fmap))
+      return emitOpError("[K21] a loop of ")
+             << forloop << " trips walks dynamic dim " << fmap
+             << ": a loop that walks a dynamic dim is '?'";
     if (failed(staticTwin(getInput().getType().getShape(),
                           getTile().getType().getShape(), kernel.getGridDims(),
-                          getImap(), shape, grid, why)))
+                          getImap(), forloop, fmap, shape, grid, why)))
       return emitOpError(why);
+    if (ShapedType::isDynamic(forloop))
+      forloop = 1;
     FailureOr<SmallVector<int64_t>> tile = computeInputTileShape(
-        shape, grid, kernel.getForloopRange(), getImap(), getFmap(), why);
+        shape, grid, forloop, getImap(), getFmap(), why);
     if (failed(tile))
       return emitOpError(why);
     auto expected =
@@ -506,7 +548,8 @@ LogicalResult OutputSaverOp::verify() {
       return emitOpError("[K19] a dynamic kernel's saver has no view");
     if (failed(staticTwin(getOutput().getType().getShape(),
                           getInput().getType().getShape(), kernel.getGridDims(),
-                          getOmap(), shape, grid, why)))
+                          getOmap(), /*forloop=*/1, /*fmap=*/-1, shape, grid,
+                          why)))
       return emitOpError(why);
     FailureOr<SmallVector<int64_t>> saved = computeOutputShape(
         getInput().getType().getShape(), grid, getOmap(), why);

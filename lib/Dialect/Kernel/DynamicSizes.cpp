@@ -88,6 +88,26 @@ bool hasDynamicDim(Type type) {
 /// Relates the dynamic dims of `op`'s results to its operands'. Fails when an
 /// op with a dynamic result dim is not one whose shape rule is known here.
 LogicalResult relateOp(Operation *op, DimClasses &classes) {
+  if (auto matmul = dyn_cast<MatmulOp>(op)) {
+    // [C0.20] a dynamic contraction runs over one size.
+    int64_t rank = rankOf(matmul.getResult());
+    classes.unify(matmul.getLhs(), rank - 1, matmul.getRhs(), rank - 2);
+  }
+  if (auto kernel = dyn_cast<GraphKernelOp>(op)) {
+    // [K21] the dims a `?` loop walks are one size.
+    std::optional<std::pair<Value, int64_t>> first;
+    kernel.getBody().walk([&](mb::InputIterOp it) {
+      auto arg = dyn_cast<BlockArgument>(it.getInput());
+      int64_t fmap = static_cast<int64_t>(it.getFmap());
+      if (!arg || fmap < 0)
+        return;
+      Value operand = kernel.getInputs()[arg.getArgNumber()];
+      if (!first)
+        first = {operand, fmap};
+      else
+        classes.unify(first->first, first->second, operand, fmap);
+    });
+  }
   if (op->getNumResults() == 0 ||
       !llvm::any_of(op->getResultTypes(), hasDynamicDim))
     return success();
@@ -325,6 +345,16 @@ LogicalResult DynamicSizes::specialize(FunctionOpInterface function,
         }
     }
     kernel.setGrid(grid);
+    // A `?` loop makes ceil(size / tile) trips ([K21]; a walked tail, [B26],
+    // where the tile does not divide the size).
+    if (ShapedType::isDynamic(kernel.getForloop()))
+      if (mb::ForLoopOp loop = kernel.getForLoop())
+        if (mb::InputIterOp it = mb::walkingIterator(loop)) {
+          int64_t fmap = it.getFmap();
+          int64_t size = it.getInput().getType().getDimSize(fmap);
+          int64_t tile = it.getType().getDimSize(fmap);
+          kernel.setForloop((size + tile - 1) / tile);
+        }
   }
   SmallVector<Type> results;
   for (Value v : body.getTerminator()->getOperands())

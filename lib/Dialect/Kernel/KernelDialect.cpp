@@ -210,8 +210,9 @@ LogicalResult GraphKernelOp::verify() {
     return emitOpError("[K4] block [")
            << block[0] << ", " << block[1] << ", " << block[2]
            << "] has more than 1024 threads";
-  if (getForloop() < 1)
-    return emitOpError("[K5] forloop must be >= 1, got ") << getForloop();
+  if (getForloop() < 1 && !ShapedType::isDynamic(getForloop()))
+    return emitOpError("[K5] forloop must be >= 1 or '?', got ")
+           << getForloop();
   return success();
 }
 
@@ -286,7 +287,8 @@ LogicalResult GraphKernelOp::verifyRegions() {
   if (getNumResults() == 0)
     return emitOpError("[K6] a graph-defined kernel must write at least one "
                        "device tensor");
-  if (failed(verifyDynamicGrid()))
+  if (failed(verifyDynamicGrid()) || failed(verifyDynamicLoop()) ||
+      failed(mb::verifyLoopTail(*this)))
     return failure();
   mb::ForLoopOp loop = getForLoop();
   for (Value r : loop.getResults())
@@ -354,6 +356,37 @@ static void printGridDims(OpAsmPrinter &printer, Operation *,
       printer << g;
   });
   printer << ']';
+}
+
+static ParseResult parseLoopRange(OpAsmParser &parser, IntegerAttr &range) {
+  int64_t n = ShapedType::kDynamic;
+  if (failed(parser.parseOptionalQuestion()) && parser.parseInteger(n))
+    return failure();
+  range = parser.getBuilder().getI64IntegerAttr(n);
+  return success();
+}
+
+static void printLoopRange(OpAsmPrinter &printer, Operation *,
+                           IntegerAttr range) {
+  if (ShapedType::isDynamic(range.getInt()))
+    printer << '?';
+  else
+    printer << range.getInt();
+}
+
+LogicalResult GraphKernelOp::verifyDynamicLoop() {
+  if (!ShapedType::isDynamic(getForloop()))
+    return success();
+  // [K21] an iterator walks the loop (each checks that it walks a dynamic
+  // dim; verifyDynamicGrid that no `?` grid dim splits it).
+  bool walks = false;
+  getBody().walk([&](mb::InputIterOp it) {
+    walks |= static_cast<int64_t>(it.getFmap()) >= 0;
+  });
+  if (!walks)
+    return emitOpError("[K21] forloop is '?' but no input iterator walks "
+                       "the loop");
+  return success();
 }
 
 LogicalResult GraphKernelOp::verifyDynamicGrid() {

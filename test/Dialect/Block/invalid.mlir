@@ -1548,7 +1548,7 @@ func.func @B26_tail_too_few_blocks(%x: tensor<100x64xf16>) -> tensor<96x64xf16> 
   %y = mk.graph_kernel (%x) grid = [6, 1, 1] block = [64, 1, 1] forloop = 1 {
   ^bb0(%X: tensor<100x64xf16>):
     %acc = mb.for_loop -> (tensor<16x64xf16>) {
-      // expected-error @+1 {{'mb.input_iter' op [B7] dim 0 of size 100 is not divisible by grid dim 0 = 6; nor is it a tail tiling ([B26]: a grid dim of ceil(size / tile) blocks along a dim the loop does not walk)}}
+      // expected-error @+1 {{'mb.input_iter' op [B7] dim 0 of size 100 is not divisible by grid dim 0 = 6; nor is it a tail tiling ([B26]: a grid dim of ceil(size / tile) blocks along a dim the loop does not walk, or a loop of ceil(size / tile) trips along a dim the grid does not partition)}}
       %t = mb.input_iter %X imap = [0, -1, -1] fmap = -1 : tensor<100x64xf16> -> tensor<16x64xf16>
       %a = mb.accum_sum %t : tensor<16x64xf16> -> tensor<16x64xf16>
       mb.yield %a : tensor<16x64xf16>
@@ -1561,13 +1561,13 @@ func.func @B26_tail_too_few_blocks(%x: tensor<100x64xf16>) -> tensor<96x64xf16> 
 
 // -----
 
-// [B26] Only a dim the loop does not walk may have a tail: the loop's last
-// step would lie past it.
-func.func @B26_tail_on_a_walked_dim(%x: tensor<8x100xf16>) -> tensor<8x16xf16> {
-  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [64, 1, 1] forloop = 7 {
+// [B26] A walked tail takes ceil(size / tile) trips: 100 columns in tiles
+// of 16 take 7, and an eighth trip would start past the end.
+func.func @B26_walked_tail_too_many_trips(%x: tensor<8x100xf16>) -> tensor<8x16xf16> {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [64, 1, 1] forloop = 8 {
   ^bb0(%X: tensor<8x100xf16>):
     %acc = mb.for_loop -> (tensor<8x16xf16>) {
-      // expected-error @+1 {{'mb.input_iter' op [B7] dim 1 of size 100 (after grid partitioning) is not divisible by forloop = 7; nor is it a tail tiling ([B26]}}
+      // expected-error @+1 {{'mb.input_iter' op [B7] dim 1 of size 100 (after grid partitioning) is not divisible by forloop = 8; nor is it a tail tiling ([B26]}}
       %t = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<8x100xf16> -> tensor<8x16xf16>
       %a = mb.accum_sum %t : tensor<8x16xf16> -> tensor<8x16xf16>
       mb.yield %a : tensor<8x16xf16>

@@ -97,3 +97,71 @@ func.func private @dispatch_large(%x: tensor<?x8xf32> {mk.sizes = [#mk.size<name
   %y = mk.exp %x : tensor<?x8xf32>
   return %y : tensor<?x8xf32>
 }
+
+// [C0.20], [C0.21] A dynamic contraction and a reduction over a dynamic dim:
+// decode attention over a dynamic key length.
+// CHECK-LABEL: func.func @decode_attention(
+// CHECK:         mk.reduce_max %{{.*}} dim = 2 : tensor<8x1x?xf32> -> tensor<8x1x1xf32>
+// CHECK:         mk.matmul %{{.*}}, %{{.*}} : tensor<8x1x?xf32>, tensor<8x?x64xf32> -> tensor<8x1x64xf32>
+func.func @decode_attention(%q: tensor<8x1x64xf32>, %k: tensor<8x?x64xf32> {mk.sizes = [#mk.size<name = "kv">]}, %v: tensor<8x?x64xf32>) -> tensor<8x1x64xf32> {
+  %kt = mk.transpose %k perm = [0, 2, 1] : tensor<8x?x64xf32> -> tensor<8x64x?xf32>
+  %s = mk.matmul %q, %kt : tensor<8x1x64xf32>, tensor<8x64x?xf32> -> tensor<8x1x?xf32>
+  %m = mk.reduce_max %s dim = 2 : tensor<8x1x?xf32> -> tensor<8x1x1xf32>
+  %d = mk.sub %s, %m : tensor<8x1x?xf32>, tensor<8x1x1xf32> -> tensor<8x1x?xf32>
+  %e = mk.exp %d : tensor<8x1x?xf32>
+  %sum = mk.reduce_sum %e dim = 2 : tensor<8x1x?xf32> -> tensor<8x1x1xf32>
+  %o = mk.matmul %e, %v : tensor<8x1x?xf32>, tensor<8x?x64xf32> -> tensor<8x1x64xf32>
+  %r = mk.div %o, %sum : tensor<8x1x64xf32>, tensor<8x1x1xf32> -> tensor<8x1x64xf32>
+  return %r : tensor<8x1x64xf32>
+}
+
+// [K21], [B27], [B28] A '?' loop walks the key length in tiles of 32; the
+// reductions across it read the last trip's tail masked.
+// CHECK-LABEL: func.func @dynamic_loop(
+// CHECK:         mk.graph_kernel(%{{.*}}) grid = [8, 1, 1] block = [128, 1, 1] forloop = ? {
+// CHECK:           mb.tail_mask %{{.*}} dim = 2 fill = 0.000000e+00 : tensor<1x1x32xf32>
+// CHECK:           mb.tail_mask %{{.*}} dim = 2 fill = 0xFFF0000000000000 : tensor<1x1x32xf32>
+func.func @dynamic_loop(%q: tensor<8x1x64xf32>, %k: tensor<8x?x64xf32>, %v: tensor<8x?x64xf32>) -> tensor<8x1x64xf32> {
+  %o = mk.graph_kernel (%q, %k, %v) grid = [8, 1, 1] block = [128, 1, 1] forloop = ? {
+  ^bb0(%Q: tensor<8x1x64xf32>, %K: tensor<8x?x64xf32>, %V: tensor<8x?x64xf32>):
+    %acc:3 = mb.for_loop -> (tensor<1x1x64xf32>, tensor<1x1x1xf32>, tensor<1x1x1xf32>) {
+      %qt = mb.input_iter %Q imap = [0, -1, -1] fmap = -1 : tensor<8x1x64xf32> -> tensor<1x1x64xf32>
+      %kt = mb.input_iter %K imap = [0, -1, -1] fmap = 1 : tensor<8x?x64xf32> -> tensor<1x32x64xf32>
+      %vt = mb.input_iter %V imap = [0, -1, -1] fmap = 1 : tensor<8x?x64xf32> -> tensor<1x32x64xf32>
+      %ktt = mb.transpose %kt perm = [0, 2, 1] : tensor<1x32x64xf32> -> tensor<1x64x32xf32>
+      %s = mb.matmul %qt, %ktt : tensor<1x1x64xf32>, tensor<1x64x32xf32> -> tensor<1x1x32xf32>
+      %e = mb.exp %s : tensor<1x1x32xf32>
+      %em = mb.tail_mask %e dim = 2 fill = 0.0 : tensor<1x1x32xf32>
+      %sm = mb.tail_mask %s dim = 2 fill = 0xFFF0000000000000 : tensor<1x1x32xf32>
+      %mx = mb.reduce_max %sm dim = 2 : tensor<1x1x32xf32> -> tensor<1x1x1xf32>
+      %pv = mb.matmul %em, %vt : tensor<1x1x32xf32>, tensor<1x32x64xf32> -> tensor<1x1x64xf32>
+      %a = mb.accum_sum %pv : tensor<1x1x64xf32> -> tensor<1x1x64xf32>
+      %se = mb.accum_sum_last %em : tensor<1x1x32xf32> -> tensor<1x1x1xf32>
+      %am = mb.accum_max %mx : tensor<1x1x1xf32> -> tensor<1x1x1xf32>
+      mb.yield %a, %se, %am : tensor<1x1x64xf32>, tensor<1x1x1xf32>, tensor<1x1x1xf32>
+    }
+    %q = mb.div %acc#0, %acc#1 : tensor<1x1x64xf32>, tensor<1x1x1xf32> -> tensor<1x1x64xf32>
+    %r = mb.add %q, %acc#2 : tensor<1x1x64xf32>, tensor<1x1x1xf32> -> tensor<1x1x64xf32>
+    %out = mb.output_saver %r omap = [0, -1, -1] : tensor<1x1x64xf32> -> tensor<8x1x64xf32>
+    mb.return %out : tensor<8x1x64xf32>
+  } : (tensor<8x1x64xf32>, tensor<8x?x64xf32>, tensor<8x?x64xf32>) -> tensor<8x1x64xf32>
+  return %o : tensor<8x1x64xf32>
+}
+
+// [B26] A static walked tail: 100 keys in 4 trips of 32, the sum straight
+// from the iterator (whose reads past the end are zeros).
+// CHECK-LABEL: func.func @static_walked_tail(
+// CHECK:         forloop = 4
+func.func @static_walked_tail(%x: tensor<8x100xf32>) -> tensor<8x1xf32> {
+  %o = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 4 {
+  ^bb0(%X: tensor<8x100xf32>):
+    %acc = mb.for_loop -> (tensor<8x1xf32>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<8x100xf32> -> tensor<8x32xf32>
+      %a = mb.accum_sum_last %xt : tensor<8x32xf32> -> tensor<8x1xf32>
+      mb.yield %a : tensor<8x1xf32>
+    }
+    %out = mb.output_saver %acc omap = [-1, -1, -1] : tensor<8x1xf32> -> tensor<8x1xf32>
+    mb.return %out : tensor<8x1xf32>
+  } : (tensor<8x100xf32>) -> tensor<8x1xf32>
+  return %o : tensor<8x1xf32>
+}

@@ -632,7 +632,7 @@ func.func @K4_thread_count_overflow(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
 // -----
 
 func.func @K5_forloop_zero(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
-  // expected-error @+1 {{'mk.graph_kernel' op [K5] forloop must be >= 1, got 0}}
+  // expected-error @+1 {{'mk.graph_kernel' op [K5] forloop must be >= 1 or '?', got 0}}
   %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 0 {
   ^bb0(%X: tensor<2x128xf16>):
     %acc = mb.for_loop -> (tensor<2x32xf16>) {
@@ -1128,26 +1128,12 @@ func.func @C0_19_broadcast_result_static(%x: tensor<?x8xf16>, %y: tensor<1x8xf16
 
 // -----
 
-func.func @C0_20_matmul_dynamic_contraction(%x: tensor<4x?xf16>, %w: tensor<?x8xf16>) -> tensor<4x8xf16> {
-  // expected-error @+1 {{'mk.matmul' op [C0.20] the contracted dims must be static: lhs [4, ?], rhs [?, 8]}}
-  %0 = mk.matmul %x, %w : tensor<4x?xf16>, tensor<?x8xf16> -> tensor<4x8xf16>
+// A dynamic contraction pairs two dynamic dims (the key length of
+// attention); a dynamic dim against a static one has no size to agree on.
+func.func @C0_20_matmul_dynamic_against_static_contraction(%x: tensor<4x?xf16>, %w: tensor<8x8xf16>) -> tensor<4x8xf16> {
+  // expected-error @+1 {{'mk.matmul' op [C0.20] the contracted dims must be both static or both dynamic: lhs [4, ?], rhs [8, 8]}}
+  %0 = mk.matmul %x, %w : tensor<4x?xf16>, tensor<8x8xf16> -> tensor<4x8xf16>
   return %0 : tensor<4x8xf16>
-}
-
-// -----
-
-func.func @C0_21_reduce_dynamic_dim(%x: tensor<8x?xf16>) -> tensor<8x1xf16> {
-  // expected-error @+1 {{'mk.reduce_sum' op [C0.21] the reduced dim 1 must be static, got [8, ?]}}
-  %0 = mk.reduce_sum %x dim = 1 : tensor<8x?xf16> -> tensor<8x1xf16>
-  return %0 : tensor<8x1xf16>
-}
-
-// -----
-
-func.func @C0_21_reduce_max_dynamic_dim(%x: tensor<?x8xf16>) -> tensor<1x8xf16> {
-  // expected-error @+1 {{'mk.reduce_max' op [C0.21] the reduced dim 0 must be static, got [?, 8]}}
-  %0 = mk.reduce_max %x dim = 0 : tensor<?x8xf16> -> tensor<1x8xf16>
-  return %0 : tensor<1x8xf16>
 }
 
 // -----
@@ -1293,13 +1279,13 @@ func.func @K19_dynamic_grid_static_dim(%x: tensor<?x64xf16>, %w: tensor<64x32xf1
 
 // -----
 
-// [K19] a dynamic dim walked by the loop (a masked loop tail is not
-// supported).
-func.func @K19_dynamic_dim_walked(%x: tensor<8x?xf16>) -> tensor<8x16xf16> {
+// [K21] a loop that walks a dynamic dim makes ceil(size / tile) trips: it is
+// '?', not a number.
+func.func @K21_static_loop_walks_dynamic_dim(%x: tensor<8x?xf16>) -> tensor<8x16xf16> {
   %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [64, 1, 1] forloop = 4 {
   ^bb0(%X: tensor<8x?xf16>):
     %acc = mb.for_loop -> (tensor<8x16xf16>) {
-      // expected-error @+1 {{'mb.input_iter' op [K19] dynamic dim 1 must be partitioned by a '?' grid dim}}
+      // expected-error @+1 {{'mb.input_iter' op [K21] a loop of 4 trips walks dynamic dim 1: a loop that walks a dynamic dim is '?'}}
       %t = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<8x?xf16> -> tensor<8x16xf16>
       %a = mb.accum_sum %t : tensor<8x16xf16> -> tensor<8x16xf16>
       mb.yield %a : tensor<8x16xf16>
@@ -1308,6 +1294,63 @@ func.func @K19_dynamic_dim_walked(%x: tensor<8x?xf16>) -> tensor<8x16xf16> {
     mb.return %o : tensor<8x16xf16>
   } : (tensor<8x?xf16>) -> tensor<8x16xf16>
   return %y : tensor<8x16xf16>
+}
+
+// -----
+
+// [K21] a '?' loop walks dynamic dims only: its trips are counted from the
+// walked size.
+func.func @K21_dynamic_loop_walks_static_dim(%x: tensor<8x64xf16>) -> tensor<8x16xf16> {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [64, 1, 1] forloop = ? {
+  ^bb0(%X: tensor<8x64xf16>):
+    %acc = mb.for_loop -> (tensor<8x16xf16>) {
+      // expected-error @+1 {{'mb.input_iter' op [K21] a '?' loop walks dim 1 of 'tensor<8x64xf16>', which is not dynamic}}
+      %t = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<8x64xf16> -> tensor<8x16xf16>
+      %a = mb.accum_sum %t : tensor<8x16xf16> -> tensor<8x16xf16>
+      mb.yield %a : tensor<8x16xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<8x16xf16> -> tensor<8x16xf16>
+    mb.return %o : tensor<8x16xf16>
+  } : (tensor<8x64xf16>) -> tensor<8x16xf16>
+  return %y : tensor<8x16xf16>
+}
+
+// -----
+
+// [K21] the grid does not split the dim a '?' loop walks (the trips of a
+// block would depend on the blocks).
+func.func @K21_dynamic_loop_dim_on_the_grid(%x: tensor<8x?xf16>) -> tensor<8x?xf16> {
+  %y = mk.graph_kernel (%x) grid = [?, 1, 1] block = [64, 1, 1] forloop = ? {
+  ^bb0(%X: tensor<8x?xf16>):
+    %acc = mb.for_loop -> (tensor<8x16xf16>) {
+      // expected-error @+1 {{'mb.input_iter' op [K19] dim 1, partitioned by the '?' grid dim 0, is walked by the loop}}
+      %t = mb.input_iter %X imap = [1, -1, -1] fmap = 1 : tensor<8x?xf16> -> tensor<8x16xf16>
+      %a = mb.accum_sum %t : tensor<8x16xf16> -> tensor<8x16xf16>
+      mb.yield %a : tensor<8x16xf16>
+    }
+    %o = mb.output_saver %acc omap = [1, -1, -1] : tensor<8x16xf16> -> tensor<8x?xf16>
+    mb.return %o : tensor<8x?xf16>
+  } : (tensor<8x?xf16>) -> tensor<8x?xf16>
+  return %y : tensor<8x?xf16>
+}
+
+// -----
+
+// [K21] a '?' loop needs an iterator that walks it: nothing else says how
+// many trips it makes.
+func.func @K21_dynamic_loop_without_a_walk(%x: tensor<?x16xf16>) -> tensor<?x16xf16> {
+  // expected-error @+1 {{'mk.graph_kernel' op [K21] forloop is '?' but no input iterator walks the loop}}
+  %y = mk.graph_kernel (%x) grid = [?, 1, 1] block = [64, 1, 1] forloop = ? {
+  ^bb0(%X: tensor<?x16xf16>):
+    %acc = mb.for_loop -> (tensor<8x16xf16>) {
+      %t = mb.input_iter %X imap = [0, -1, -1] fmap = -1 : tensor<?x16xf16> -> tensor<8x16xf16>
+      %a = mb.accum_sum %t : tensor<8x16xf16> -> tensor<8x16xf16>
+      mb.yield %a : tensor<8x16xf16>
+    }
+    %o = mb.output_saver %acc omap = [0, -1, -1] : tensor<8x16xf16> -> tensor<?x16xf16>
+    mb.return %o : tensor<?x16xf16>
+  } : (tensor<?x16xf16>) -> tensor<?x16xf16>
+  return %y : tensor<?x16xf16>
 }
 
 // -----

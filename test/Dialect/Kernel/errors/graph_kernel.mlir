@@ -7,7 +7,7 @@
 // own checks did not stop verification first.
 
 func.func @K5_forloop_zero(%x: tensor<2x128xf16>) -> tensor<2x32xf16> {
-  // CHECK: errors/graph_kernel.mlir:[[@LINE+1]]:{{[0-9]+}}: error: 'mk.graph_kernel' op [K5] forloop must be >= 1, got 0
+  // CHECK: errors/graph_kernel.mlir:[[@LINE+1]]:{{[0-9]+}}: error: 'mk.graph_kernel' op [K5] forloop must be >= 1 or '?', got 0
   %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 0 {
   ^bb0(%X: tensor<2x128xf16>):
     %acc = mb.for_loop -> (tensor<2x32xf16>) {

@@ -72,6 +72,26 @@ bool isTailTiling(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> tile,
 /// tail tile (isTailTiling), and in a dynamic kernel every dim a '?' grid
 /// dim partitions ([K19]); empty for an exact tiling or a view.
 llvm::SmallVector<int64_t> tailDims(mlir::Operation *op);
+
+// The walked tail of a loop (LoopTail.cpp, docs/dynamic.md).
+/// The first input iterator of `loop` that walks it (fmap != -1), or null.
+/// Its logical extent along fmap is the walked extent W of mb.tail_mask.
+InputIterOp walkingIterator(ForLoopOp loop);
+/// Whether the last trip of `kernel`'s loop overhangs the dim it walks: a
+/// `?` loop ([K21]) or a walked tail ([B26]).
+bool hasLoopTail(GraphKernelOpInterface kernel);
+/// [B28] In a loop with a tail, every reduction across the walked dim
+/// (reduce_sum, reduce_max, a matmul's contraction, an accumulator of a
+/// tile along it) reads its operand with the reduction's identity past the
+/// end: through mb.tail_mask, or for sums straight from the input iterator
+/// (whose reads there are zeros); rms_norm, accum_mean_last, accum_rms_last
+/// and concat do not run across it; the walking iterators agree.
+mlir::LogicalResult verifyLoopTail(GraphKernelOpInterface kernel);
+/// Inserts the mb.tail_mask ops that [B28] asks for into `kernel` (nothing
+/// for a loop without a tail); fails, saying why in `why`, where no mask
+/// can make it right.
+mlir::LogicalResult maskLoopTail(GraphKernelOpInterface kernel,
+                                 std::string &why);
 } // namespace mirage::mb
 
 #endif // MIRAGE_DIALECT_BLOCK_IR_BLOCK_H

@@ -43,6 +43,36 @@ def MB_BandMaskOp : Mirage_BandMaskOp<MB_Dialect, [Mirage_InBlockGraph],
   }];
 }
 
+def MB_TailMaskOp : MB_Op<"tail_mask", [Pure, Mirage_InBlockGraph,
+    SameOperandsAndResultType]> {
+  let summary = "fills the elements of a tile past the end of the walked dim";
+  let description = [{
+    In a loop whose last trip overhangs the dim it walks (a `?` loop,
+    [K21], or a static walked tail, [B26]), the elements of that trip past
+    the end must not count in a reduction across the walked dim. Dim `dim`
+    of the operand runs along the walked dim: at iteration `i`, element `x`
+    with index `j` along `dim` is kept when `i * size(dim) + j < W` and is
+    `fill` otherwise, where `W` is the extent of the dim the kernel's
+    walking input iterators walk. `fill` is the identity of the reduction
+    the mask feeds: 0 for sums and contractions, -inf for maxima (docs/
+    dynamic.md). In a loop without a tail it keeps every element.
+
+    Constraints:
+    - [B27] directly in the body of an `mb.for_loop` whose input iterators
+      walk the loop; `dim` is a dim of the operand whose size is the walking
+      tiles' extent along the walked dim; `fill` is not NaN.
+
+    ```mlir
+    %p = mb.tail_mask %e dim = 1 fill = 0.0 : tensor<1x64xf32>
+    ```
+  }];
+  let arguments = (ins Mirage_Tensor:$input, I64Attr:$dim, F64Attr:$fill);
+  let results = (outs Mirage_Tensor:$result);
+  let assemblyFormat =
+      "$input `dim` `=` $dim `fill` `=` $fill attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Loop structure
 //===----------------------------------------------------------------------===//

@@ -102,7 +102,7 @@ def MK_GraphKernelOp : MK_Op<"graph_kernel", [Pure, IsolatedFromAbove,
     Constraints on the kernel itself:
     - [K3] `grid` has 3 entries >= 1; gx <= 2^31-1 and gy, gz <= 65535;
     - [K4] `block` has 3 entries >= 1 whose product is at most 1024;
-    - [K5] `forloop` >= 1;
+    - [K5] `forloop` >= 1, or `?`: a loop that walks a dynamic dim ([K21]);
     - [K6] the region has one argument per operand, of the operand's type,
       the kernel has at least one result, and `mb.return` returns the
       kernel's result types;
@@ -121,7 +121,15 @@ def MK_GraphKernelOp : MK_Op<"graph_kernel", [Pure, IsolatedFromAbove,
       is partitioned by a `?` grid dim (never walked by the loop, never read
       through a view), a `?` grid dim partitions no static dim, and every
       output saver's `omap` holds it. At run time the dim has
-      ceil(size / tile) blocks, the last tile a tail ([B26]).
+      ceil(size / tile) blocks, the last tile a tail ([B26]). A dynamic
+      dim may instead be walked by a `?` loop ([K21]);
+    - [K21] a `?` forloop walks a dynamic dim (the key/sequence length of
+      attention): every input iterator that walks the loop (`fmap` != -1)
+      walks a dynamic dim, not partitioned by the grid and not read through
+      a view, and at least one does. At run time the loop makes
+      ceil(size / tile) trips; the last tile is a walked tail ([B26]):
+      its reads past the end are zeros, and the reductions across the
+      walked dim read it through `mb.tail_mask` ([B27], [B28]).
 
     ```mlir
     %y = mk.graph_kernel (%x, %w) grid = [256, 1, 1] block = [128, 1, 1]
@@ -154,7 +162,7 @@ def MK_GraphKernelOp : MK_Op<"graph_kernel", [Pure, IsolatedFromAbove,
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     `(` $inputs `)` `grid` `=` custom<GridDims>($grid) `block` `=` $block
-    `forloop` `=` $forloop
+    `forloop` `=` custom<LoopRange>($forloop)
     attr-dict-with-keyword $body `:` functional-type($inputs, $outputs)
   }];
   let hasVerifier = 1;
@@ -168,6 +176,8 @@ def MK_GraphKernelOp : MK_Op<"graph_kernel", [Pure, IsolatedFromAbove,
     int64_t getSharedMemoryLimit();
     /// [K19] the `?` grid dims partition exactly the dynamic dims.
     ::llvm::LogicalResult verifyDynamicGrid();
+    /// [K21] a `?` loop walks dynamic dims only.
+    ::llvm::LogicalResult verifyDynamicLoop();
   }];
 }
 
