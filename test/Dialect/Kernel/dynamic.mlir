@@ -140,8 +140,8 @@ func.func @dynamic_loop(%q: tensor<8x1x64xf32>, %k: tensor<8x?x64xf32>, %v: tens
       %am = mb.accum_max %mx : tensor<1x1x1xf32> -> tensor<1x1x1xf32>
       mb.yield %a, %se, %am : tensor<1x1x64xf32>, tensor<1x1x1xf32>, tensor<1x1x1xf32>
     }
-    %q = mb.div %acc#0, %acc#1 : tensor<1x1x64xf32>, tensor<1x1x1xf32> -> tensor<1x1x64xf32>
-    %r = mb.add %q, %acc#2 : tensor<1x1x64xf32>, tensor<1x1x1xf32> -> tensor<1x1x64xf32>
+    %w = mb.div %acc#0, %acc#1 : tensor<1x1x64xf32>, tensor<1x1x1xf32> -> tensor<1x1x64xf32>
+    %r = mb.add %w, %acc#2 : tensor<1x1x64xf32>, tensor<1x1x1xf32> -> tensor<1x1x64xf32>
     %out = mb.output_saver %r omap = [0, -1, -1] : tensor<1x1x64xf32> -> tensor<8x1x64xf32>
     mb.return %out : tensor<8x1x64xf32>
   } : (tensor<8x1x64xf32>, tensor<8x?x64xf32>, tensor<8x?x64xf32>) -> tensor<8x1x64xf32>
