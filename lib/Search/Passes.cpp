@@ -617,9 +617,37 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
   if (std::string dir = cacheDirectory(); !dir.empty())
     cache.emplace(dir);
 
+  // Checks `program` against the function at `samples` (the check's
+  // verdict is cached); fails saying why in `why`.
+  auto checkProgram = [&](func::FuncOp program, ArrayRef<int64_t> samples,
+                          std::string &why) -> LogicalResult {
+    std::string key;
+    if (cache) {
+      std::string text = search::detail::canonicalFunctionText(func) + "\n" +
+                         search::detail::canonicalFunctionText(program) +
+                         "\nat";
+      for (int64_t v : samples)
+        text += " " + std::to_string(v);
+      key = search::detail::searchCacheKey("size-class-check", text, o, 0);
+    }
+    std::string problem;
+    if (cache && cache->lookup(key, problem))
+      return success();
+    if (failed(checkAtSamples(func, program, size.name, samples, checks, why)))
+      return failure();
+    std::string storeError;
+    if (cache && !cache->store(key, "equivalent", storeError))
+      emitRemark(func.getLoc(), "result cache: cannot store an entry: ")
+          << storeError;
+    return success();
+  };
+
   // One search per class: the function specialised at the class's
   // representative, searched as a static one, generalised back.
   SmallVector<func::FuncOp> programs;
+  // The samples each program was checked at (its own class's and, once
+  // chosen there, other classes').
+  llvm::DenseMap<Operation *, SmallVector<int64_t>> checkedAt;
   std::string notes;
   llvm::raw_string_ostream note(notes);
   for (const SizeClass &c : classes) {
@@ -654,30 +682,17 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
     std::string why;
     std::string label =
         size.name + " " + std::to_string(c.lo) + ".." + std::to_string(c.hi);
-    bool usable = succeeded(generalizeSizes(copy, func, why));
+    bool usable = succeeded(generalizeSizes(copy, func, why, c.hi));
     if (usable) {
       // At the representative the generalised program is the one the
       // search verified; the other samples check it where its tiles fall
       // otherwise. A check that passed is kept in the result cache.
       SmallVector<int64_t> samples = classSamples(c, size, copy);
       llvm::erase(samples, c.representative);
-      std::string key;
-      if (cache) {
-        std::string text = search::detail::canonicalFunctionText(func) + "\n" +
-                           search::detail::canonicalFunctionText(copy) + "\nat";
-        for (int64_t v : samples)
-          text += " " + std::to_string(v);
-        key = search::detail::searchCacheKey("size-class-check", text, o, 0);
-      }
-      std::string problem;
-      if (!cache || !cache->lookup(key, problem)) {
-        usable = succeeded(
-            checkAtSamples(func, copy, size.name, samples, checks, why));
-        std::string storeError;
-        if (usable && cache && !cache->store(key, "equivalent", storeError))
-          emitRemark(func.getLoc(), "result cache: cannot store an entry: ")
-              << storeError;
-      }
+      usable = succeeded(checkProgram(copy, samples, why));
+      SmallVector<int64_t> &checked = checkedAt[copy];
+      checked.assign(samples.begin(), samples.end());
+      checked.push_back(c.representative);
     }
     if (!usable) {
       emitRemark(func.getLoc(), "size class ")
@@ -702,12 +717,34 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
     func::FuncOp best = func;
     FailureOr<double> bestTime =
         modelledTimeOver(func, size.name, samples, chip);
+    // The fastest program that holds at this class's samples: one found
+    // for another class is checked at those it was not checked at yet.
+    SmallVector<std::pair<double, func::FuncOp>> ranked;
     for (func::FuncOp p : programs) {
       FailureOr<double> t = modelledTimeOver(p, size.name, samples, chip);
-      if (succeeded(t) && (failed(bestTime) || *t < *bestTime)) {
-        best = p;
-        bestTime = t;
+      if (succeeded(t) && (failed(bestTime) || *t < *bestTime))
+        ranked.push_back({*t, p});
+    }
+    llvm::stable_sort(ranked, [](const auto &a, const auto &b) {
+      return a.first < b.first;
+    });
+    for (auto [t, p] : ranked) {
+      SmallVector<int64_t> &checked = checkedAt[p];
+      SmallVector<int64_t> unchecked;
+      for (int64_t v : samples)
+        if (!llvm::is_contained(checked, v))
+          unchecked.push_back(v);
+      std::string why;
+      if (!unchecked.empty() && failed(checkProgram(p, unchecked, why))) {
+        emitRemark(func.getLoc(), "size class ")
+            << size.name << " " << c.lo << ".." << c.hi << ": "
+            << p.getName() << " is not used there: " << why;
+        continue;
       }
+      checked.append(unchecked.begin(), unchecked.end());
+      best = p;
+      bestTime = t;
+      break;
     }
     note << "; " << size.name << " " << c.lo << ".." << c.hi << ": "
          << (best == func ? "unfused" : best.getName().str());

@@ -17,6 +17,9 @@ using namespace mirage;
 
 namespace {
 
+/// The smallest walked tile a generalised kernel shrinks to.
+constexpr int64_t kMinWalkedTile = 16;
+
 /// `type` with dim `d` dynamic.
 RankedTensorType withDynamicDim(RankedTensorType type, int64_t d) {
   SmallVector<int64_t> shape(type.getShape());
@@ -127,15 +130,76 @@ LogicalResult unfoldPermutationView(mb::OutputSaverOp saver,
   return success();
 }
 
+/// Recomputes the result types of a block graph after its walked tiles
+/// changed: each op's shape from its operands' (its shape rule; an
+/// element-wise op's, a mask's or an accumulator's from its operand), its
+/// element type kept; the loop's results from what it yields.
+void retypeBlockGraph(mk::GraphKernelOp kernel) {
+  auto shapeOf = [](Value v) {
+    return SmallVector<int64_t>(cast<RankedTensorType>(v.getType()).getShape());
+  };
+  auto retype = [&](Operation &op) {
+    if (isa<mb::InputIterOp, mb::OutputSaverOp>(op) ||
+        op.getNumResults() != 1 || op.getNumOperands() == 0)
+      return;
+    auto type = dyn_cast<RankedTensorType>(op.getResult(0).getType());
+    if (!type)
+      return;
+    SmallVector<int64_t> shape = shapeOf(op.getOperand(0));
+    if (auto acc = dyn_cast<AccumulatorOpInterface>(op)) {
+      AccumulatorKind kind = acc.getAccumulatorKind();
+      if (kind == AccumulatorKind::SumLast ||
+          kind == AccumulatorKind::MeanLast || kind == AccumulatorKind::RmsLast)
+        shape.back() = 1;
+      else if (kind == AccumulatorKind::SumTo)
+        shape.back() = type.getShape().back();
+    } else if (auto infer = dyn_cast<InferTypeOpInterface>(op)) {
+      SmallVector<Type> types;
+      if (failed(infer.inferReturnTypes(
+              op.getContext(), op.getLoc(), op.getOperands(),
+              op.getRawDictionaryAttrs(), op.getPropertiesStorage(),
+              op.getRegions(), types)))
+        return;
+      shape.assign(cast<RankedTensorType>(types.front()).getShape().begin(),
+                   cast<RankedTensorType>(types.front()).getShape().end());
+    }
+    op.getResult(0).setType(type.clone(shape));
+  };
+  mb::ForLoopOp loop = kernel.getForLoop();
+  for (Operation &op : loop.getBody().front())
+    retype(op);
+  auto yield = cast<mb::YieldOp>(loop.getBody().front().getTerminator());
+  for (auto [r, v] : llvm::zip_equal(loop.getResults(), yield.getValues()))
+    r.setType(v.getType());
+  for (Operation &op : kernel.getBody().front())
+    if (!isa<mb::ForLoopOp>(op))
+      retype(op);
+}
+
+/// Sets the walked extent of every walking iterator of `kernel` to `tile`
+/// and retypes the block graph.
+void setWalkedTile(mk::GraphKernelOp kernel, int64_t tile) {
+  kernel.getBody().walk([&](mb::InputIterOp it) {
+    int64_t fmap = static_cast<int64_t>(it.getFmap());
+    if (fmap < 0)
+      return;
+    SmallVector<int64_t> shape(it.getType().getShape());
+    shape[fmap] = tile;
+    it.getTile().setType(it.getType().clone(shape));
+  });
+  retypeBlockGraph(kernel);
+}
+
 /// A kernel of one trip whose tiles hold the whole size, which its outputs
 /// do not have (a reduction over it, attention's key length at a small
-/// representative): its loop walks the size in tiles of that extent, so
-/// that the trips accumulate what the one trip did. Whether that is the
-/// same is the class checks' to say (Passes.cpp). Left alone otherwise.
+/// representative): its loop walks the size in tiles of `largest` (one trip
+/// up to the largest size the program is meant for) or of the extent the
+/// search chose. Whether a size of several trips is right is the class
+/// checks' to say (Passes.cpp). Left alone otherwise.
 LogicalResult walkWholeSize(mk::GraphKernelOp kernel,
                             ArrayRef<mb::InputIterOp> iters,
                             ArrayRef<mb::OutputSaverOp> savers,
-                            std::string &why) {
+                            int64_t largest, std::string &why) {
   if (kernel.getForloop() != 1)
     return success();
   std::optional<int64_t> extent;
@@ -170,6 +234,9 @@ LogicalResult walkWholeSize(mk::GraphKernelOp kernel,
     // With one trip a walk of a static dim reads it whole: as fmap -1.
     it.setFmap(walked);
   }
+  // A tile of at most four times the extent searched.
+  if (largest > *extent && largest <= 4 * *extent)
+    setWalkedTile(kernel, largest);
   return success();
 }
 
@@ -178,7 +245,8 @@ LogicalResult walkWholeSize(mk::GraphKernelOp kernel,
 /// grid dim that partitions the others becomes `?`, the savers' dims it
 /// partitions dynamic. Where the search's tile covered the whole dim (a
 /// grid dim of one block), a grid dim no tensor uses is given to it.
-LogicalResult generalizeKernel(mk::GraphKernelOp kernel, std::string &why) {
+LogicalResult generalizeKernel(mk::GraphKernelOp kernel, int64_t largest,
+                               std::string &why) {
   Block &body = kernel.getBody().front();
   for (auto [arg, in] :
        llvm::zip_equal(body.getArguments(), kernel.getInputs()))
@@ -209,7 +277,7 @@ LogicalResult generalizeKernel(mk::GraphKernelOp kernel, std::string &why) {
     else if (auto saver = dyn_cast<mb::OutputSaverOp>(op))
       savers.push_back(saver);
   });
-  if (failed(walkWholeSize(kernel, iters, savers, why)))
+  if (failed(walkWholeSize(kernel, iters, savers, largest, why)))
     return failure();
   // [K21] A loop that walks the size becomes a `?` loop of the same tile:
   // every walking iterator walks it, no grid dim splits it, and the
@@ -234,6 +302,15 @@ LogicalResult generalizeKernel(mk::GraphKernelOp kernel, std::string &why) {
       }
     }
     kernel.setForloop(ShapedType::kDynamic);
+    // A walked tile that no longer fits (a view became a transposed copy of
+    // the tile) halves: the trips accumulate the same at any tile.
+    mb::InputIterOp walking = mb::walkingIterator(kernel.getForLoop());
+    int64_t tile = walking.getType().getDimSize(walking.getFmap());
+    while (kernel.computeSharedMemoryBytes() > kernel.getSharedMemoryLimit() &&
+           tile % 2 == 0 && tile > kMinWalkedTile) {
+      tile /= 2;
+      setWalkedTile(kernel, tile);
+    }
     if (failed(mb::maskLoopTail(kernel, why)))
       return failure();
   }
@@ -351,7 +428,8 @@ bool hasDynamicOperand(Operation &op) {
 } // namespace
 
 LogicalResult mirage::generalizeSizes(func::FuncOp function,
-                                      func::FuncOp dynamic, std::string &why) {
+                                      func::FuncOp dynamic, std::string &why,
+                                      int64_t largest) {
   FunctionType want = dynamic.getFunctionType();
   if (function.getFunctionType().getNumInputs() != want.getNumInputs() ||
       function.getFunctionType().getNumResults() != want.getNumResults() ||
@@ -375,7 +453,7 @@ LogicalResult mirage::generalizeSizes(func::FuncOp function,
     if (!hasDynamicOperand(op))
       continue;
     if (auto kernel = dyn_cast<mk::GraphKernelOp>(op)) {
-      if (failed(generalizeKernel(kernel, why)))
+      if (failed(generalizeKernel(kernel, largest, why)))
         return failure();
       continue;
     }

@@ -6,7 +6,11 @@
 // valid at every size: the arguments take the dynamic function's types, the
 // ops' result dims follow from their operands', and a kernel's grid dim
 // that partitions a dynamic dim becomes `?` (ceil(size / tile) blocks, the
-// last tile a tail). Tiles keep the extents the search chose.
+// last tile a tail), a loop that walks one a `?` loop (ceil(size / tile)
+// trips, the last one's tail masked). Tiles keep the extents the search
+// chose, except a tile that held the whole size, which grows to the largest
+// size it is meant for, and a walked tile that no longer fits in shared
+// memory once views became tile transposes, which halves until it does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,14 +25,18 @@ namespace mirage {
 
 /// Rewrites `function`, a program with the signature of `dynamic`
 /// specialised at some sizes, into a program with `dynamic`'s signature
-/// (types and `mk.sizes` facts). Fails with the reason in `why` when a dim
-/// cannot be made dynamic (a for-loop walks it, a non-mk op uses it, a tile
-/// of a kernel covers it without a grid dim free to partition it) or the
-/// result does not verify; `function` is then left half rewritten (work on
-/// a clone).
+/// (types and `mk.sizes` facts). `largest` is the largest size the program
+/// is meant for (its size class's upper bound; 0: the size it was found
+/// at): a kernel of one trip whose tile held the whole size walks it in
+/// tiles of that extent, one trip up to it. Fails with the reason in `why`
+/// when a dim cannot be made dynamic (a view other than a permutation reads
+/// it, a non-mk op uses it, a tile of a kernel covers it without a grid dim
+/// free to partition it, a reduction across it a tail would make wrong) or
+/// the result does not verify; `function` is then left half rewritten
+/// (work on a clone).
 mlir::LogicalResult generalizeSizes(mlir::func::FuncOp function,
                                     mlir::func::FuncOp dynamic,
-                                    std::string &why);
+                                    std::string &why, int64_t largest = 0);
 
 } // namespace mirage
 
