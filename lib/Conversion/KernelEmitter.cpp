@@ -772,9 +772,18 @@ Value KernelEmitter::walkedExtent() {
 
 void KernelEmitter::emitTailMask(mb::TailMaskOp op) {
   Value in = buf(op.getInput()), out = buf(op.getResult());
-  stage({in}, {out});
   int64_t dim = op.getDim();
   ArrayRef<int64_t> shape = op.getType().getShape();
+  // No tail where the walked size is known to be a multiple of the tile
+  // (a fact, or the unmasked variant): the mask is its input.
+  mb::InputIterOp walking = mb::walkingIterator(kernel.getForLoop());
+  auto known = divisors.find(
+      {walking.getInput(), static_cast<unsigned>(walking.getFmap())});
+  if (known != divisors.end() && known->second % shape[dim] == 0) {
+    tiles[op.getResult()] = in;
+    return;
+  }
+  stage({in}, {out});
   Value extent = walkedExtent();
   // The trip's first element along the walked dim.
   Value start =

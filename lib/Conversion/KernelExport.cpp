@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
@@ -58,6 +59,37 @@ std::optional<llvm::json::Value> launchDim(func::FuncOp fn, Value v) {
       {"ceil_div", llvm::json::Array{arg.getArgNumber(), *d, *tile}}};
 }
 
+/// The terms of a launch's condition: `cond` an `arith.andi` of
+/// `remui(dim, tile) == 0` on dims of `fn`'s arguments (the unmasked variant
+/// of a kernel, docs/dynamic.md), as [argument, dim, tile] triples.
+std::optional<llvm::json::Array> multipleTerms(func::FuncOp fn, Value cond) {
+  llvm::json::Array terms;
+  SmallVector<Value> work = {cond};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (auto both = v.getDefiningOp<arith::AndIOp>()) {
+      work.push_back(both.getRhs());
+      work.push_back(both.getLhs());
+      continue;
+    }
+    auto cmp = v.getDefiningOp<arith::CmpIOp>();
+    if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::eq ||
+        constantIndex(cmp.getRhs()) != 0)
+      return std::nullopt;
+    auto rem = cmp.getLhs().getDefiningOp<arith::RemUIOp>();
+    auto dim = rem ? rem.getLhs().getDefiningOp<memref::DimOp>() : nullptr;
+    std::optional<int64_t> tile =
+        rem ? constantIndex(rem.getRhs()) : std::nullopt;
+    auto arg = dim ? dyn_cast<BlockArgument>(dim.getSource()) : nullptr;
+    std::optional<int64_t> d = dim ? dim.getConstantIndex() : std::nullopt;
+    if (!arg || arg.getOwner()->getParentOp() != fn.getOperation() || !d ||
+        !tile)
+      return std::nullopt;
+    terms.push_back(llvm::json::Array{arg.getArgNumber(), *d, *tile});
+  }
+  return terms;
+}
+
 /// A memref's shape, `null` for a dynamic dim.
 llvm::json::Array shapeOf(MemRefType type) {
   llvm::json::Array shape;
@@ -103,6 +135,26 @@ struct WriteKernelManifestPass
         }
         entry["grid"] = std::move(*grid);
         entry["block"] = std::move(*block);
+        // A launch under conditions (a kernel's unmasked variant): each
+        // says whether every size listed is a multiple of its tile.
+        llvm::json::Array when;
+        for (Operation *p = launch->getParentOp(); p && p != fn;
+             p = p->getParentOp()) {
+          auto ifOp = dyn_cast<scf::IfOp>(p);
+          std::optional<llvm::json::Array> terms =
+              ifOp ? multipleTerms(fn, ifOp.getCondition()) : std::nullopt;
+          if (!terms) {
+            launch.emitOpError("is launched under a condition the kernel "
+                               "manifest cannot state");
+            ok = false;
+            return;
+          }
+          bool holds = ifOp.getThenRegion().isAncestor(launch->getParentRegion());
+          when.push_back(llvm::json::Object{{"multiple_of", std::move(*terms)},
+                                            {"holds", holds}});
+        }
+        if (!when.empty())
+          entry["when"] = std::move(when);
         int64_t smem = 0;
         if (Value s = launch.getDynamicSharedMemorySize())
           smem = constantIndex(s).value_or(-1);

@@ -29,6 +29,42 @@ namespace {
 /// The blocks of `kernel` along each grid dim: ceil(size / tile) along a
 /// '?' grid dim, the size read from a device tensor it partitions
 /// (`global` maps the kernel's tensors to their buffers).
+/// The tails of `kernel` along dynamic dims ([B26]: a `?` grid dim's, or
+/// the walk of a `?` loop) that `divisors` does not remove: the device
+/// tensor in the kernel, the dim and the tile's extent there.
+SmallVector<std::tuple<Value, unsigned, int64_t>>
+dynamicTails(mk::GraphKernelOp kernel,
+             const llvm::DenseMap<std::pair<Value, unsigned>, int64_t>
+                 &divisors) {
+  SmallVector<std::tuple<Value, unsigned, int64_t>> tails;
+  kernel.getBody().walk([&](Operation *op) {
+    Value device;
+    RankedTensorType tile;
+    if (auto it = dyn_cast<mb::InputIterOp>(op)) {
+      device = it.getInput();
+      tile = it.getType();
+    } else if (auto saver = dyn_cast<mb::OutputSaverOp>(op)) {
+      device = saver.getOutput();
+      tile = saver.getInput().getType();
+    } else {
+      return;
+    }
+    auto type = cast<RankedTensorType>(device.getType());
+    for (int64_t d : mb::tailDims(op)) {
+      if (!type.isDynamicDim(d))
+        continue;
+      auto dim = static_cast<unsigned>(d);
+      int64_t extent = tile.getDimSize(d);
+      auto known = divisors.find({device, dim});
+      if ((known != divisors.end() && known->second % extent == 0) ||
+          llvm::is_contained(tails, std::make_tuple(device, dim, extent)))
+        continue;
+      tails.push_back({device, dim, extent});
+    }
+  });
+  return tails;
+}
+
 SmallVector<Value> gridSizes(OpBuilder &b, mk::GraphKernelOp kernel,
                              const llvm::DenseMap<Value, Value> &global) {
   Location loc = kernel.getLoc();
@@ -304,39 +340,92 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
         record(saved, r);
     }
     int64_t mma = 0;
-    // Pipeline buffers and f32 accumulators take more shared memory than
-    // the verifier's count of the tiles: the pipeline depth follows from
-    // the planned layout (CodePlan.h); without cp.async if not even one
-    // buffer per tile fits.
-    int64_t limit = kernel.getSharedMemoryLimit();
-    std::optional<KernelEmitter> emitter;
-    auto plan = [&](bool async, int64_t stages) {
-      emitter.emplace(kernel, b, global, barriers, tensorCores, mma, async,
-                      stages, registerAccumulators, swizzleShared, banks);
-      emitter->setDivisors(divisors);
-      return emitter->planSharedMemory();
-    };
-    int64_t stages =
-        asyncCopies ? search::choosePipelineStages(
-                          staticTrips(kernel), limit,
-                          [&](int64_t s) { return plan(true, s); })
-                    : 0;
-    int64_t smem = stages > 0 ? plan(true, stages) : plan(false, 1);
-    if (smem > limit)
-      return kernel.emitOpError("needs ")
-             << smem << " bytes of shared memory once lowered (f32 "
-             << "accumulators, aligned tiles), more than the target's "
-             << limit;
-    ArrayRef<int64_t> block = kernel.getBlock();
-    SmallVector<Value> grid = gridSizes(b, kernel, global);
-    auto launch = gpu::LaunchOp::create(
-        b, kernel.getLoc(), grid[0], grid[1], grid[2], cIndex(b, loc, block[0]),
-        cIndex(b, loc, block[1]), cIndex(b, loc, block[2]),
-        arith::ConstantIntOp::create(b, loc, b.getI32Type(), smem));
-    {
+    // Launches the kernel at the insertion point, its tails along the dims
+    // `known` divides by the tile left unmasked.
+    auto launchKernel = [&](const llvm::DenseMap<std::pair<Value, unsigned>,
+                                                 int64_t> &known)
+        -> LogicalResult {
+      // Pipeline buffers and f32 accumulators take more shared memory than
+      // the verifier's count of the tiles: the pipeline depth follows from
+      // the planned layout (CodePlan.h); without cp.async if not even one
+      // buffer per tile fits.
+      int64_t limit = kernel.getSharedMemoryLimit();
+      std::optional<KernelEmitter> emitter;
+      auto plan = [&](bool async, int64_t stages) {
+        emitter.emplace(kernel, b, global, barriers, tensorCores, mma, async,
+                        stages, registerAccumulators, swizzleShared, banks);
+        emitter->setDivisors(known);
+        return emitter->planSharedMemory();
+      };
+      int64_t stages =
+          asyncCopies ? search::choosePipelineStages(
+                            staticTrips(kernel), limit,
+                            [&](int64_t s) { return plan(true, s); })
+                      : 0;
+      int64_t smem = stages > 0 ? plan(true, stages) : plan(false, 1);
+      if (smem > limit)
+        return kernel.emitOpError("needs ")
+               << smem << " bytes of shared memory once lowered (f32 "
+               << "accumulators, aligned tiles), more than the target's "
+               << limit;
+      ArrayRef<int64_t> block = kernel.getBlock();
+      SmallVector<Value> grid = gridSizes(b, kernel, global);
+      auto launch = gpu::LaunchOp::create(
+          b, kernel.getLoc(), grid[0], grid[1], grid[2],
+          cIndex(b, loc, block[0]), cIndex(b, loc, block[1]),
+          cIndex(b, loc, block[2]),
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), smem));
       OpBuilder::InsertionGuard guard(b);
-      if (failed(emitter->emit(launch)))
+      return emitter->emit(launch);
+    };
+    // The tails along dynamic dims that no fact removes: where every such
+    // size is a multiple of its tile at run time, a variant without masks
+    // runs instead.
+    SmallVector<std::tuple<Value, unsigned, int64_t>> tails =
+        dynamicTails(kernel, divisors);
+    if (tails.empty() || !unmaskedVariants) {
+      if (failed(launchKernel(divisors)))
         return failure();
+    } else {
+      Value exact;
+      llvm::DenseMap<std::pair<Value, unsigned>, int64_t> known = divisors;
+      // The sizes as read from the arguments (the kernel manifest names
+      // them so).
+      llvm::DenseMap<Value, Value> outside;
+      for (auto [arg, in] :
+           llvm::zip_equal(kernel.getBody().getArguments(), kernel.getInputs()))
+        outside[arg] = in;
+      for (auto [saved, r] :
+           llvm::zip_equal(kret.getOutputs(), kernel.getResults()))
+        outside[saved] = r;
+      llvm::SmallDenseSet<std::pair<Value, int64_t>> terms;
+      for (auto [device, d, tile] : tails) {
+        std::optional<unsigned> id;
+        if (sizes)
+          id = sizes->findSize(outside.lookup(device), d);
+        Value size =
+            id ? sizeValues[*id]
+               : memref::DimOp::create(b, loc, global.lookup(device), d)
+                     .getResult();
+        known[{device, d}] = tile;
+        if (!terms.insert({size, tile}).second)
+          continue;
+        Value multiple = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::eq,
+            arith::RemUIOp::create(b, loc, size, cIndex(b, loc, tile)),
+            cIndex(b, loc, 0));
+        exact = exact ? arith::AndIOp::create(b, loc, exact, multiple)
+                      : multiple;
+      }
+      auto ifOp = scf::IfOp::create(b, loc, exact, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      if (failed(launchKernel(known)))
+        return failure();
+      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      if (failed(launchKernel(divisors)))
+        return failure();
+      ++numUnmaskedVariants;
     }
     ++numKernels;
     numMmaTiles += mma;

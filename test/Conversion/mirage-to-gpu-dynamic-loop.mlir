@@ -1,12 +1,14 @@
-// RUN: mirage-opt %s --convert-mirage-to-gpu="async-copies=1" | FileCheck %s
-// RUN: mirage-opt %s --convert-mirage-to-gpu | FileCheck %s --check-prefix=SYNC
+// RUN: mirage-opt %s --convert-mirage-to-gpu="async-copies=1 unmasked-variants=0" | FileCheck %s
+// RUN: mirage-opt %s --convert-mirage-to-gpu="unmasked-variants=0" | FileCheck %s --check-prefix=SYNC
+// RUN: mirage-opt %s --convert-mirage-to-gpu | FileCheck %s --check-prefix=VARIANTS
 
 // A '?' loop over a dynamic key length (docs/dynamic.md "The walked tail"):
 // the trip count is ceil(keys / 32), read from the walked tensor; the walked
 // tiles' copies past the end are zero-filled (cp.async with srcElements 0 in
 // the pipeline, whose prologue skips the trips past the end; a select after
 // the clamped load without cp.async); mb.tail_mask is a select on the trip's
-// key index.
+// key index. By default (VARIANTS) a key length that is a multiple of 32
+// launches a variant without the zero fills and the mask.
 
 // CHECK-LABEL: func.func @decode(
 // CHECK:         gpu.launch
@@ -33,6 +35,18 @@
 // SYNC:           %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : index
 // SYNC:           %[[V:.*]] = vector.load
 // SYNC:           arith.select %[[IN]], %[[V]], %{{.*}} : vector<4xf32>
+
+// VARIANTS-LABEL: func.func @decode(
+// VARIANTS:         %[[KV:.*]] = memref.dim %{{.*}}, %{{.*}} : memref<8x?x64xf32>
+// VARIANTS:         %[[REM:.*]] = arith.remui %[[KV]], %{{.*}} : index
+// VARIANTS:         %[[EXACT:.*]] = arith.cmpi eq, %[[REM]], %{{.*}} : index
+// VARIANTS-NEXT:    scf.if %[[EXACT]] {
+// VARIANTS:           gpu.launch
+// VARIANTS-NOT:       arith.select {{.*}} : vector<4xf32>
+// VARIANTS:         } else {
+// VARIANTS:           gpu.launch
+// VARIANTS:           arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
+// VARIANTS:           arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
 
 func.func @decode(%q: tensor<8x1x64xf32>, %k: tensor<8x?x64xf32>, %v: tensor<8x?x64xf32>) -> tensor<8x1x64xf32> {
   %o = mk.graph_kernel (%q, %k, %v) grid = [8, 1, 1] block = [128, 1, 1] forloop = ? {

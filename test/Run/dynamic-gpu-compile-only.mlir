@@ -10,8 +10,8 @@
 // sizes (docs/dynamic.md): the PTX assembles for sm_90 and sm_80, and the
 // manifest gives the '?' grid dim as ceil(dim 0 of argument 0 / 8).
 
-// CHECK: @rmsnorm_matmul on gpu (sm_90): compile-only: 1 kernel binaries
-// SM80: @rmsnorm_matmul on gpu (sm_80): compile-only: 1 kernel binaries
+// CHECK: @rmsnorm_matmul on gpu (sm_90): compile-only: 2 kernel binaries
+// SM80: @rmsnorm_matmul on gpu (sm_80): compile-only: 2 kernel binaries
 // PTXAS-NOT: FAILED
 // MANIFEST:      "grid": [
 // MANIFEST-NEXT:   3,
@@ -20,4 +20,4 @@
 // MANIFEST-NEXT:       0,
 // MANIFEST-NEXT:       0,
 // MANIFEST-NEXT:       8
-// UNFUSED: @rmsnorm_matmul on gpu (sm_90): compile-only: 3 kernel binaries
+// UNFUSED: @rmsnorm_matmul on gpu (sm_90): compile-only: 5 kernel binaries

@@ -99,9 +99,17 @@ def ConvertMirageToGPU : Pass<"convert-mirage-to-gpu", "::mlir::ModuleOp"> {
            "padded rows (multiples of 128 bytes) or the XOR swizzle of "
            "16-byte units (32- and 64-byte rows) that keeps ldmatrix free of "
            "bank conflicts (off: row-major, to measure what it removes)">,
+    Option<"unmaskedVariants", "unmasked-variants", "bool",
+           /*default=*/"true",
+           "Launch a kernel with tails along dynamic dims (docs/dynamic.md) "
+           "as two variants: one without masks where every such size is a "
+           "multiple of its tile at run time, the masked one otherwise">,
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Graph-defined kernels lowered">,
+    Statistic<"numUnmaskedVariants", "unmasked-variants",
+              "Kernels with a second, unmasked variant for sizes that are "
+              "multiples of their tiles">,
     Statistic<"numMmaTiles", "mma-matmuls", "Matmul tiles on tensor cores">,
     Statistic<"numBarriers", "barriers", "Barriers emitted">,
     Statistic<"numSharedChecked", "shared-accesses-checked",
