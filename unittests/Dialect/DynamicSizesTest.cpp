@@ -106,11 +106,14 @@ TEST(TailTiling, CeilDivisionOnGridDimsOnly) {
       mb::isTailTiling({100, 64}, {16, 64}, {6, 1, 1}, 1, {0, -1, -1}, -1));
   EXPECT_FALSE(
       mb::isTailTiling({100, 64}, {16, 64}, {8, 1, 1}, 1, {0, -1, -1}, -1));
-  // A dim the loop walks has no tail; neither does one no grid dim splits.
+  // A dim the loop walks has a tail when ceil(size / tile) trips walk it
+  // and no grid dim splits it; one the grid splits as well has none.
   EXPECT_FALSE(
       mb::isTailTiling({8, 100}, {8, 16}, {7, 1, 1}, 1, {1, -1, -1}, 1));
-  EXPECT_FALSE(
+  EXPECT_TRUE(
       mb::isTailTiling({8, 100}, {8, 16}, {1, 1, 1}, 7, {-1, -1, -1}, 1));
+  EXPECT_FALSE(
+      mb::isTailTiling({8, 100}, {8, 16}, {1, 1, 1}, 8, {-1, -1, -1}, 1));
   // The other dims still tile exactly.
   EXPECT_FALSE(
       mb::isTailTiling({100, 64}, {16, 32}, {7, 1, 1}, 1, {0, -1, -1}, -1));

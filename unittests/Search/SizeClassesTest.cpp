@@ -174,8 +174,9 @@ func.func @whole_dynamic(%x: tensor<?x64xf32> {mk.sizes = [#mk.size<name = "rows
   %y = mk.exp %x : tensor<?x64xf32>
   return %y : tensor<?x64xf32>
 }
-// The loop walks the rows: no tiling of them survives every size. (Only
-// the dynamic function's signature matters.)
+// The loop walks the rows: a '?' loop walks them at every size, the sum
+// reading the iterator's zeros past the end. (Only the dynamic function's
+// signature matters.)
 func.func @walked(%x: tensor<4x64xf32>) -> tensor<2x64xf32> {
   %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 2 {
   ^bb0(%X: tensor<4x64xf32>):
@@ -190,6 +191,22 @@ func.func @walked(%x: tensor<4x64xf32>) -> tensor<2x64xf32> {
   return %y : tensor<2x64xf32>
 }
 func.func private @walked_dynamic(tensor<?x64xf32> {mk.sizes = [#mk.size<name = "rows">]}) -> tensor<2x64xf32>
+// A mean across the walked columns: a tail would count the columns past
+// the end.
+func.func @walked_mean(%x: tensor<2x8xf32>) -> tensor<2x1xf32> {
+  %y = mk.graph_kernel (%x) grid = [1, 1, 1] block = [128, 1, 1] forloop = 2 {
+  ^bb0(%X: tensor<2x8xf32>):
+    %acc = mb.for_loop -> (tensor<2x1xf32>) {
+      %t = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<2x8xf32> -> tensor<2x4xf32>
+      %s = mb.accum_mean_last %t : tensor<2x4xf32> -> tensor<2x1xf32>
+      mb.yield %s : tensor<2x1xf32>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<2x1xf32> -> tensor<2x1xf32>
+    mb.return %o : tensor<2x1xf32>
+  } : (tensor<2x8xf32>) -> tensor<2x1xf32>
+  return %y : tensor<2x1xf32>
+}
+func.func private @walked_mean_dynamic(tensor<2x?xf32> {mk.sizes = [#mk.size<name = "cols">]}) -> tensor<2x1xf32>
 )mlir";
 
 TEST_F(SizeClassesTest, GeneralizesTheGridDimOfTheSize) {
@@ -226,14 +243,34 @@ TEST_F(SizeClassesTest, GivesAWholeTileAFreeGridDim) {
             SmallVector<int64_t>(it.getImap()));
 }
 
-TEST_F(SizeClassesTest, RefusesADimTheLoopWalks) {
+TEST_F(SizeClassesTest, WalksADynamicDimWithADynamicLoop) {
+  OwningOpRef<ModuleOp> module = parse(kSpecialised);
+  ASSERT_TRUE(module);
+  auto walked = module->lookupSymbol<func::FuncOp>("walked");
+  std::string why;
+  ASSERT_TRUE(succeeded(generalizeSizes(
+      walked, module->lookupSymbol<func::FuncOp>("walked_dynamic"), why)))
+      << why;
+  auto kernel = cast<mk::GraphKernelOp>(&walked.getBody().front().front());
+  EXPECT_TRUE(ShapedType::isDynamic(kernel.getForloop()));
+  EXPECT_EQ(llvm::to_vector(kernel.getGrid()),
+            (SmallVector<int64_t>{1, 1, 1}));
+  // The sum reads the iterator's zeros: no mask.
+  bool masked = false;
+  kernel.walk([&](mb::TailMaskOp) { masked = true; });
+  EXPECT_FALSE(masked);
+}
+
+TEST_F(SizeClassesTest, RefusesAMeanAcrossTheWalkedDim) {
   OwningOpRef<ModuleOp> module = parse(kSpecialised);
   ASSERT_TRUE(module);
   std::string why;
   EXPECT_TRUE(failed(generalizeSizes(
-      module->lookupSymbol<func::FuncOp>("walked"),
-      module->lookupSymbol<func::FuncOp>("walked_dynamic"), why)));
-  EXPECT_EQ("the for-loop walks a dynamic dim", why);
+      module->lookupSymbol<func::FuncOp>("walked_mean"),
+      module->lookupSymbol<func::FuncOp>("walked_mean_dynamic"), why)));
+  EXPECT_EQ("'mb.accum_mean_last' divides by the count of the walked "
+            "elements, which a tail would change",
+            why);
 }
 
 } // namespace
