@@ -303,8 +303,12 @@ def main():
             if rc_p == 0:
                 try:
                     man = json.load(open(os.path.join(dump, "manifest.json")))
-                    nk = sum(len(fn.get("launches", []))
-                             for fn in man.get("functions", []))
+                    # A kernel's unmasked variant (launched "when" the
+                    # sizes are multiples of its tiles) is the same kernel.
+                    nk = sum(1 for fn in man.get("functions", [])
+                             for l in fn.get("launches", [])
+                             if not any(w.get("holds")
+                                        for w in l.get("when", [])))
                     kernels = str(nk)
                 except (OSError, ValueError):
                     nk, kernels = None, "0 (no manifest)"

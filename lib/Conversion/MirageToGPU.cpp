@@ -15,6 +15,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <numeric>
+
 namespace mirage {
 #define GEN_PASS_DEF_CONVERTMIRAGETOGPU
 #include "Mirage/Conversion/Passes.h.inc"
@@ -26,9 +28,6 @@ using namespace mirage::lowering;
 
 namespace {
 
-/// The blocks of `kernel` along each grid dim: ceil(size / tile) along a
-/// '?' grid dim, the size read from a device tensor it partitions
-/// (`global` maps the kernel's tensors to their buffers).
 /// The tails of `kernel` along dynamic dims ([B26]: a `?` grid dim's, or
 /// the walk of a `?` loop) that `divisors` does not remove: the device
 /// tensor in the kernel, the dim and the tile's extent there.
@@ -65,6 +64,9 @@ dynamicTails(mk::GraphKernelOp kernel,
   return tails;
 }
 
+/// The blocks of `kernel` along each grid dim: ceil(size / tile) along a
+/// '?' grid dim, the size read from a device tensor it partitions
+/// (`global` maps the kernel's tensors to their buffers).
 SmallVector<Value> gridSizes(OpBuilder &b, mk::GraphKernelOp kernel,
                              const llvm::DenseMap<Value, Value> &global) {
   Location loc = kernel.getLoc();
@@ -407,7 +409,8 @@ LogicalResult ConvertMirageToGPUPass::convert(func::FuncOp fn) {
             id ? sizeValues[*id]
                : memref::DimOp::create(b, loc, global.lookup(device), d)
                      .getResult();
-        known[{device, d}] = tile;
+        int64_t &divisor = known[{device, d}];
+        divisor = divisor ? std::lcm(divisor, tile) : tile;
         if (!terms.insert({size, tile}).second)
           continue;
         Value multiple = arith::CmpIOp::create(

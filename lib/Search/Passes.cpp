@@ -729,9 +729,10 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
       return a.first < b.first;
     });
     for (auto [t, p] : ranked) {
+      // This class's samples for p's own tiles.
       SmallVector<int64_t> &checked = checkedAt[p];
       SmallVector<int64_t> unchecked;
-      for (int64_t v : samples)
+      for (int64_t v : classSamples(c, size, p))
         if (!llvm::is_contained(checked, v))
           unchecked.push_back(v);
       std::string why;

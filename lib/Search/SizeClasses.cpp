@@ -75,7 +75,7 @@ mirage::search::makeSizeClasses(const mk::DynamicSize &size,
 SmallVector<int64_t> mirage::search::classSamples(const SizeClass &c,
                                                   const mk::DynamicSize &size,
                                                   func::FuncOp program) {
-  std::set<int64_t> tiles;
+  std::set<int64_t> tiles, walked;
   program.walk([&](mk::GraphKernelOp kernel) {
     ArrayRef<int64_t> grid = kernel.getGrid();
     kernel.getBody().walk([&](mb::OutputSaverOp saver) {
@@ -84,6 +84,11 @@ SmallVector<int64_t> mirage::search::classSamples(const SizeClass &c,
           tiles.insert(
               saver.getInput().getType().getDimSize(saver.getOmap()[g]));
     });
+    // The tile a `?` loop walks ([K21]).
+    if (ShapedType::isDynamic(kernel.getForloop()))
+      if (mb::ForLoopOp loop = kernel.getForLoop())
+        if (mb::InputIterOp it = mb::walkingIterator(loop))
+          walked.insert(it.getType().getDimSize(it.getFmap()));
   });
   std::set<int64_t> samples;
   auto add = [&](int64_t v) {
@@ -94,6 +99,12 @@ SmallVector<int64_t> mirage::search::classSamples(const SizeClass &c,
   add(c.lo);
   add(c.hi);
   add(c.representative);
+  // A walked tile: two trips, and two trips and a tail (a last trip that
+  // is not the first).
+  for (int64_t t : walked) {
+    add(2 * t);
+    add(2 * t + 1);
+  }
   for (int64_t t : tiles) {
     // A multiple of the tile and a value one past a multiple (a tail).
     int64_t multiple = std::max<int64_t>(t, (c.lo + t - 1) / t * t);

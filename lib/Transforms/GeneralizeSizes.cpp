@@ -60,37 +60,56 @@ LogicalResult generalizeReshape(mk::ReshapeOp reshape, std::string &why) {
   return failure();
 }
 
+/// A view that is a permutation (a transpose the search folded into a read
+/// or write) in the device tensor's terms: device dim j is logical dim
+/// `logicalOf[j]`, logical dim i device dim `deviceOf[i]`.
+struct PermutationView {
+  SmallVector<int64_t> logicalOf, deviceOf;
+
+  static std::optional<PermutationView> of(AffineMap map) {
+    if (!map.isPermutation())
+      return std::nullopt;
+    PermutationView v;
+    for (AffineExpr e : map.getResults())
+      v.logicalOf.push_back(cast<AffineDimExpr>(e).getPosition());
+    v.deviceOf.resize(v.logicalOf.size());
+    for (auto [j, logical] : llvm::enumerate(v.logicalOf))
+      v.deviceOf[logical] = j;
+    return v;
+  }
+  /// A logical tile's shape in the device tensor's dim order.
+  SmallVector<int64_t> deviceShape(ArrayRef<int64_t> logical) const {
+    SmallVector<int64_t> shape;
+    for (int64_t i : logicalOf)
+      shape.push_back(logical[i]);
+    return shape;
+  }
+  /// A grid map (imap, omap) of logical dims as one of device dims.
+  SmallVector<int64_t> deviceMap(ArrayRef<int64_t> map) const {
+    SmallVector<int64_t> out;
+    for (int64_t d : map)
+      out.push_back(d < 0 ? d : deviceOf[d]);
+    return out;
+  }
+};
+
 /// An input iterator of `it`'s device tensor without its view, where the
-/// view is a permutation (a transpose the search folded into the read):
-/// the tile read in the device tensor's dim order, then an mb.transpose.
-/// Dynamic kernels read without views ([K19]).
+/// view is a permutation: the tile read in the device tensor's dim order,
+/// then an mb.transpose. Dynamic kernels read without views ([K19]).
 LogicalResult unfoldPermutationView(mb::InputIterOp it, std::string &why) {
-  AffineMap map = *it.getView();
-  if (!map.isPermutation()) {
+  std::optional<PermutationView> view = PermutationView::of(*it.getView());
+  if (!view) {
     why = "a view that is not a permutation reads a dynamic dim";
     return failure();
   }
-  // Device dim j is logical dim p[j].
-  SmallVector<int64_t> p;
-  for (AffineExpr e : map.getResults())
-    p.push_back(cast<AffineDimExpr>(e).getPosition());
-  SmallVector<int64_t> deviceDimOf(p.size());
-  for (auto [j, logical] : llvm::enumerate(p))
-    deviceDimOf[logical] = j;
-  ArrayRef<int64_t> logicalTile = it.getType().getShape();
-  SmallVector<int64_t> tile;
-  for (int64_t logical : p)
-    tile.push_back(logicalTile[logical]);
-  SmallVector<int64_t> imap;
-  for (int64_t d : it.getImap())
-    imap.push_back(d < 0 ? d : deviceDimOf[d]);
   int64_t fmap = static_cast<int64_t>(it.getFmap());
   OpBuilder b(it);
   auto read = mb::InputIterOp::create(
-      b, it.getLoc(), it.getType().clone(tile), it.getInput(), imap,
-      fmap < 0 ? fmap : deviceDimOf[fmap], /*view=*/AffineMapAttr());
+      b, it.getLoc(), it.getType().clone(view->deviceShape(it.getType().getShape())),
+      it.getInput(), view->deviceMap(it.getImap()),
+      fmap < 0 ? fmap : view->deviceOf[fmap], /*view=*/AffineMapAttr());
   auto transposed = mb::TransposeOp::create(b, it.getLoc(), it.getType(),
-                                            read.getTile(), deviceDimOf);
+                                            read.getTile(), view->deviceOf);
   it.getTile().replaceAllUsesWith(transposed.getResult());
   it.erase();
   return success();
@@ -100,31 +119,20 @@ LogicalResult unfoldPermutationView(mb::InputIterOp it, std::string &why) {
 /// tensor's dim order, saved without the view.
 LogicalResult unfoldPermutationView(mb::OutputSaverOp saver,
                                     std::string &why) {
-  AffineMap map = *saver.getView();
-  if (!map.isPermutation()) {
+  std::optional<PermutationView> view = PermutationView::of(*saver.getView());
+  if (!view) {
     why = "a view that is not a permutation writes a dynamic dim";
     return failure();
   }
-  SmallVector<int64_t> p;
-  for (AffineExpr e : map.getResults())
-    p.push_back(cast<AffineDimExpr>(e).getPosition());
-  SmallVector<int64_t> deviceDimOf(p.size());
-  for (auto [j, logical] : llvm::enumerate(p))
-    deviceDimOf[logical] = j;
   auto logicalTile = saver.getInput().getType();
-  SmallVector<int64_t> tile;
-  for (int64_t logical : p)
-    tile.push_back(logicalTile.getDimSize(logical));
-  SmallVector<int64_t> omap;
-  for (int64_t d : saver.getOmap())
-    omap.push_back(d < 0 ? d : deviceDimOf[d]);
   OpBuilder b(saver);
   auto transposed = mb::TransposeOp::create(
-      b, saver.getLoc(), logicalTile.clone(tile), saver.getInput(), p);
-  auto plain = mb::OutputSaverOp::create(b, saver.getLoc(),
-                                         saver.getOutput().getType(),
-                                         transposed.getResult(), omap,
-                                         /*view=*/AffineMapAttr());
+      b, saver.getLoc(),
+      logicalTile.clone(view->deviceShape(logicalTile.getShape())),
+      saver.getInput(), view->logicalOf);
+  auto plain = mb::OutputSaverOp::create(
+      b, saver.getLoc(), saver.getOutput().getType(), transposed.getResult(),
+      view->deviceMap(saver.getOmap()), /*view=*/AffineMapAttr());
   saver.getOutput().replaceAllUsesWith(plain.getOutput());
   saver.erase();
   return success();
@@ -217,6 +225,13 @@ LogicalResult walkWholeSize(mk::GraphKernelOp kernel,
   }
   if (!extent)
     return success();
+  // A band mask's place along the walked dim would not follow the trips.
+  bool masked = false;
+  kernel.walk([&](mb::BandMaskOp) { masked = true; });
+  if (masked) {
+    why = "a one-trip kernel with a band mask holds the whole size";
+    return failure();
+  }
   for (mb::OutputSaverOp saver : savers)
     if (llvm::is_contained(saver.getOutput().getType().getShape(), *extent))
       return success();
@@ -253,10 +268,11 @@ LogicalResult generalizeKernel(mk::GraphKernelOp kernel, int64_t largest,
     arg.setType(in.getType());
   // Dynamic kernels read and write without views ([K19]): permutations
   // become transposes of the tiles.
+  // A kernel that takes a dynamic dim reads every input without a view
+  // (its loop may become `?`, whose kernel has none, [K19]).
   SmallVector<Operation *> viewed;
   kernel.getBody().walk([&](Operation *op) {
-    if (auto it = dyn_cast<mb::InputIterOp>(op);
-        it && it.getView() && !it.getInput().getType().hasStaticShape())
+    if (auto it = dyn_cast<mb::InputIterOp>(op); it && it.getView())
       viewed.push_back(op);
     // A saver's view matters where the grid partitions the size (then its
     // result is dynamic); the verifier says so if a view is left there.
@@ -302,8 +318,11 @@ LogicalResult generalizeKernel(mk::GraphKernelOp kernel, int64_t largest,
       }
     }
     kernel.setForloop(ShapedType::kDynamic);
+    if (failed(mb::maskLoopTail(kernel, why)))
+      return failure();
     // A walked tile that no longer fits (a view became a transposed copy of
-    // the tile) halves: the trips accumulate the same at any tile.
+    // the tile, masks were added) halves: the trips accumulate the same at
+    // any tile.
     mb::InputIterOp walking = mb::walkingIterator(kernel.getForLoop());
     int64_t tile = walking.getType().getDimSize(walking.getFmap());
     while (kernel.computeSharedMemoryBytes() > kernel.getSharedMemoryLimit() &&
@@ -311,8 +330,6 @@ LogicalResult generalizeKernel(mk::GraphKernelOp kernel, int64_t largest,
       tile /= 2;
       setWalkedTile(kernel, tile);
     }
-    if (failed(mb::maskLoopTail(kernel, why)))
-      return failure();
   }
   // The grid dim of the size (one size per kernel).
   std::optional<int64_t> sizeGrid;

@@ -58,6 +58,9 @@ LogicalResult TailMaskOp::verify() {
   if (!it)
     return emitOpError("[B27] no input iterator of the loop walks it: there "
                        "is no walked dim to mask");
+  // The iterator checks its own fmap ([B6]); it may not be verified yet.
+  if (static_cast<int64_t>(it.getFmap()) >= it.getType().getRank())
+    return failure();
   int64_t walked = it.getType().getDimSize(it.getFmap());
   if (getType().getDimSize(dim) != walked)
     return emitOpError("[B27] dim ")
@@ -121,6 +124,13 @@ private:
       return success();
     }
     if (auto mask = dyn_cast<TailMaskOp>(op)) {
+      // A mask of another dim than the one that runs along the walked dim
+      // masks nothing that matters and loses where it runs.
+      Walked in = of(mask.getInput());
+      if (in.dim >= 0 && in.dim != static_cast<int64_t>(mask.getDim()))
+        return unsupported(&op, "masks dim " + Twine(mask.getDim()) +
+                                    ", but dim " + Twine(in.dim) +
+                                    " runs along the walked dim");
       double fill = mask.getFill().convertToDouble();
       Pad pad = fill == 0.0                         ? Pad::Zero
                 : std::isinf(fill) && std::signbit(fill) ? Pad::NegInf
@@ -179,9 +189,13 @@ private:
   /// graphs, masks, selects, concat along another dim): a result dim runs
   /// along the walked dim where an operand's does and is not broadcast.
   LogicalResult visitElementwise(Operation &op) {
-    if (op.getNumResults() != 1)
-      return unsupported(&op, "has several results: cannot tell which of "
-                              "their dims run along the walked dim");
+    // Several results (a thread graph's) share one shape.
+    if (op.getNumResults() == 0 ||
+        llvm::any_of(op.getResultTypes(), [&](Type t) {
+          return t != op.getResult(0).getType();
+        }))
+      return unsupported(&op, "has results of several shapes: cannot tell "
+                              "which of their dims run along the walked dim");
     auto result = cast<RankedTensorType>(op.getResult(0).getType());
     int64_t dim = -1;
     for (Value v : op.getOperands()) {
@@ -202,7 +216,8 @@ private:
         }))
       return unsupported(&op, "changes the rank of a tile that runs along "
                               "the walked dim");
-    walked[op.getResult(0)] = {dim, Pad::Unknown};
+    for (Value r : op.getResults())
+      walked[r] = {dim, Pad::Unknown};
     return success();
   }
 

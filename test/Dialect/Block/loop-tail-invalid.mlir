@@ -209,3 +209,24 @@ func.func @B28_walking_iterators_disagree(%k: tensor<8x100x64xf32>, %v: tensor<8
   } : (tensor<8x100x64xf32>, tensor<8x128x64xf32>) -> tensor<8x1x64xf32>
   return %o : tensor<8x1x64xf32>
 }
+
+// -----
+
+// A square tile: masking dim 2 leaves the keys (dim 1) unmasked.
+func.func @B28_mask_of_another_dim(%k: tensor<8x?x32xf32>) -> tensor<8x1x32xf32> {
+  %o = mk.graph_kernel (%k) grid = [8, 1, 1] block = [128, 1, 1] forloop = ? {
+  ^bb0(%K: tensor<8x?x32xf32>):
+    %acc = mb.for_loop -> (tensor<1x1x32xf32>) {
+      %kt = mb.input_iter %K imap = [0, -1, -1] fmap = 1 : tensor<8x?x32xf32> -> tensor<1x32x32xf32>
+      %e = mb.exp %kt : tensor<1x32x32xf32>
+      // expected-error @+1 {{'mb.tail_mask' op [B28] masks dim 2, but dim 1 runs along the walked dim}}
+      %m = mb.tail_mask %e dim = 2 fill = 0.0 : tensor<1x32x32xf32>
+      %r = mb.reduce_sum %m dim = 1 : tensor<1x32x32xf32> -> tensor<1x1x32xf32>
+      %a = mb.accum_sum %r : tensor<1x1x32xf32> -> tensor<1x1x32xf32>
+      mb.yield %a : tensor<1x1x32xf32>
+    }
+    %out = mb.output_saver %acc omap = [0, -1, -1] : tensor<1x1x32xf32> -> tensor<8x1x32xf32>
+    mb.return %out : tensor<8x1x32xf32>
+  } : (tensor<8x?x32xf32>) -> tensor<8x1x32xf32>
+  return %o : tensor<8x1x32xf32>
+}
