@@ -73,8 +73,11 @@ Reason checkDynamicDims(Operation *op, bool keepDynamic) {
   if (!keepDynamic)
     return "dynamic dims (kept by the default dynamic-dims=1, "
            "docs/dynamic.md)";
-  const char *reduced = "a reduced or contracted dim is dynamic (mk reduces "
-                        "and contracts static dims only, docs/dynamic.md)";
+  // A dynamic reduced or contracted dim (a key length) is kept ([C0.20],
+  // [C0.21]): its kernel walks it with a `?` loop (docs/dynamic.md).
+  const char *reduced = "a dynamic dim is reduced by a min, a product or an "
+                        "argmax (mk reduces a dynamic dim by sums and maxima, "
+                        "docs/dynamic.md)";
   auto dynamicAt = [](Value v, int64_t d) {
     auto t = dyn_cast<RankedTensorType>(v.getType());
     return t && d >= 0 && d < t.getRank() && t.isDynamicDim(d);
@@ -83,10 +86,6 @@ Reason checkDynamicDims(Operation *op, bool keepDynamic) {
                       "another (mk pairs a dynamic dim with dynamic dims or "
                       "a broadcast 1 only, [C0.19])";
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-    for (auto [size, it] : llvm::zip(linalgOp.getStaticLoopRanges(),
-                                     linalgOp.getIteratorTypesArray()))
-      if (it == utils::IteratorType::reduction && ShapedType::isDynamic(size))
-        return reduced;
     // Every operand's size of one loop dim: all dynamic or all static.
     SmallVector<int> kind(linalgOp.getNumLoops(), 0); // 1 static, 2 dynamic
     for (OpOperand &operand : op->getOpOperands()) {
@@ -105,11 +104,7 @@ Reason checkDynamicDims(Operation *op, bool keepDynamic) {
     }
     return {};
   }
-  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
-    return dynamicAt(softmax.getInput(), softmax.getDimension()) ? reduced
-                                                                 : Reason();
-  if (isa<tosa::ReduceSumOp, tosa::ReduceMaxOp, tosa::ReduceMinOp,
-          tosa::ReduceProductOp, tosa::ArgMaxOp>(op)) {
+  if (isa<tosa::ReduceMinOp, tosa::ReduceProductOp, tosa::ArgMaxOp>(op)) {
     auto axis = op->getAttrOfType<IntegerAttr>("axis");
     return axis && dynamicAt(op->getOperand(0), axis.getInt()) ? reduced
                                                                : Reason();
@@ -119,11 +114,11 @@ Reason checkDynamicDims(Operation *op, bool keepDynamic) {
                ? "the concatenated dim is dynamic (docs/dynamic.md)"
                : Reason();
   if (auto matmul = dyn_cast<tosa::MatMulOp>(op)) {
-    if (dynamicAt(matmul.getA(), 2))
-      return reduced;
-    // The rows (A's dim 1) and columns (B's dim 2) are the result's.
+    // The contracted dims pair ([C0.20]); the rows (A's dim 1) and columns
+    // (B's dim 2) are the result's.
     Value c = op->getResult(0);
-    if (dynamicAt(matmul.getA(), 1) != dynamicAt(c, 1) ||
+    if (dynamicAt(matmul.getA(), 2) != dynamicAt(matmul.getB(), 1) ||
+        dynamicAt(matmul.getA(), 1) != dynamicAt(c, 1) ||
         dynamicAt(matmul.getB(), 2) != dynamicAt(c, 2))
       return mixed;
   }

@@ -186,7 +186,10 @@ unsigned fuseComposites(func::FuncOp func) {
     for (auto [x, r] : {std::pair(lhs, rhs), std::pair(rhs, lhs)}) {
       if (isa<mk::DivOp>(op) && x != lhs)
         break;
-      if (x.getType() != type)
+      // [C0.21] rms_norm normalises a static last dim.
+      if (x.getType() != type ||
+          cast<RankedTensorType>(type).isDynamicDim(
+              cast<RankedTensorType>(type).getRank() - 1))
         continue;
       Operation *root = nullptr;
       Value e;

@@ -7,7 +7,10 @@
 // class, lowered to host code that reads the sizes at run time and PTX
 // kernels with '?' grids (what each class's search finds within its budget
 // may vary: the checks take any outcome); the ops the import leaves
-// outside are lowered upstream. (The torch-mlir-style Linear with a dynamic
+// outside are lowered upstream. IREE's all-dynamic softmax (two sizes: not
+// searched, its kernels walk the rows' dynamic length with '?' loops) and a
+// matmul with a dynamic contracted dim come through whole. (The
+// torch-mlir-style Linear with a dynamic
 // batch and head split keeps its unfused kernels where the search's fused
 // program reads the head split through a view, which a dynamic kernel does
 // not have yet.)
@@ -16,11 +19,17 @@
 // CHECK:       gpu.binary @layernorm
 // CHECK:       llvm.func @softmax_rows(
 // CHECK:       gpu.binary @softmax_rows
+// CHECK:       llvm.func @softmax_all_dynamic(
+// CHECK:       gpu.binary @softmax_all_dynamic
 // CHECK:       llvm.func @linear_heads(
 // CHECK:       gpu.binary @linear_heads_kernel
+// CHECK:       llvm.func @matmul_dynamic_k(
+// CHECK:       gpu.binary @matmul_dynamic_k
 // CHECK:       llvm.func @tosa_rows(
 // CHECK:       gpu.binary @tosa_rows
 
 // REMARKS: dynamic-dims.mlir:36:1: remark: superoptimized per size class of tokens (1 <= tokens <= 4096):
 // REMARKS: dynamic-dims.mlir:90:1: remark: superoptimized per size class of s0 (1 <= s0):
-// REMARKS: dynamic-dims.mlir:126:1: remark: superoptimized per size class of s0 (1 <= s0):
+// REMARKS: dynamic-dims.mlir:106:1: remark: not superoptimized: the search takes one dynamic size, this function has 2
+// REMARKS: dynamic-dims.mlir:127:1: remark: superoptimized per size class of s0 (1 <= s0):
+// REMARKS: dynamic-dims.mlir:150:1: remark: superoptimized per size class of s0 (1 <= s0):

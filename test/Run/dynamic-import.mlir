@@ -3,6 +3,8 @@
 // RUN: mirage-run %t.mlir --func=layernorm --sizes tokens=1..8:100 | FileCheck %s
 // RUN: mirage-run %t.mlir --func=linear_heads --sizes s0=1..197 | FileCheck %s
 // RUN: not mirage-run %t.mlir --func=layernorm --sizes tokens=5000 2>&1 | FileCheck %s --check-prefix=FACTS
+// RUN: mirage-run %t.mlir --func=softmax_all_dynamic --sizes s0=1:3,s1=1..69:128:129 | FileCheck %s --check-prefix=SOFTMAX
+// RUN: mirage-run %t.mlir --func=matmul_dynamic_k --sizes s0=1..69:128:129:300 | FileCheck %s --check-prefix=MATMUL
 
 // Exports with a dynamic row count, imported with it (docs/dynamic.md),
 // compiled once and run at several sizes on the CPU path, each compared
@@ -11,7 +13,14 @@
 // tensor.empty) and a torch-mlir-style Linear with bias, ReLU and a head
 // split.
 
+// IREE's all-dynamic softmax (rows and row length dynamic: the row length is
+// reduced, walked by '?' loops of 64 with its tail masked) at every length
+// to 64 + 5 and around 128, and a matmul with a dynamic contracted dim
+// (walked by a '?' loop of 128; docs/dynamic.md "The walked tail").
+
 // CHECK: PASS
+// SOFTMAX: 142 sizes, one compiled program: 142 passed
+// MATMUL: 72 sizes, one compiled program: 72 passed
 // FACTS: size tokens = 5000 breaks its facts tokens (1 <= tokens <= 4096)
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
@@ -75,4 +84,22 @@ func.func @linear_heads(%x: tensor<?x64xf32>, %w: tensor<64x128xf32>, %bias: ten
   } -> tensor<?x128xf32>
   %h = tensor.expand_shape %y [[0], [1, 2]] output_shape [%d, 4, 32] : tensor<?x128xf32> into tensor<?x4x32xf32>
   return %h : tensor<?x4x32xf32>
+}
+
+func.func @softmax_all_dynamic(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %d1 = tensor.dim %x, %c1 : tensor<?x?xf32>
+  %e = tensor.empty(%d0, %d1) : tensor<?x?xf32>
+  %y = linalg.softmax dimension(1) ins(%x : tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+
+func.func @matmul_dynamic_k(%x: tensor<4x?xf32>, %w: tensor<?x96xf32>) -> tensor<4x96xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<4x96xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<4x96xf32>) -> tensor<4x96xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<4x?xf32>, tensor<?x96xf32>) outs(%f : tensor<4x96xf32>) -> tensor<4x96xf32>
+  return %m : tensor<4x96xf32>
 }
