@@ -13,18 +13,19 @@
 // REMARK: remark: mirage-import: left outside: operand type is not an f16/bf16/f32 tensor
 // REMARK-NOT: error
 
-// A matmul whose contracted dim is dynamic, left outside whole (a dynamic
-// batch dim is imported now, docs/dynamic.md).
-// CHECK-LABEL: func.func @dynamic_k_matmul(
+// A matmul whose contracted dim is dynamic in one operand and static in
+// the other (a run-time checked equality), left outside whole (a dynamic
+// contracted dim in both is imported now, docs/dynamic.md).
+// CHECK-LABEL: func.func @mixed_k_matmul(
 // CHECK: linalg.generic
 // CHECK: llvm.fmul
 // CHECK: llvm.fadd
 // CHECK: linalg.yield
-// UPSTREAM-LABEL: func.func @dynamic_k_matmul(
+// UPSTREAM-LABEL: func.func @mixed_k_matmul(
 // UPSTREAM: scf.for
 // UPSTREAM: llvm.fmul
-func.func @dynamic_k_matmul(%a: tensor<8x?xf32>, %b: tensor<?x8xf32>, %c: tensor<8x8xf32>) -> tensor<8x8xf32> {
-  %0 = linalg.matmul ins(%a, %b : tensor<8x?xf32>, tensor<?x8xf32>) outs(%c : tensor<8x8xf32>) -> tensor<8x8xf32>
+func.func @mixed_k_matmul(%a: tensor<8x?xf32>, %b: tensor<16x8xf32>, %c: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<8x?xf32>, tensor<16x8xf32>) outs(%c : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
 
