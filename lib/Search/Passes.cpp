@@ -670,8 +670,25 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
       copy.erase();
       return failure();
     }
-    if (failed(superoptimizeFunction(copy, o, symbols)))
-      return failure();
+    {
+      // The class's search remarks say which class they are about (the
+      // copy's location is the function's).
+      std::string prefix = "size class " + size.name + " " +
+                           std::to_string(c.lo) + ".." + std::to_string(c.hi) +
+                           ": ";
+      bool reemitting = false;
+      ScopedDiagnosticHandler label(
+          func.getContext(), [&](Diagnostic &d) -> LogicalResult {
+            if (reemitting || d.getSeverity() != DiagnosticSeverity::Remark)
+              return failure();
+            reemitting = true;
+            emitRemark(d.getLocation()) << prefix << d.str();
+            reemitting = false;
+            return success();
+          });
+      if (failed(superoptimizeFunction(copy, o, symbols)))
+        return failure();
+    }
     // The class's search keeps no reference of its own.
     if (auto ref = copy->getAttrOfType<FlatSymbolRefAttr>(
             mk::MKDialect::kReferenceAttrName)) {

@@ -52,7 +52,7 @@
 // AGAIN: remark: not superoptimized: the function already dispatches on its size to searched programs
 // One search per class, cached: a second run takes every class's program
 // (and the checks at its samples) from the cache and gives the same result.
-// CACHED-COUNT-4: remark: superoptimized (from the cache):
+// CACHED-COUNT-4: remark: size class tokens {{[0-9]+}}..{{[0-9]+}}: superoptimized (from the cache):
 // CACHED: remark: superoptimized per size class of tokens
 // BADCLASSES: error: mirage-superoptimize: size-classes must be positive and ascending
 
