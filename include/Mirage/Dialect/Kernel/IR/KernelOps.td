@@ -118,11 +118,10 @@ def MK_GraphKernelOp : MK_Op<"graph_kernel", [Pure, IsolatedFromAbove,
       output saver's result is returned;
     - [K19] a grid dim is `?` (dynamic) exactly where it partitions dynamic
       dims of the operands and results (docs/dynamic.md): every dynamic dim
-      is partitioned by a `?` grid dim (never walked by the loop, never read
-      through a view), a `?` grid dim partitions no static dim, and every
-      output saver's `omap` holds it. At run time the dim has
-      ceil(size / tile) blocks, the last tile a tail ([B26]). A dynamic
-      dim may instead be walked by a `?` loop ([K21]);
+      is partitioned by a `?` grid dim or walked by a `?` loop ([K21]),
+      never both and never read through a view; a `?` grid dim partitions
+      no static dim, and every output saver's `omap` holds it. At run time
+      the dim has ceil(size / tile) blocks, the last tile a tail ([B26]);
     - [K21] a `?` forloop walks a dynamic dim (the key/sequence length of
       attention): every input iterator that walks the loop (`fmap` != -1)
       walks a dynamic dim, not partitioned by the grid and not read through
