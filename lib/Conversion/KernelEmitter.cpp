@@ -759,32 +759,21 @@ void KernelEmitter::emitBandMask(mb::BandMaskOp op) {
   });
 }
 
-Value KernelEmitter::walkedExtent() {
-  mb::InputIterOp walking = mb::walkingIterator(kernel.getForLoop());
-  if (!walking)
-    return Value();
-  int64_t fmap = walking.getFmap();
-  int64_t extent = walking.getLogicalShape()[fmap];
-  if (!ShapedType::isDynamic(extent))
-    return cIndex(b, loc, extent);
-  return memref::DimOp::create(b, loc, global.lookup(walking.getInput()), fmap);
-}
-
 void KernelEmitter::emitTailMask(mb::TailMaskOp op) {
   Value in = buf(op.getInput()), out = buf(op.getResult());
   int64_t dim = op.getDim();
   ArrayRef<int64_t> shape = op.getType().getShape();
   // No tail where the walked size is known to be a multiple of the tile
   // (a fact, or the unmasked variant): the mask is its input.
-  mb::InputIterOp walking = mb::walkingIterator(kernel.getForLoop());
+  mb::LoopWalk walk = *mb::loopWalk(kernel.getForLoop());
   auto known = divisors.find(
-      {walking.getInput(), static_cast<unsigned>(walking.getFmap())});
+      {walk.iterator.getInput(), static_cast<unsigned>(walk.dim)});
   if (known != divisors.end() && known->second % shape[dim] == 0) {
     tiles[op.getResult()] = in;
     return;
   }
   stage({in}, {out});
-  Value extent = walkedExtent();
+  Value extent = walkedExtent;
   // The trip's first element along the walked dim.
   Value start =
       arith::MulIOp::create(b, loc, loopIv, cIndex(b, loc, shape[dim]));
@@ -854,15 +843,21 @@ LogicalResult KernelEmitter::emit(gpu::LaunchOp launch) {
   }
 
   mb::ForLoopOp loop = kernel.getForLoop();
-  // A `?` loop ([K21]) makes ceil(walked extent / tile) trips.
-  if (ShapedType::isDynamic(kernel.getForloop())) {
-    mb::InputIterOp walking = mb::walkingIterator(loop);
-    tripCount = arith::CeilDivUIOp::create(
-        b, loc, walkedExtent(),
-        cIndex(b, loc, walking.getType().getDimSize(walking.getFmap())));
-  } else {
-    tripCount = cIndex(b, loc, kernel.getForloop());
-  }
+  // The walked extent, read once (from the walking tensor under a `?`
+  // loop, [K21], which makes ceil(extent / tile) trips).
+  std::optional<mb::LoopWalk> walk = mb::loopWalk(loop);
+  if (walk)
+    walkedExtent =
+        ShapedType::isDynamic(walk->extent)
+            ? memref::DimOp::create(
+                  b, loc, global.lookup(walk->iterator.getInput()), walk->dim)
+                  .getResult()
+            : cIndex(b, loc, walk->extent);
+  tripCount = ShapedType::isDynamic(kernel.getForloop())
+                  ? arith::CeilDivUIOp::create(b, loc, walkedExtent,
+                                               cIndex(b, loc, walk->tile))
+                        .getResult()
+                  : cIndex(b, loc, kernel.getForloop());
   SmallVector<AccumulatorOpInterface> accs;
   for (Operation &op : loop.getBody().front())
     if (auto acc = dyn_cast<AccumulatorOpInterface>(op))

@@ -189,9 +189,6 @@ private:
   /// mb.tail_mask: the elements of this trip past the walked extent become
   /// the fill ([B27]).
   void emitTailMask(mb::TailMaskOp op);
-  /// The extent of the dim the loop walks (read from the walking tensor
-  /// along a dynamic dim), or null when no iterator walks it.
-  Value walkedExtent();
   /// Whether the tile of `op` is the same in every iteration (no walked dim,
   /// or a loop of one iteration): it is loaded once, before the loop.
   bool isLoopInvariant(mb::InputIterOp op);
@@ -471,6 +468,10 @@ private:
   /// The loop's trip count: `forloop`, or for a `?` loop ([K21])
   /// ceil(walked extent / tile), computed at the start of the kernel.
   Value tripCount;
+  /// The extent of the dim the loop walks, read once at the start of the
+  /// kernel (from the walking tensor along a dynamic dim); null when no
+  /// iterator walks the loop.
+  Value walkedExtent;
   llvm::DenseSet<Value> dirty, readSinceBarrier;
   /// Current per-thread values of the accumulators kept in registers.
   llvm::MapVector<Operation *, SmallVector<Value>> regAccs;

@@ -87,8 +87,8 @@ SmallVector<int64_t> mirage::search::classSamples(const SizeClass &c,
     // The tile a `?` loop walks ([K21]).
     if (ShapedType::isDynamic(kernel.getForloop()))
       if (mb::ForLoopOp loop = kernel.getForLoop())
-        if (mb::InputIterOp it = mb::walkingIterator(loop))
-          walked.insert(it.getType().getDimSize(it.getFmap()));
+        if (std::optional<mb::LoopWalk> walk = mb::loopWalk(loop))
+          walked.insert(walk->tile);
   });
   std::set<int64_t> samples;
   auto add = [&](int64_t v) {

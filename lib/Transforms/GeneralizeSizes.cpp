@@ -323,8 +323,7 @@ LogicalResult generalizeKernel(mk::GraphKernelOp kernel, int64_t largest,
     // A walked tile that no longer fits (a view became a transposed copy of
     // the tile, masks were added) halves: the trips accumulate the same at
     // any tile.
-    mb::InputIterOp walking = mb::walkingIterator(kernel.getForLoop());
-    int64_t tile = walking.getType().getDimSize(walking.getFmap());
+    int64_t tile = mb::loopWalk(kernel.getForLoop())->tile;
     while (kernel.computeSharedMemoryBytes() > kernel.getSharedMemoryLimit() &&
            tile % 2 == 0 && tile > kMinWalkedTile) {
       tile /= 2;

@@ -539,11 +539,11 @@ LogicalResult Evaluator<Dom>::evalTailMask(mb::TailMaskOp op) {
   if (failed(get(op, op.getInput(), a)))
     return failure();
   auto loop = dyn_cast_or_null<mb::ForLoopOp>(op->getParentOp());
-  mb::InputIterOp walking = loop ? mb::walkingIterator(loop) : nullptr;
-  if (!walking)
+  std::optional<mb::LoopWalk> walk = loop ? mb::loopWalk(loop) : std::nullopt;
+  if (!walk)
     return fail(op, EvalErrorKind::InvalidInput,
                 "tail_mask outside a loop that walks a dim");
-  int64_t extent = walking.getLogicalShape()[walking.getFmap()];
+  int64_t extent = walk->extent;
   int64_t dim = op.getDim();
   int64_t size = op.getType().getDimSize(dim);
   int64_t keep = extent - iteration * size;

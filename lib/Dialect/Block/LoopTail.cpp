@@ -31,6 +31,17 @@ InputIterOp mb::walkingIterator(ForLoopOp loop) {
   return {};
 }
 
+std::optional<LoopWalk> mb::loopWalk(ForLoopOp loop) {
+  InputIterOp it = walkingIterator(loop);
+  // fmap is checked by the iterator's verifier ([B6]), which may not have
+  // run yet.
+  if (!it || static_cast<int64_t>(it.getFmap()) >= it.getType().getRank())
+    return std::nullopt;
+  int64_t dim = it.getFmap();
+  return LoopWalk{it, dim, it.getLogicalShape()[dim],
+                  it.getType().getDimSize(dim)};
+}
+
 bool mb::hasLoopTail(GraphKernelOpInterface kernel) {
   if (ShapedType::isDynamic(kernel.getForloopRange()))
     return true;
@@ -54,14 +65,14 @@ LogicalResult TailMaskOp::verify() {
            << dim << " is not a dim of a rank-" << rank << " tile";
   if (std::isnan(getFill().convertToDouble()))
     return emitOpError("[B27] fill must not be NaN");
-  InputIterOp it = walkingIterator(loop);
-  if (!it)
+  if (!walkingIterator(loop))
     return emitOpError("[B27] no input iterator of the loop walks it: there "
                        "is no walked dim to mask");
-  // The iterator checks its own fmap ([B6]); it may not be verified yet.
-  if (static_cast<int64_t>(it.getFmap()) >= it.getType().getRank())
+  // An iterator's bad fmap is its own verifier's diagnostic ([B6]).
+  std::optional<LoopWalk> walk = loopWalk(loop);
+  if (!walk)
     return failure();
-  int64_t walked = it.getType().getDimSize(it.getFmap());
+  int64_t walked = walk->tile;
   if (getType().getDimSize(dim) != walked)
     return emitOpError("[B27] dim ")
            << dim << " has " << getType().getDimSize(dim)

@@ -349,12 +349,8 @@ LogicalResult DynamicSizes::specialize(FunctionOpInterface function,
     // where the tile does not divide the size).
     if (ShapedType::isDynamic(kernel.getForloop()))
       if (mb::ForLoopOp loop = kernel.getForLoop())
-        if (mb::InputIterOp it = mb::walkingIterator(loop)) {
-          int64_t fmap = it.getFmap();
-          int64_t size = it.getInput().getType().getDimSize(fmap);
-          int64_t tile = it.getType().getDimSize(fmap);
-          kernel.setForloop((size + tile - 1) / tile);
-        }
+        if (std::optional<mb::LoopWalk> walk = mb::loopWalk(loop))
+          kernel.setForloop(walk->trips());
   }
   SmallVector<Type> results;
   for (Value v : body.getTerminator()->getOperands())

@@ -77,6 +77,17 @@ llvm::SmallVector<int64_t> tailDims(mlir::Operation *op);
 /// The first input iterator of `loop` that walks it (fmap != -1), or null.
 /// Its logical extent along fmap is the walked extent W of mb.tail_mask.
 InputIterOp walkingIterator(ForLoopOp loop);
+/// What `loop`'s walking iterators walk: the dim of the first one's tensor,
+/// its logical extent (ShapedType::kDynamic under a `?` loop) and the
+/// tile's extent along it (each trip's); std::nullopt when no iterator
+/// walks the loop.
+struct LoopWalk {
+  InputIterOp iterator;
+  int64_t dim = -1, extent = 0, tile = 0;
+  /// ceil(extent / tile): the trips a static extent takes.
+  int64_t trips() const { return (extent + tile - 1) / tile; }
+};
+std::optional<LoopWalk> loopWalk(ForLoopOp loop);
 /// Whether the last trip of `kernel`'s loop overhangs the dim it walks: a
 /// `?` loop ([K21]) or a walked tail ([B26]).
 bool hasLoopTail(GraphKernelOpInterface kernel);
