@@ -84,9 +84,9 @@ int64_t KernelEmitter::planSharedMemory() {
       return;
     for (Value r : op->getResults()) {
       auto t = cast<RankedTensorType>(r.getType());
-      // Accumulators and row statistics are kept in f32.
-      bool wide = isa<AccumulatorOpInterface>(op);
-      reserve(r, t.getShape(), wide ? f32 : t.getElementType(), slots);
+      // Accumulators and the matmuls only they read are kept in f32.
+      reserve(r, t.getShape(), mb::keptInF32(r) ? f32 : t.getElementType(),
+              slots);
     }
     if (auto rms = dyn_cast<mb::RmsNormOp>(op)) {
       SmallVector<int64_t> shape(rms.getType().getShape());
@@ -132,9 +132,9 @@ Type KernelEmitter::tileElementType(Value v) {
   if (it != slots.end())
     return it->second.type.getElementType();
   // Before the slots are reserved, as planSharedMemory will reserve them:
-  // accumulators in f32; loop results are their accumulators' f32 buffers.
-  Operation *def = v.getDefiningOp();
-  if (!def || isa<mb::ForLoopOp, AccumulatorOpInterface>(def))
+  // accumulators and the matmuls only they read in f32 (mb::keptInF32);
+  // loop results are their accumulators' f32 buffers.
+  if (!v.getDefiningOp() || mb::keptInF32(v))
     return b.getF32Type();
   return cast<RankedTensorType>(v.getType()).getElementType();
 }

@@ -189,19 +189,36 @@ private:
     double smem = 0, largestTile = 1;
     SmallVector<SmallVector<int64_t, 4>> shapes;
     // As the lowering lays shared memory out (KernelEmitter.cpp
-    // planSharedMemory): a slot per value, 16-byte aligned, accumulators in
-    // f32, plus an f32 row statistic per rms_norm and an f32 running
-    // maximum per accum_rescaled_sum, plus the warps' partial sums of
-    // whole-block row reductions; otherwise a search result may not lower.
-    // The operands of tensor-core matmuls are laid out for reads across
-    // rows, rows of 128 bytes or more padded (CodePlan.h, sharedTileBytes).
-    // (Thread graphs, formed after the search, only save slots.)
+    // planSharedMemory): a slot per value, 16-byte aligned, accumulators
+    // (and the matmuls only they read) in f32, plus an f32 row statistic per
+    // rms_norm and an f32 running maximum per accum_rescaled_sum, plus the
+    // warps' partial sums of whole-block row reductions; otherwise a search
+    // result may not lower. The operands of tensor-core matmuls are laid out
+    // for reads across rows, rows of 128 bytes or more padded (CodePlan.h,
+    // sharedTileBytes). (Thread graphs, formed after the search, only save
+    // slots.)
     auto slot = [](int64_t elements, int64_t width) {
       return static_cast<double>(sharedSlotBytes(elements * width));
     };
     SmallVector<bool> accumulated(k.vals.size(), false);
     for (unsigned j = k.numBody; j < k.numBody + k.numAcc; ++j)
       accumulated[k.ops[j].result] = true;
+    // A matmul that only accumulators read keeps its tile in f32 as well
+    // (mb::keptInF32).
+    SmallVector<unsigned> accumulatorReads(k.vals.size(), 0),
+        otherReads(k.vals.size(), 0);
+    for (const SOp &op : k.ops)
+      for (int a : op.args)
+        ++(isAccumulator(op.kind) && op.kind != Kind::AccRescaledSum
+               ? accumulatorReads
+               : otherReads)[a];
+    for (int o : k.outputs)
+      ++otherReads[o];
+    SmallVector<bool> wide(accumulated);
+    for (const SOp &op : k.ops)
+      if (op.kind == Kind::Matmul && accumulatorReads[op.result] > 0 &&
+          otherReads[op.result] == 0)
+        wide[op.result] = true;
     SmallVector<int64_t> elements;
     for (auto v : k.vals) {
       shapes.push_back(blockShape(k, v, full));
@@ -219,7 +236,7 @@ private:
           mmaFitsTiles(shapes[op.args[0]], shapes[op.args[1]]))
         acrossRows[op.args[0]] = acrossRows[op.args[1]] = true;
     for (auto [i, shape] : llvm::enumerate(shapes)) {
-      int64_t width = accumulated[i] ? 4 : target.elementBytes;
+      int64_t width = wide[i] ? 4 : target.elementBytes;
       smem += static_cast<double>(sharedTileBytes(
           planSharedLayout(shape, width, acrossRows[i]), elements[i], width));
     }

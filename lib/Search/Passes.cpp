@@ -603,14 +603,14 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
     bounds.assign(defaultSizeClassBounds().begin(),
                   defaultSizeClassBounds().end());
   SmallVector<SizeClass> classes = makeSizeClasses(size, bounds);
-  // Every sample is an independent test, in the field and in f64; the
-  // numerics check runs in each class's search, at reduced shapes as in
-  // every search (Verification.cpp), so a class's program passes what a
-  // static search at that size would.
+  // Every sample is an independent test, in the field and in f64, and
+  // (with the search's `numerics`) in the kernels' precision at the
+  // samples numericsSamples picks: the tails' masks and fills, and a walked
+  // size's longer sums, are checked where the class's own search did not
+  // look.
   verify::EquivalenceOptions checks;
   checks.seed = o.seed;
   checks.numTests = 2;
-  checks.numericsCheck = false;
 
   // The checks at the classes' samples are cached like searches.
   std::optional<ResultCache> cache;
@@ -621,6 +621,9 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
   // verdict is cached); fails saying why in `why`.
   auto checkProgram = [&](func::FuncOp program, ArrayRef<int64_t> samples,
                           std::string &why) -> LogicalResult {
+    SmallVector<int64_t> numericsAt;
+    if (o.numerics)
+      numericsAt = numericsSamples(samples, program);
     std::string key;
     if (cache) {
       std::string text = search::detail::canonicalFunctionText(func) + "\n" +
@@ -628,12 +631,16 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
                          "\nat";
       for (int64_t v : samples)
         text += " " + std::to_string(v);
+      text += "\nnumerics at";
+      for (int64_t v : numericsAt)
+        text += " " + std::to_string(v);
       key = search::detail::searchCacheKey("size-class-check", text, o, 0);
     }
     std::string problem;
     if (cache && cache->lookup(key, problem))
       return success();
-    if (failed(checkAtSamples(func, program, size.name, samples, checks, why)))
+    if (failed(checkAtSamples(func, program, size.name, samples, numericsAt,
+                              checks, why)))
       return failure();
     std::string storeError;
     if (cache && !cache->store(key, "equivalent", storeError))

@@ -13,6 +13,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <cmath>
+#include <numeric>
 #include <set>
 
 using namespace mlir;
@@ -72,10 +73,10 @@ mirage::search::makeSizeClasses(const mk::DynamicSize &size,
   return classes;
 }
 
-SmallVector<int64_t> mirage::search::classSamples(const SizeClass &c,
-                                                  const mk::DynamicSize &size,
-                                                  func::FuncOp program) {
-  std::set<int64_t> tiles, walked;
+/// The tiles of `program` along its dynamic dims: the tile extents of its
+/// `?` grid dims in `tiles`, those its `?` loops walk ([K21]) in `walked`.
+static void dynamicTiles(func::FuncOp program, std::set<int64_t> &tiles,
+                         std::set<int64_t> &walked) {
   program.walk([&](mk::GraphKernelOp kernel) {
     ArrayRef<int64_t> grid = kernel.getGrid();
     kernel.getBody().walk([&](mb::OutputSaverOp saver) {
@@ -90,6 +91,13 @@ SmallVector<int64_t> mirage::search::classSamples(const SizeClass &c,
         if (std::optional<mb::LoopWalk> walk = mb::loopWalk(loop))
           walked.insert(walk->tile);
   });
+}
+
+SmallVector<int64_t> mirage::search::classSamples(const SizeClass &c,
+                                                  const mk::DynamicSize &size,
+                                                  func::FuncOp program) {
+  std::set<int64_t> tiles, walked;
+  dynamicTiles(program, tiles, walked);
   std::set<int64_t> samples;
   auto add = [&](int64_t v) {
     if (v >= c.lo && v <= c.hi && size.admits(v))
@@ -126,6 +134,46 @@ SmallVector<int64_t> mirage::search::classSamples(const SizeClass &c,
   return out;
 }
 
+/// Whether an op of `program` outside its kernels sums or maximises
+/// across a dynamic dim (a matmul's contraction, reduce_sum, reduce_max).
+static bool reducesDynamicDimOutside(func::FuncOp program) {
+  auto dynamicAt = [](Value v, int64_t d) {
+    auto t = cast<RankedTensorType>(v.getType());
+    return d >= 0 && d < t.getRank() && t.isDynamicDim(d);
+  };
+  WalkResult r = program.walk([&](Operation *op) {
+    if (isa<mk::GraphKernelOp>(op))
+      return WalkResult::skip();
+    bool reduces = false;
+    if (auto mm = dyn_cast<mk::MatmulOp>(op))
+      reduces = dynamicAt(mm.getLhs(), mm.getLhs().getType().getRank() - 1);
+    else if (auto red = dyn_cast<mk::ReduceSumOp>(op))
+      reduces = dynamicAt(red.getInput(), red.getDim());
+    else if (auto red = dyn_cast<mk::ReduceMaxOp>(op))
+      reduces = dynamicAt(red.getInput(), red.getDim());
+    return reduces ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return r.wasInterrupted();
+}
+
+SmallVector<int64_t> mirage::search::numericsSamples(ArrayRef<int64_t> samples,
+                                                     func::FuncOp program) {
+  std::set<int64_t> tiles, walked;
+  dynamicTiles(program, tiles, walked);
+  if (!walked.empty() || reducesDynamicDimOutside(program))
+    return SmallVector<int64_t>(samples);
+  int64_t period = 1;
+  for (int64_t t : tiles)
+    period = std::lcm(period, t);
+  SmallVector<int64_t> sorted(samples), out;
+  llvm::sort(sorted);
+  std::set<int64_t> residues;
+  for (int64_t v : sorted)
+    if (residues.insert(v % period).second)
+      out.push_back(v);
+  return out;
+}
+
 /// `function` with its dynamic size `name` at `value`, in `scratch`.
 static FailureOr<func::FuncOp> atSize(func::FuncOp function, StringRef name,
                                       int64_t value, ModuleOp scratch) {
@@ -134,22 +182,23 @@ static FailureOr<func::FuncOp> atSize(func::FuncOp function, StringRef name,
   return specializedCopy(function, values, scratch);
 }
 
-LogicalResult
-mirage::search::checkAtSamples(func::FuncOp reference, func::FuncOp program,
-                               StringRef name, ArrayRef<int64_t> samples,
-                               const verify::EquivalenceOptions &options,
-                               std::string &why) {
+LogicalResult mirage::search::checkAtSamples(
+    func::FuncOp reference, func::FuncOp program, StringRef name,
+    ArrayRef<int64_t> samples, ArrayRef<int64_t> numericsAt,
+    const verify::EquivalenceOptions &options, std::string &why) {
   for (int64_t v : samples) {
+    verify::EquivalenceOptions at = options;
+    at.numericsCheck = llvm::is_contained(numericsAt, v);
     OwningOpRef<ModuleOp> scratch = ModuleOp::create(program.getLoc());
     FailureOr<func::FuncOp> ref = atSize(reference, name, v, *scratch);
-    FailureOr<func::FuncOp> at = atSize(program, name, v, *scratch);
-    if (failed(ref) || failed(at)) {
+    FailureOr<func::FuncOp> candidate = atSize(program, name, v, *scratch);
+    if (failed(ref) || failed(candidate)) {
       why = "cannot specialise at " + name.str() + "=" + std::to_string(v);
       return failure();
     }
-    (*at).setSymName((*at).getSymName().str() + "_candidate");
+    (*candidate).setSymName((*candidate).getSymName().str() + "_candidate");
     verify::EquivalenceResult result =
-        verify::checkEquivalence(*ref, *at, options);
+        verify::checkEquivalence(*ref, *candidate, at);
     if (result.verdict != verify::Verdict::Equivalent) {
       why = "at " + name.str() + "=" + std::to_string(v) + ": " +
             verify::stringifyVerdict(result.verdict).str() +

@@ -82,6 +82,41 @@ static Scale recheckScale(const Target &t, const Candidate &c) {
   return s;
 }
 
+/// The extents of the numerics check: reducedScale, except that every axis
+/// the target reduces (a reduction's, a matmul's contracted, rms_norm's
+/// normalised dim) keeps its real extent. Overflow and cancellation depend
+/// on the values and on how many of them a sum adds: a program that sums a
+/// trip's 256 products in f16 overflows where its reduced instance, with a
+/// few, does not (and its sums across the loop add all of them).
+static Scale numericsScale(const Target &t, const Candidate &c) {
+  Scale s = reducedScale(t, c);
+  auto keep = [&](int v, int64_t dim) {
+    const Labels &labels = t.ref.vals[v].labels;
+    if (labels.empty())
+      return;
+    uint32_t l = labels[dim < 0 ? labels.size() - 1 : dim];
+    if (t.extent.count(l))
+      s[l] = t.extent.lookup(l);
+  };
+  for (const SKernelOp &op : t.ref.ops) {
+    if (op.isKernel || op.op.args.empty())
+      continue;
+    switch (op.op.kind) {
+    case Kind::ReduceSum:
+    case Kind::ReduceMax:
+      keep(op.op.args[0], op.op.params.dim);
+      break;
+    case Kind::Matmul:
+    case Kind::RmsNorm:
+      keep(op.op.args[0], -1);
+      break;
+    default:
+      break;
+    }
+  }
+  return s;
+}
+
 /// The equivalence check of `a` and `b` with `tests` finite-field tests and,
 /// with `floatCheck`, the f64 comparison; Unknown if `deadline` passes.
 static verify::EquivalenceResult
@@ -139,9 +174,9 @@ passesFingerprint(MLIRContext *ctx, const Target &target, const Candidate &c,
 
 /// The check in the kernels' precision: whether `c` is about as accurate as
 /// the reference when stored in f16/bf16 (docs/verification.md, numerics).
-/// It runs at the reduced shapes of the fingerprint (overflow and
-/// cancellation depend on the values, not on the sizes), or at the real
-/// shapes for targets whose constants may stand for sizes.
+/// It runs at the reduced shapes of the fingerprint with every reduced axis
+/// at its real extent (numericsScale), or at the real shapes for targets
+/// whose constants may stand for sizes.
 /// Unknown when the deadline stopped it.
 static verify::Verdict numericsVerdict(func::FuncOp func, const Target &target,
                                        const Candidate &c, uint64_t seed,
@@ -150,7 +185,8 @@ static verify::Verdict numericsVerdict(func::FuncOp func, const Target &target,
   OwningOpRef<ModuleOp> refMod, candMod;
   func::FuncOp ref = func, cand;
   if (!hasSizeLikeConstants(target)) {
-    if (!buildReduced(ctx, target, c, refMod, candMod))
+    if (!buildReduced(ctx, target, c, refMod, candMod,
+                      numericsScale(target, c)))
       return verify::Verdict::Equivalent;
     ref = firstFunc(*refMod);
     cand = firstFunc(*candMod);

@@ -224,9 +224,10 @@ private:
   }
   /// In the kernels' precision: a value the generated code stores to a tile
   /// or a kernel output is rounded to its element type. Values inside thread
-  /// graphs live in f32 registers, accumulators in f32 buffers.
+  /// graphs live in f32 registers, accumulators and the matmuls only they
+  /// read in f32 buffers (mb::keptInF32).
   void roundStored(Value v, T &t) {
-    if (isa<BlockArgument>(v) || isa<AccumulatorOpInterface>(v.getDefiningOp()))
+    if (isa<BlockArgument>(v) || mb::keptInF32(v))
       return;
     if (isa_and_nonnull<mt::ThreadGraphOp>(v.getParentRegion()->getParentOp()))
       return;

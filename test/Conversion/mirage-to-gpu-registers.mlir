@@ -15,8 +15,9 @@
 // CHECK-LABEL: func.func @rmsnorm_matmul
 // CHECK: %[[LOOP:.*]]:3 = scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}} step %c1{{.*}} iter_args(%[[P0:.*]] = %{{.*}}, %[[P1:.*]] = %{{.*}}, %[[R:.*]] = %{{.*}}) -> (f32, f32, f32) {
 // CHECK-NOT: gpu.shuffle
-// The matmul, then the parts of the rows.
-// CHECK: memref.store %{{.*}} : memref<2x32xf16, #gpu.address_space<workgroup>>
+// The matmul (its tile f32: only the accumulator reads it), then the parts
+// of the rows.
+// CHECK: memref.store %{{.*}} : memref<2x32xf32, #gpu.address_space<workgroup>>
 // CHECK-NOT: gpu.shuffle
 // CHECK: %[[Q0:.*]] = scf.for
 // CHECK: arith.mulf

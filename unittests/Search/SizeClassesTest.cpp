@@ -113,6 +113,15 @@ TEST_F(SizeClassesTest, SamplesCoverBoundsMultiplesAndTails) {
   EXPECT_EQ((SmallVector<int64_t>{1}), classSamples(one, size, f));
 }
 
+TEST_F(SizeClassesTest, NumericsAtOneSampleOfEachTailOfRows) {
+  OwningOpRef<ModuleOp> module = parse(kDynamicKernel);
+  ASSERT_TRUE(module);
+  auto f = module->lookupSymbol<func::FuncOp>("f");
+  // Rows of 8-row tiles: one sample of each residue modulo 8, the smallest.
+  EXPECT_EQ((SmallVector<int64_t>{17, 24}),
+            numericsSamples({64, 17, 25, 24}, f));
+}
+
 TEST_F(SizeClassesTest, CheckAtSamplesNamesTheFailingSize) {
   OwningOpRef<ModuleOp> module = parse(kDynamicKernel);
   ASSERT_TRUE(module);
@@ -122,9 +131,10 @@ TEST_F(SizeClassesTest, CheckAtSamplesNamesTheFailingSize) {
   verify::EquivalenceOptions options;
   std::string why;
   EXPECT_TRUE(succeeded(
-      checkAtSamples(ref, f, "tokens", {1, 7, 8, 9, 64}, options, why)))
+      checkAtSamples(ref, f, "tokens", {1, 7, 8, 9, 64}, {9}, options, why)))
       << why;
-  EXPECT_TRUE(failed(checkAtSamples(ref, wrong, "tokens", {3}, options, why)));
+  EXPECT_TRUE(
+      failed(checkAtSamples(ref, wrong, "tokens", {3}, {}, options, why)));
   EXPECT_NE(std::string::npos, why.find("at tokens=3: not equivalent")) << why;
   // The modelled time over sizes is the mean of the times at each.
   FailureOr<double> small = modelledTimeOver(f, "tokens", {1}, "sm_90");
@@ -259,6 +269,10 @@ TEST_F(SizeClassesTest, WalksADynamicDimWithADynamicLoop) {
   bool masked = false;
   kernel.walk([&](mb::TailMaskOp) { masked = true; });
   EXPECT_FALSE(masked);
+  // A walked size changes how many values each sum adds: the numerics
+  // check runs at every sample.
+  EXPECT_EQ((SmallVector<int64_t>{5, 64, 65, 4096}),
+            numericsSamples({5, 64, 65, 4096}, walked));
 }
 
 TEST_F(SizeClassesTest, RefusesAMeanAcrossTheWalkedDim) {

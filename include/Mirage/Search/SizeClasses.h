@@ -50,13 +50,26 @@ llvm::SmallVector<int64_t> classSamples(const SizeClass &c,
                                         mlir::func::FuncOp program);
 constexpr unsigned kMaxClassSamples = 8;
 
+/// The samples of `samples` where the numerics check (f16/bf16 storage)
+/// runs: every one where `program` walks its dynamic size with a `?` loop
+/// or sums across it outside its kernels (how many values a sum adds
+/// changes its rounding and its range); otherwise, where the size only
+/// counts rows or blocks whose arithmetic does not depend on how many
+/// there are, the smallest sample of each residue modulo the lcm of the
+/// program's tiles along the size (where the last tile ends is all that
+/// changes).
+llvm::SmallVector<int64_t> numericsSamples(llvm::ArrayRef<int64_t> samples,
+                                           mlir::func::FuncOp program);
+
 /// Checks `program` against `reference` (both with the dynamic size
 /// `name`) at every value of `samples`, each pair specialised in a scratch
-/// module: in the field, in f64 and in the numerics check as `options` ask.
-/// Fails with the first size and verdict that is not "equivalent" in `why`.
+/// module: in the field and in f64 as `options` ask, and at the values of
+/// `numericsAt` in the numerics check too. Fails with the first size and
+/// verdict that is not "equivalent" in `why`.
 mlir::LogicalResult
 checkAtSamples(mlir::func::FuncOp reference, mlir::func::FuncOp program,
                llvm::StringRef name, llvm::ArrayRef<int64_t> samples,
+               llvm::ArrayRef<int64_t> numericsAt,
                const verify::EquivalenceOptions &options, std::string &why);
 
 /// The mean modelled time (microseconds, on `chip`) of `program`

@@ -262,6 +262,19 @@ SmallVector<int64_t> mb::tailDims(Operation *op) {
   return {};
 }
 
+bool mb::keptInF32(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<ForLoopOp, AccumulatorOpInterface>(def))
+    return true;
+  return isa<MatmulOp>(def) && !v.use_empty() &&
+         llvm::all_of(v.getUsers(), [](Operation *user) {
+           return isa<AccumulatorOpInterface>(user) &&
+                  !isa<AccumRescaledSumOp>(user);
+         });
+}
+
 LogicalResult mb::verifyInForLoop(Operation *op) {
   if (failed(verifyInBlockGraph(op)))
     return failure();

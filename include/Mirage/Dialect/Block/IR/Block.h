@@ -72,6 +72,18 @@ bool isTailTiling(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> tile,
 /// tail tile (isTailTiling), and in a dynamic kernel every dim a '?' grid
 /// dim partitions ([K19]); empty for an exact tiling or a view.
 llvm::SmallVector<int64_t> tailDims(mlir::Operation *op);
+/// Whether the generated code keeps block value `v`'s tile in f32 instead
+/// of its element type: an accumulator's (a loop result aliases it) and a
+/// matmul's that only accumulators read, so that a trip's partial products,
+/// summed in f32, are accumulated without being rounded to f16/bf16 first
+/// (where they could overflow although the accumulated result, divided or
+/// scaled after the loop, would not). A matmul that accum_rescaled_sum
+/// reads is not widened: its operand is relative to the step's maximum, so
+/// its values are bounded as the reference's are (online softmax's P.V).
+/// The lowering lays these tiles out in
+/// f32, the kernels'-precision evaluation leaves them unrounded and the
+/// search counts their shared memory at 4 bytes an element.
+bool keptInF32(mlir::Value v);
 
 // The walked tail of a loop (LoopTail.cpp, docs/dynamic.md).
 /// The first input iterator of `loop` that walks it (fmap != -1), or null.
