@@ -590,19 +590,45 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
         << problem;
     return success();
   }
-  if (sizes->getSizes().size() != 1) {
-    emitRemark(func.getLoc(), "not superoptimized: the search takes one "
-                              "dynamic size, this function has ")
-        << sizes->getSizes().size() << " (specialise the others with "
-        << "--mirage-specialize-sizes, docs/dynamic.md)";
-    return success();
+  // The classes are those of one size, the dispatch size; every other
+  // size is searched at its largest value and generalised back: a program
+  // found there covers the smaller values with fewer trips or blocks,
+  // where one found at a smaller value may hold the whole size in one trip
+  // (a softmax per trip, which longer keys would break).
+  ArrayRef<mk::DynamicSize> all = sizes->getSizes();
+  const mk::DynamicSize *dispatchSize = &all.front();
+  if (!dispatchSizeName.empty() && all.size() > 1) {
+    std::optional<unsigned> named = sizes->lookup(dispatchSizeName);
+    if (!named) {
+      std::string names;
+      for (const mk::DynamicSize &s : all)
+        names += (names.empty() ? "" : ", ") + s.name;
+      return emitError(func.getLoc(), "mirage-superoptimize: dispatch-size '")
+             << dispatchSizeName << "' is not a dynamic size of @"
+             << func.getName() << " (its sizes: " << names << ")";
+    }
+    dispatchSize = &all[*named];
   }
-  const mk::DynamicSize &size = sizes->getSizes().front();
+  const mk::DynamicSize &size = *dispatchSize;
   SmallVector<int64_t> bounds(sizeClasses.begin(), sizeClasses.end());
   if (bounds.empty())
     bounds.assign(defaultSizeClassBounds().begin(),
                   defaultSizeClassBounds().end());
   SmallVector<SizeClass> classes = makeSizeClasses(size, bounds);
+  SmallVector<HeldSize> held;
+  for (const mk::DynamicSize &other : all) {
+    if (&other == dispatchSize)
+      continue;
+    SmallVector<SizeClass> its = makeSizeClasses(other, bounds);
+    if (its.empty())
+      continue;
+    SizeClass range = its.back();
+    range.lo = its.front().lo;
+    int64_t largest = range.hi - range.hi % other.divisor;
+    if (largest >= range.lo && other.admits(largest))
+      range.representative = largest;
+    held.push_back({other, range});
+  }
   // Every sample is an independent test, in the field and in f64, and
   // (with the search's `numerics`) in the kernels' precision at the
   // samples numericsSamples picks: the tails' masks and fills, and a walked
@@ -617,30 +643,29 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
   if (std::string dir = cacheDirectory(); !dir.empty())
     cache.emplace(dir);
 
-  // Checks `program` against the function at `samples` (the check's
+  // Checks `program` against the function at `points` (the check's
   // verdict is cached); fails saying why in `why`.
-  auto checkProgram = [&](func::FuncOp program, ArrayRef<int64_t> samples,
+  auto checkProgram = [&](func::FuncOp program, ArrayRef<SizePoint> points,
                           std::string &why) -> LogicalResult {
-    SmallVector<int64_t> numericsAt;
+    SmallVector<SizePoint> numericsAt;
     if (o.numerics)
-      numericsAt = numericsSamples(samples, program);
+      numericsAt = numericsPoints(points, program);
     std::string key;
     if (cache) {
       std::string text = search::detail::canonicalFunctionText(func) + "\n" +
                          search::detail::canonicalFunctionText(program) +
                          "\nat";
-      for (int64_t v : samples)
-        text += " " + std::to_string(v);
+      for (const SizePoint &p : points)
+        text += " {" + describePoint(p) + "}";
       text += "\nnumerics at";
-      for (int64_t v : numericsAt)
-        text += " " + std::to_string(v);
+      for (const SizePoint &p : numericsAt)
+        text += " {" + describePoint(p) + "}";
       key = search::detail::searchCacheKey("size-class-check", text, o, 0);
     }
     std::string problem;
     if (cache && cache->lookup(key, problem))
       return success();
-    if (failed(checkAtSamples(func, program, size.name, samples, numericsAt,
-                              checks, why)))
+    if (failed(checkAtPoints(func, program, points, numericsAt, checks, why)))
       return failure();
     std::string storeError;
     if (cache && !cache->store(key, "equivalent", storeError))
@@ -652,9 +677,9 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
   // One search per class: the function specialised at the class's
   // representative, searched as a static one, generalised back.
   SmallVector<func::FuncOp> programs;
-  // The samples each program was checked at (its own class's and, once
+  // The points each program was checked at (its own class's and, once
   // chosen there, other classes').
-  llvm::DenseMap<Operation *, SmallVector<int64_t>> checkedAt;
+  llvm::DenseMap<Operation *, SmallVector<SizePoint>> checkedAt;
   std::string notes;
   llvm::raw_string_ostream note(notes);
   for (const SizeClass &c : classes) {
@@ -672,6 +697,8 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
     symbols.insert(copy, std::next(Block::iterator(func)));
     llvm::StringMap<int64_t> at;
     at[size.name] = c.representative;
+    for (const HeldSize &h : held)
+      at[h.size.name] = h.range.representative;
     if (failed(specializeSizes({cast<FunctionOpInterface>(copy.getOperation())},
                                at, func.getLoc()))) {
       copy.erase();
@@ -706,22 +733,28 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
     std::string why;
     std::string label =
         size.name + " " + std::to_string(c.lo) + ".." + std::to_string(c.hi);
-    bool usable = succeeded(generalizeSizes(copy, func, why, c.hi));
+    SizePoint searched;
+    for (const auto &entry : at)
+      searched[entry.getKey().str()] = entry.getValue();
+    SmallVector<SizeBound> walkBounds = {{c.representative, c.hi}};
+    for (const HeldSize &h : held)
+      walkBounds.push_back({h.range.representative, h.range.hi});
+    bool usable = succeeded(generalizeSizes(copy, func, why, walkBounds));
     if (usable) {
-      // At the representative the generalised program is the one the
-      // search verified; the other samples check it where its tiles fall
+      // At the representatives the generalised program is the one the
+      // search verified; the other points check it where its tiles fall
       // otherwise. A check that passed is kept in the result cache.
-      SmallVector<int64_t> samples = classSamples(c, size, copy);
-      llvm::erase(samples, c.representative);
-      usable = succeeded(checkProgram(copy, samples, why));
-      SmallVector<int64_t> &checked = checkedAt[copy];
-      checked.assign(samples.begin(), samples.end());
-      checked.push_back(c.representative);
+      SmallVector<SizePoint> points = classPoints(c, size, held, copy);
+      llvm::erase(points, searched);
+      usable = succeeded(checkProgram(copy, points, why));
+      SmallVector<SizePoint> &checked = checkedAt[copy];
+      checked.assign(points.begin(), points.end());
+      checked.push_back(searched);
     }
     if (!usable) {
       emitRemark(func.getLoc(), "size class ")
-          << label << ": the program found at " << size.name << "="
-          << c.representative << " is not used: " << why;
+          << label << ": the program found at " << describePoint(searched)
+          << " is not used: " << why;
       symbols.erase(copy);
       continue;
     }
@@ -732,20 +765,19 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
   // form, with the least modelled time over its samples.
   SmallVector<func::FuncOp> chosen;
   for (const SizeClass &c : classes) {
-    SmallVector<int64_t> samples = classSamples(c, size, func);
+    SmallVector<SizePoint> samples = classPoints(c, size, held, func);
     for (func::FuncOp p : programs)
-      for (int64_t v : classSamples(c, size, p))
+      for (const SizePoint &v : classPoints(c, size, held, p))
         if (!llvm::is_contained(samples, v))
           samples.push_back(v);
     llvm::sort(samples);
     func::FuncOp best = func;
-    FailureOr<double> bestTime =
-        modelledTimeOver(func, size.name, samples, chip);
+    FailureOr<double> bestTime = modelledTimeOver(func, samples, chip);
     // The fastest program that holds at this class's samples: one found
     // for another class is checked at those it was not checked at yet.
     SmallVector<std::pair<double, func::FuncOp>> ranked;
     for (func::FuncOp p : programs) {
-      FailureOr<double> t = modelledTimeOver(p, size.name, samples, chip);
+      FailureOr<double> t = modelledTimeOver(p, samples, chip);
       if (succeeded(t) && (failed(bestTime) || *t < *bestTime))
         ranked.push_back({*t, p});
     }
@@ -753,10 +785,10 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
       return a.first < b.first;
     });
     for (auto [t, p] : ranked) {
-      // This class's samples for p's own tiles.
-      SmallVector<int64_t> &checked = checkedAt[p];
-      SmallVector<int64_t> unchecked;
-      for (int64_t v : classSamples(c, size, p))
+      // This class's points for p's own tiles.
+      SmallVector<SizePoint> &checked = checkedAt[p];
+      SmallVector<SizePoint> unchecked;
+      for (const SizePoint &v : classPoints(c, size, held, p))
         if (!llvm::is_contained(checked, v))
           unchecked.push_back(v);
       std::string why;
@@ -826,8 +858,12 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
             [&](FlatSymbolRefAttr r) { return r.getValue() == p.getName(); }) ||
         dispatch.programs.size() == 1)
       symbols.erase(p);
+  std::string heldNote;
+  for (const HeldSize &h : held)
+    heldNote += ", " + h.size.describe() + " searched at " +
+                std::to_string(h.range.representative);
   emitRemark(func.getLoc(), "superoptimized per size class of ")
-      << size.describe() << ": "
+      << size.describe() << heldNote << ": "
       << (unchanged ? "the input's own form is best in every class"
           : dispatch.programs.size() == 1
               ? "one program for every size"

@@ -156,51 +156,113 @@ static bool reducesDynamicDimOutside(func::FuncOp program) {
   return r.wasInterrupted();
 }
 
-SmallVector<int64_t> mirage::search::numericsSamples(ArrayRef<int64_t> samples,
-                                                     func::FuncOp program) {
-  std::set<int64_t> tiles, walked;
-  dynamicTiles(program, tiles, walked);
-  if (!walked.empty() || reducesDynamicDimOutside(program))
-    return SmallVector<int64_t>(samples);
-  int64_t period = 1;
-  for (int64_t t : tiles)
-    period = std::lcm(period, t);
-  SmallVector<int64_t> sorted(samples), out;
-  llvm::sort(sorted);
-  std::set<int64_t> residues;
-  for (int64_t v : sorted)
-    if (residues.insert(v % period).second)
-      out.push_back(v);
+std::string mirage::search::describePoint(const SizePoint &point) {
+  std::string out;
+  for (const auto &[name, value] : point)
+    out += (out.empty() ? "" : ", ") + name + "=" + std::to_string(value);
   return out;
 }
 
-/// `function` with its dynamic size `name` at `value`, in `scratch`.
-static FailureOr<func::FuncOp> atSize(func::FuncOp function, StringRef name,
-                                      int64_t value, ModuleOp scratch) {
+SmallVector<SizePoint>
+mirage::search::classPoints(const SizeClass &c, const mk::DynamicSize &dispatch,
+                            ArrayRef<HeldSize> held, func::FuncOp program) {
+  SizePoint base;
+  base[dispatch.name] = c.representative;
+  for (const HeldSize &h : held)
+    base[h.size.name] = h.range.representative;
+  SmallVector<SizePoint> points;
+  auto add = [&](SizePoint p) {
+    if (!llvm::is_contained(points, p))
+      points.push_back(std::move(p));
+  };
+  // The dispatch size across its class, every other size held.
+  SmallVector<int64_t> own = classSamples(c, dispatch, program);
+  for (int64_t v : own) {
+    SizePoint p = base;
+    p[dispatch.name] = v;
+    add(p);
+  }
+  // Every other size across its range, the rest at their searched values;
+  // then one point where every size leaves its searched value at once (its
+  // second-smallest sample: tails of several sizes in one kernel).
+  SizePoint corner = base;
+  if (own.size() > 1)
+    corner[dispatch.name] = own[1];
+  for (const HeldSize &h : held) {
+    SmallVector<int64_t> samples = classSamples(h.range, h.size, program);
+    for (int64_t v : samples) {
+      SizePoint p = base;
+      p[h.size.name] = v;
+      add(p);
+    }
+    if (samples.size() > 1)
+      corner[h.size.name] = samples[1];
+  }
+  if (!held.empty())
+    add(corner);
+  return points;
+}
+
+SmallVector<SizePoint>
+mirage::search::numericsPoints(ArrayRef<SizePoint> points,
+                               func::FuncOp program) {
+  std::set<int64_t> tiles, walked;
+  dynamicTiles(program, tiles, walked);
+  if (!walked.empty() || reducesDynamicDimOutside(program))
+    return SmallVector<SizePoint>(points);
+  int64_t period = 1;
+  for (int64_t t : tiles)
+    period = std::lcm(period, t);
+  // The smallest point (by its sum of sizes) of each residue.
+  SmallVector<SizePoint> sorted(points), out;
+  auto total = [](const SizePoint &p) {
+    int64_t sum = 0;
+    for (const auto &entry : p)
+      sum += entry.second;
+    return sum;
+  };
+  llvm::stable_sort(sorted, [&](const SizePoint &a, const SizePoint &b) {
+    return total(a) < total(b);
+  });
+  std::set<SmallVector<int64_t>> residues;
+  for (const SizePoint &p : sorted) {
+    SmallVector<int64_t> residue;
+    for (const auto &entry : p)
+      residue.push_back(entry.second % period);
+    if (residues.insert(residue).second)
+      out.push_back(p);
+  }
+  return out;
+}
+
+/// `function` with its dynamic sizes at `point`, in `scratch`.
+static FailureOr<func::FuncOp>
+atPoint(func::FuncOp function, const SizePoint &point, ModuleOp scratch) {
   llvm::StringMap<int64_t> values;
-  values[name] = value;
+  for (const auto &[name, value] : point)
+    values[name] = value;
   return specializedCopy(function, values, scratch);
 }
 
-LogicalResult mirage::search::checkAtSamples(
-    func::FuncOp reference, func::FuncOp program, StringRef name,
-    ArrayRef<int64_t> samples, ArrayRef<int64_t> numericsAt,
-    const verify::EquivalenceOptions &options, std::string &why) {
-  for (int64_t v : samples) {
+LogicalResult mirage::search::checkAtPoints(
+    func::FuncOp reference, func::FuncOp program, ArrayRef<SizePoint> points,
+    ArrayRef<SizePoint> numericsAt, const verify::EquivalenceOptions &options,
+    std::string &why) {
+  for (const SizePoint &point : points) {
     verify::EquivalenceOptions at = options;
-    at.numericsCheck = llvm::is_contained(numericsAt, v);
+    at.numericsCheck = llvm::is_contained(numericsAt, point);
     OwningOpRef<ModuleOp> scratch = ModuleOp::create(program.getLoc());
-    FailureOr<func::FuncOp> ref = atSize(reference, name, v, *scratch);
-    FailureOr<func::FuncOp> candidate = atSize(program, name, v, *scratch);
+    FailureOr<func::FuncOp> ref = atPoint(reference, point, *scratch);
+    FailureOr<func::FuncOp> candidate = atPoint(program, point, *scratch);
     if (failed(ref) || failed(candidate)) {
-      why = "cannot specialise at " + name.str() + "=" + std::to_string(v);
+      why = "cannot specialise at " + describePoint(point);
       return failure();
     }
     (*candidate).setSymName((*candidate).getSymName().str() + "_candidate");
     verify::EquivalenceResult result =
         verify::checkEquivalence(*ref, *candidate, at);
     if (result.verdict != verify::Verdict::Equivalent) {
-      why = "at " + name.str() + "=" + std::to_string(v) + ": " +
+      why = "at " + describePoint(point) + ": " +
             verify::stringifyVerdict(result.verdict).str() +
             (result.reason.empty() ? "" : " (" + result.reason + ")");
       return failure();
@@ -210,15 +272,14 @@ LogicalResult mirage::search::checkAtSamples(
 }
 
 FailureOr<double> mirage::search::modelledTimeOver(func::FuncOp program,
-                                                   StringRef name,
-                                                   ArrayRef<int64_t> samples,
+                                                   ArrayRef<SizePoint> points,
                                                    StringRef chip) {
-  if (samples.empty())
+  if (points.empty())
     return failure();
   double total = 0;
-  for (int64_t v : samples) {
+  for (const SizePoint &point : points) {
     OwningOpRef<ModuleOp> scratch = ModuleOp::create(program.getLoc());
-    FailureOr<func::FuncOp> at = atSize(program, name, v, *scratch);
+    FailureOr<func::FuncOp> at = atPoint(program, point, *scratch);
     if (failed(at))
       return failure();
     FailureOr<std::pair<unsigned, double>> cost =
@@ -227,5 +288,5 @@ FailureOr<double> mirage::search::modelledTimeOver(func::FuncOp program,
       return failure();
     total += cost->second;
   }
-  return total / samples.size();
+  return total / points.size();
 }

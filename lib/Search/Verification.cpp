@@ -82,21 +82,71 @@ static Scale recheckScale(const Target &t, const Candidate &c) {
   return s;
 }
 
+/// Roughly how many element operations evaluating `c` at `s` takes: every
+/// block value of every block and trip (a matmul's times its contracted
+/// extent), and every pre-defined op's result.
+static double evaluationWork(const Candidate &c, const Scale &s) {
+  auto elements = [](ArrayRef<int64_t> shape) {
+    double n = 1;
+    for (int64_t d : shape)
+      n *= static_cast<double>(d);
+    return n;
+  };
+  double work = 0;
+  for (const SKernelOp &op : c.prog.ops) {
+    if (!op.isKernel) {
+      if (op.op.result < 0)
+        continue;
+      double n = elements(kernelShape(c.prog.vals[op.op.result], s));
+      if (op.op.kind == Kind::Matmul && !op.op.args.empty())
+        n *= static_cast<double>(
+            kernelShape(c.prog.vals[op.op.args[0]], s).back());
+      work += n;
+      continue;
+    }
+    const SKernel &k = c.prog.kernels[op.kernel];
+    double blocks = 1, perTrip = 0;
+    for (auto [axis, g] : k.grid)
+      blocks *= static_cast<double>(g);
+    for (unsigned i = 0; i < k.inputs.size(); ++i)
+      perTrip += elements(blockShape(k, k.vals[i], s));
+    for (const SOp &bop : k.ops) {
+      double n = elements(blockShape(k, k.vals[bop.result], s));
+      if (bop.kind == Kind::Matmul && !bop.args.empty())
+        n *= static_cast<double>(blockShape(k, k.vals[bop.args[0]], s).back());
+      perTrip += n;
+    }
+    work += blocks * static_cast<double>(k.forloop) * perTrip;
+  }
+  return work;
+}
+
+/// The most element operations one evaluation of the numerics check's
+/// instance may take (about a tenth of a second in the interpreter; the
+/// check runs ten).
+constexpr double kNumericsWork = 3e7;
+
 /// The extents of the numerics check: reducedScale, except that every axis
 /// the target reduces (a reduction's, a matmul's contracted, rms_norm's
 /// normalised dim) keeps its real extent. Overflow and cancellation depend
 /// on the values and on how many of them a sum adds: a program that sums a
 /// trip's 256 products in f16 overflows where its reduced instance, with a
-/// few, does not (and its sums across the loop add all of them).
+/// few, does not (and its sums across the loop add all of them). Where that
+/// instance would take more than kNumericsWork (a candidate that recomputes
+/// a 4096-long norm in each of 8192 blocks), the reduced axes' tiles halve
+/// until it does not, down to reducedScale's.
 static Scale numericsScale(const Target &t, const Candidate &c) {
   Scale s = reducedScale(t, c);
+  SmallVector<uint32_t> reduced;
   auto keep = [&](int v, int64_t dim) {
     const Labels &labels = t.ref.vals[v].labels;
     if (labels.empty())
       return;
     uint32_t l = labels[dim < 0 ? labels.size() - 1 : dim];
-    if (t.extent.count(l))
-      s[l] = t.extent.lookup(l);
+    if (!t.extent.count(l) || llvm::is_contained(reduced, l))
+      return;
+    s[l] = t.extent.lookup(l);
+    reduced.push_back(l);
   };
   for (const SKernelOp &op : t.ref.ops) {
     if (op.isKernel || op.op.args.empty())
@@ -113,6 +163,22 @@ static Scale numericsScale(const Target &t, const Candidate &c) {
     default:
       break;
     }
+  }
+  Scale floor = reducedScale(t, c);
+  while (evaluationWork(c, s) > kNumericsWork) {
+    bool shrunk = false;
+    for (uint32_t l : reduced) {
+      int64_t m = 1;
+      for (const SKernel &k : c.prog.kernels)
+        m = std::lcm(m, splitOf(k, l));
+      int64_t tile = std::max<int64_t>(s[l] / m / 2, floor[l] / m);
+      if (tile * m < s[l]) {
+        s[l] = tile * m;
+        shrunk = true;
+      }
+    }
+    if (!shrunk)
+      break;
   }
   return s;
 }

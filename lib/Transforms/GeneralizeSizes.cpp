@@ -198,33 +198,57 @@ void setWalkedTile(mk::GraphKernelOp kernel, int64_t tile) {
   retypeBlockGraph(kernel);
 }
 
-/// A kernel of one trip whose tiles hold the whole size, which its outputs
-/// do not have (a reduction over it, attention's key length at a small
-/// representative): its loop walks the size in tiles of `largest` (one trip
-/// up to the largest size the program is meant for) or of the extent the
-/// search chose. Whether a size of several trips is right is the class
-/// checks' to say (Passes.cpp). Left alone otherwise.
-LogicalResult walkWholeSize(mk::GraphKernelOp kernel,
-                            ArrayRef<mb::InputIterOp> iters,
-                            ArrayRef<mb::OutputSaverOp> savers,
-                            int64_t largest, std::string &why) {
-  if (kernel.getForloop() != 1)
-    return success();
-  std::optional<int64_t> extent;
+/// How a kernel tiles one dynamic dim of an input: split by a grid dim,
+/// walked by the loop or held whole by every block's tile, and which size
+/// it stands for, told by its extent at the sizes searched (the tile times
+/// the grid dim's blocks or the loop's trips, or the tile).
+struct DimTiling {
+  mutable mb::InputIterOp it;
+  int64_t dim = -1;
+  enum Kind { Grid, Walked, Whole } kind = Whole;
+  int64_t grid = -1;
+  int64_t extent = 0;
+};
+
+SmallVector<DimTiling> dimTilings(mk::GraphKernelOp kernel,
+                                  ArrayRef<mb::InputIterOp> iters) {
+  SmallVector<DimTiling> dims;
+  ArrayRef<int64_t> grid = kernel.getGrid();
   for (mb::InputIterOp it : iters) {
     auto type = cast<RankedTensorType>(it.getInput().getType());
     for (int64_t d = 0; d < type.getRank(); ++d) {
       if (!type.isDynamicDim(d))
         continue;
-      int64_t e = it.getType().getDimSize(d);
-      if (llvm::is_contained(it.getImap(), d) || it.isEpilogue() ||
-          (extent && *extent != e))
-        return success();
-      extent = e;
+      DimTiling t;
+      t.it = it;
+      t.dim = d;
+      int64_t tile = it.getType().getDimSize(d);
+      const int64_t *g = llvm::find(it.getImap(), d);
+      if (g != it.getImap().end()) {
+        t.kind = DimTiling::Grid;
+        t.grid = g - it.getImap().begin();
+        t.extent = tile * grid[t.grid];
+      } else if (static_cast<int64_t>(it.getFmap()) == d) {
+        t.kind = DimTiling::Walked;
+        t.extent = tile * kernel.getForloop();
+      } else {
+        t.extent = tile;
+      }
+      dims.push_back(t);
     }
   }
-  if (!extent)
-    return success();
+  return dims;
+}
+
+/// A kernel of one trip whose tiles hold a whole size, which its outputs
+/// do not have (a reduction over it, attention's key length at a small
+/// representative): its loop walks the size in tiles of the largest size
+/// the program is meant for (`bounds`: one trip up to it) or of the extent
+/// the search chose. `whole` are the dims that hold it. Whether a size of
+/// several trips is right is the class checks' to say (Passes.cpp).
+LogicalResult walkWholeSize(mk::GraphKernelOp kernel, ArrayRef<DimTiling> whole,
+                            ArrayRef<SizeBound> bounds, std::string &why) {
+  int64_t extent = whole.front().extent;
   // A band mask's place along the walked dim would not follow the trips.
   bool masked = false;
   kernel.walk([&](mb::BandMaskOp) { masked = true; });
@@ -232,50 +256,52 @@ LogicalResult walkWholeSize(mk::GraphKernelOp kernel,
     why = "a one-trip kernel with a band mask holds the whole size";
     return failure();
   }
-  for (mb::OutputSaverOp saver : savers)
-    if (llvm::is_contained(saver.getOutput().getType().getShape(), *extent))
-      return success();
-  for (mb::InputIterOp it : iters) {
-    auto type = cast<RankedTensorType>(it.getInput().getType());
-    int64_t walked = -1;
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      if (type.isDynamicDim(d)) {
-        if (walked >= 0) {
-          why = "a tile holds the size in two dims";
-          return failure();
-        }
-        walked = d;
-      }
+  for (const DimTiling &t : whole) {
+    if (llvm::count_if(whole,
+                       [&](const DimTiling &o) { return o.it == t.it; }) > 1) {
+      why = "a tile holds the size in two dims";
+      return failure();
+    }
     // With one trip a walk of a static dim reads it whole: as fmap -1.
-    it.setFmap(walked);
+    t.it.setFmap(t.dim);
   }
-  // A tile of at most four times the extent searched.
-  if (largest > *extent && largest <= 4 * *extent)
-    setWalkedTile(kernel, largest);
+  kernel.getBody().walk([&](mb::InputIterOp it) {
+    if (llvm::none_of(whole, [&](const DimTiling &t) { return t.it == it; }) &&
+        !it.isEpilogue())
+      it.setFmap(-1);
+  });
+  // The bound of the size searched at this extent (the smaller one where
+  // several were); a tile of at most four times the extent searched.
+  std::optional<int64_t> largest;
+  for (const SizeBound &b : bounds)
+    if (b.searchedAt == extent)
+      largest = std::min(largest.value_or(b.largest), b.largest);
+  if (largest && *largest > extent && *largest <= 4 * extent)
+    setWalkedTile(kernel, *largest);
   return success();
 }
 
-/// The kernel's tiling of the dynamic dims of its operands: a loop that
-/// walks them becomes a `?` loop with its tail masked ([K21], [B28]); the
-/// grid dim that partitions the others becomes `?`, the savers' dims it
-/// partitions dynamic. Where the search's tile covered the whole dim (a
+/// The kernel's tiling of the dynamic dims of its operands, size by size
+/// (a function may have several: a prefill attention's queries and keys):
+/// a loop that walks one becomes a `?` loop with its tail masked ([K21],
+/// [B28]); the grid dim that partitions one becomes `?`, the savers' dims
+/// it partitions dynamic. Where the search's tile covered the whole dim (a
 /// grid dim of one block), a grid dim no tensor uses is given to it.
-LogicalResult generalizeKernel(mk::GraphKernelOp kernel, int64_t largest,
-                               std::string &why) {
+LogicalResult generalizeKernel(mk::GraphKernelOp kernel,
+                               ArrayRef<SizeBound> bounds, std::string &why) {
   Block &body = kernel.getBody().front();
   for (auto [arg, in] :
        llvm::zip_equal(body.getArguments(), kernel.getInputs()))
     arg.setType(in.getType());
-  // Dynamic kernels read and write without views ([K19]): permutations
-  // become transposes of the tiles.
   // A kernel that takes a dynamic dim reads every input without a view
-  // (its loop may become `?`, whose kernel has none, [K19]).
+  // (its loop may become `?`, whose kernel has none, [K19]): permutations
+  // become transposes of the tiles. A saver's view matters where the grid
+  // partitions the size (then its result is dynamic); the verifier says so
+  // if a view is left there.
   SmallVector<Operation *> viewed;
   kernel.getBody().walk([&](Operation *op) {
     if (auto it = dyn_cast<mb::InputIterOp>(op); it && it.getView())
       viewed.push_back(op);
-    // A saver's view matters where the grid partitions the size (then its
-    // result is dynamic); the verifier says so if a view is left there.
     if (auto saver = dyn_cast<mb::OutputSaverOp>(op);
         saver && saver.getView() && saver.getView()->isPermutation())
       viewed.push_back(op);
@@ -293,26 +319,69 @@ LogicalResult generalizeKernel(mk::GraphKernelOp kernel, int64_t largest,
     else if (auto saver = dyn_cast<mb::OutputSaverOp>(op))
       savers.push_back(saver);
   });
-  if (failed(walkWholeSize(kernel, iters, savers, largest, why)))
-    return failure();
-  // [K21] A loop that walks the size becomes a `?` loop of the same tile:
+  SmallVector<DimTiling> dims = dimTilings(kernel, iters);
+  for (const DimTiling &t : dims)
+    if (t.it.getView()) {
+      why = "a view reads a dynamic dim";
+      return failure();
+    }
+  // The sizes, each tiled one way in every tensor that has it.
+  std::map<int64_t, SmallVector<DimTiling>> sizes;
+  for (const DimTiling &t : dims) {
+    SmallVector<DimTiling> &same = sizes[t.extent];
+    if (!same.empty() &&
+        (same.front().kind != t.kind || same.front().grid != t.grid)) {
+      why = same.front().kind == DimTiling::Grid || t.kind == DimTiling::Grid
+                ? "a dynamic dim of an input is not partitioned by the grid "
+                  "dim of the others"
+                : "the for-loop walks the size in one tensor and not in "
+                  "another";
+      return failure();
+    }
+    same.push_back(t);
+  }
+  // A one-trip kernel walks the size it holds whole and does not write: a
+  // reduction over it.
+  if (kernel.getForloop() == 1) {
+    SmallVector<int64_t> reduced;
+    for (auto &[extent, same] : sizes) {
+      bool written = llvm::any_of(savers, [&, e = extent](mb::OutputSaverOp s) {
+        return llvm::is_contained(s.getOutput().getType().getShape(), e);
+      });
+      bool epilogue = llvm::any_of(
+          same, [](const DimTiling &t) { return t.it.isEpilogue(); });
+      if (same.front().kind == DimTiling::Whole && !written && !epilogue)
+        reduced.push_back(extent);
+    }
+    if (reduced.size() > 1) {
+      why = "a one-trip kernel holds two sizes whole that its outputs do not "
+            "have";
+      return failure();
+    }
+    if (reduced.size() == 1) {
+      SmallVector<DimTiling> &whole = sizes[reduced.front()];
+      if (failed(walkWholeSize(kernel, whole, bounds, why)))
+        return failure();
+      for (DimTiling &t : whole)
+        t.kind = DimTiling::Walked;
+    }
+  }
+  // [K21] A loop that walks a size becomes a `?` loop of the same tile:
   // every walking iterator walks it, no grid dim splits it, and the
   // reductions across it read its tail masked ([B28]).
-  auto walksSize = [](mb::InputIterOp it) {
-    int64_t fmap = static_cast<int64_t>(it.getFmap());
-    return fmap >= 0 && cast<RankedTensorType>(it.getInput().getType())
-                            .isDynamicDim(fmap);
-  };
-  if (llvm::any_of(iters, walksSize)) {
+  if (llvm::any_of(sizes, [](const auto &entry) {
+        return entry.second.front().kind == DimTiling::Walked;
+      })) {
     for (mb::InputIterOp it : iters) {
-      if (static_cast<int64_t>(it.getFmap()) < 0)
+      int64_t fmap = static_cast<int64_t>(it.getFmap());
+      if (fmap < 0)
         continue;
-      if (!walksSize(it)) {
+      if (!cast<RankedTensorType>(it.getInput().getType()).isDynamicDim(fmap)) {
         why = "the for-loop walks the size in one tensor and a static dim "
               "in another";
         return failure();
       }
-      if (llvm::is_contained(it.getImap(), it.getFmap())) {
+      if (llvm::is_contained(it.getImap(), fmap)) {
         why = "the grid and the for-loop both split the size";
         return failure();
       }
@@ -330,104 +399,65 @@ LogicalResult generalizeKernel(mk::GraphKernelOp kernel, int64_t largest,
       setWalkedTile(kernel, tile);
     }
   }
-  // The grid dim of the size (one size per kernel).
-  std::optional<int64_t> sizeGrid;
-  int64_t tileExtent = 0;
-  bool gridDims = false;
-  for (mb::InputIterOp it : iters) {
-    auto type = cast<RankedTensorType>(it.getInput().getType());
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      if (!type.isDynamicDim(d))
-        continue;
-      if (it.getView()) {
-        why = "a view reads a dynamic dim";
-        return failure();
-      }
-      if (static_cast<int64_t>(it.getFmap()) == d)
-        continue; // walked by the `?` loop
-      gridDims = true;
-      const int64_t *g = llvm::find(it.getImap(), d);
-      if (g == it.getImap().end())
-        continue;
-      int64_t at = g - it.getImap().begin();
-      if (sizeGrid && *sizeGrid != at) {
-        why = "two grid dims partition dynamic dims";
-        return failure();
-      }
-      sizeGrid = at;
-    }
-  }
-  if (!gridDims) {
-    // Only the loop walks the size: the results keep their types.
-    auto ret = cast<mb::ReturnOp>(body.getTerminator());
-    for (auto [r, v] : llvm::zip_equal(kernel.getResults(), ret.getOutputs()))
-      r.setType(v.getType());
-    return success();
-  }
+  // Each other size: a `?` grid dim, the one that partitions it or, where
+  // the tiles held it whole, a grid dim of one block that nothing maps.
   SmallVector<int64_t> grid(kernel.getGrid());
-  bool freeGrid = false;
-  if (!sizeGrid) {
-    // The tiles cover the dynamic dims: partition them by a grid dim of one
-    // block that nothing maps.
-    for (int64_t g = 0; g < 3 && !sizeGrid; ++g) {
-      bool used = grid[g] != 1 ||
-                  llvm::any_of(iters,
-                               [&](mb::InputIterOp it) {
-                                 return it.getImap()[g] >= 0;
-                               }) ||
-                  llvm::any_of(savers, [&](mb::OutputSaverOp s) {
-                    return s.getOmap()[g] >= 0;
-                  });
-      if (!used)
-        sizeGrid = g;
+  for (auto &[extent, same] : sizes) {
+    DimTiling::Kind kind = same.front().kind;
+    if (kind == DimTiling::Walked)
+      continue;
+    int64_t g = same.front().grid;
+    bool freeGrid = kind == DimTiling::Whole;
+    if (freeGrid) {
+      for (int64_t c = 0; c < 3 && g < 0; ++c) {
+        bool used = grid[c] != 1 ||
+                    llvm::any_of(iters,
+                                 [&](mb::InputIterOp it) {
+                                   return it.getImap()[c] >= 0;
+                                 }) ||
+                    llvm::any_of(savers, [&](mb::OutputSaverOp s) {
+                      return s.getOmap()[c] >= 0;
+                    });
+        if (!used)
+          g = c;
+      }
+      if (g < 0) {
+        why = "a tile covers a dynamic dim and no grid dim is free to "
+              "partition it";
+        return failure();
+      }
+      for (DimTiling &t : same) {
+        SmallVector<int64_t> imap(t.it.getImap());
+        imap[g] = t.dim;
+        t.it.setImap(imap);
+      }
     }
-    if (!sizeGrid) {
-      why = "a tile covers a dynamic dim and no grid dim is free to "
-            "partition it";
-      return failure();
-    }
-    freeGrid = true;
-  }
-  int64_t g = *sizeGrid;
-  for (mb::InputIterOp it : iters) {
-    auto type = cast<RankedTensorType>(it.getInput().getType());
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      if (type.isDynamicDim(d) && it.getImap()[g] != d &&
-          static_cast<int64_t>(it.getFmap()) != d) {
-        if (!freeGrid) {
-          why = "a dynamic dim of an input is not partitioned by the grid "
-                "dim of the others";
+    grid[g] = ShapedType::kDynamic;
+    for (mb::OutputSaverOp saver : savers) {
+      auto out = cast<RankedTensorType>(saver.getOutput().getType());
+      int64_t d = saver.getOmap()[g];
+      if (d < 0) {
+        if (!freeGrid)
+          continue;
+        // A saver of a kernel whose tiles covered the size: the one dim
+        // with the size's extent.
+        SmallVector<int64_t> at;
+        for (int64_t k = 0; k < out.getRank(); ++k)
+          if (out.getDimSize(k) == extent)
+            at.push_back(k);
+        if (at.size() != 1) {
+          why = "cannot tell which dim of an output is the dynamic one";
           return failure();
         }
-        SmallVector<int64_t> imap(it.getImap());
-        imap[g] = d;
-        it.setImap(imap);
-        tileExtent = it.getType().getDimSize(d);
+        d = at.front();
+        SmallVector<int64_t> omap(saver.getOmap());
+        omap[g] = d;
+        saver.setOmap(omap);
       }
-  }
-  grid[g] = ShapedType::kDynamic;
-  kernel.setGrid(grid);
-  for (mb::OutputSaverOp saver : savers) {
-    auto out = cast<RankedTensorType>(saver.getOutput().getType());
-    int64_t d = saver.getOmap()[g];
-    if (d < 0) {
-      // A saver of a kernel whose tiles covered the size: the one dim with
-      // the tile's extent.
-      SmallVector<int64_t> dims;
-      for (int64_t k = 0; k < out.getRank(); ++k)
-        if (out.getDimSize(k) == tileExtent)
-          dims.push_back(k);
-      if (!freeGrid || dims.size() != 1) {
-        why = "cannot tell which dim of an output is the dynamic one";
-        return failure();
-      }
-      d = dims.front();
-      SmallVector<int64_t> omap(saver.getOmap());
-      omap[g] = d;
-      saver.setOmap(omap);
+      saver.getOutput().setType(withDynamicDim(out, d));
     }
-    saver.getOutput().setType(withDynamicDim(out, d));
   }
+  kernel.setGrid(grid);
   auto ret = cast<mb::ReturnOp>(body.getTerminator());
   for (auto [r, v] : llvm::zip_equal(kernel.getResults(), ret.getOutputs()))
     r.setType(v.getType());
@@ -445,7 +475,7 @@ bool hasDynamicOperand(Operation &op) {
 
 LogicalResult mirage::generalizeSizes(func::FuncOp function,
                                       func::FuncOp dynamic, std::string &why,
-                                      int64_t largest) {
+                                      ArrayRef<SizeBound> bounds) {
   FunctionType want = dynamic.getFunctionType();
   if (function.getFunctionType().getNumInputs() != want.getNumInputs() ||
       function.getFunctionType().getNumResults() != want.getNumResults() ||
@@ -469,7 +499,7 @@ LogicalResult mirage::generalizeSizes(func::FuncOp function,
     if (!hasDynamicOperand(op))
       continue;
     if (auto kernel = dyn_cast<mk::GraphKernelOp>(op)) {
-      if (failed(generalizeKernel(kernel, largest, why)))
+      if (failed(generalizeKernel(kernel, bounds, why)))
         return failure();
       continue;
     }

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -63,6 +64,8 @@ struct CheckEquivalencePass
       return signalPassFailure();
     }
     bool failedAny = false;
+    sizesUsed.clear();
+    bool checkedAtSizes = false;
     module.walk([&](func::FuncOp func) {
       Attribute attr = func->getAttr(mk::MKDialect::kReferenceAttrName);
       if (!attr)
@@ -83,14 +86,32 @@ struct CheckEquivalencePass
         return;
       }
       if (mk::hasDynamicDims(cast<FunctionOpInterface>(func.getOperation())) ||
-          mk::hasDynamicDims(cast<FunctionOpInterface>(ref.getOperation())))
+          mk::hasDynamicDims(cast<FunctionOpInterface>(ref.getOperation()))) {
         failedAny |= failed(checkAtSizes(ref, func));
-      else
+        checkedAtSizes = true;
+      } else {
         failedAny |= failed(checkOne(ref, func));
+      }
     });
+    // A module's functions may have different sizes; a name that none of
+    // them has is a mistake.
+    if (checkedAtSizes && !failedAny)
+      for (const std::string &entry : sizes) {
+        std::string name = StringRef(entry).split('=').first.str();
+        if (!sizesUsed.contains(name)) {
+          module.emitError() << "--mirage-check-equivalence: no checked "
+                                "function has a dynamic size named '"
+                             << name << "'";
+          ++numInvalid;
+          failedAny = true;
+        }
+      }
     if (failedAny)
       signalPassFailure();
   }
+
+  /// The names of the sizes the checks at sizes used.
+  llvm::StringSet<> sizesUsed;
 
   /// Checks `func` against `ref` (one of them with dynamic dims) at every
   /// combination of the values of `sizes`, each pair specialised in a
@@ -112,6 +133,22 @@ struct CheckEquivalencePass
       ++numInvalid;
       return failure();
     }
+    // The sizes of this pair only: the values given for other functions'
+    // sizes do not concern it.
+    llvm::StringSet<> own;
+    for (func::FuncOp f : {ref, func}) {
+      ScopedDiagnosticHandler quiet(f.getContext(),
+                                    [](Diagnostic &) { return success(); });
+      if (FailureOr<mk::DynamicSizes> s =
+              mk::DynamicSizes::analyze(cast<FunctionOpInterface>(*f));
+          succeeded(s))
+        for (const mk::DynamicSize &size : s->getSizes())
+          own.insert(size.name);
+    }
+    llvm::erase_if(sweep->axes,
+                   [&](const auto &axis) { return !own.contains(axis.first); });
+    for (const auto &axis : sweep->axes)
+      sizesUsed.insert(axis.first);
     LogicalResult all = success();
     for (unsigned c = 0; c < sweep->size(); ++c) {
       std::string label;

@@ -6,6 +6,7 @@
 // RUN: not mirage-opt %s --mirage-check-equivalence -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSIZES
 // RUN: not mirage-opt %s --mirage-check-equivalence="sizes=tokens=0:4" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADSIZES
 // RUN: not mirage-opt %s --mirage-check-equivalence="sizes=tokens=8:5000" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FACTS
+// RUN: not mirage-opt %s --mirage-check-equivalence="sizes=tokens=8,heads=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNUSED
 // RUN: mirage-opt %s --mirage-specialize-sizes="sizes=tokens=13" | FileCheck %s --check-prefix=STATIC
 // RUN: not mirage-opt %s --convert-mirage-to-gpu 2>&1 | FileCheck %s --check-prefix=LOWER
 
@@ -34,6 +35,10 @@
 // BADSIZES: error: sizes entry 'tokens=0:4' is not name=v1:v2:... with positive integers
 // FACTS: remark: equivalent to @rmsnorm_matmul_ref at tokens=8 (
 // FACTS: error: size tokens = 5000 breaks its facts tokens (1 <= tokens <= 4096)
+// Functions may have different sizes, each checked at its own; a name no
+// checked function has is an error.
+// UNUSED: remark: equivalent to @rmsnorm_matmul_ref at tokens=8 (
+// UNUSED: error: --mirage-check-equivalence: no checked function has a dynamic size named 'heads'
 // STATIC-LABEL: func.func @rmsnorm_matmul(
 // STATIC:       grid = [3, 2, 1]
 // STATIC:       mb.output_saver %{{.*}} omap = [1, 0, -1] : tensor<8x16xf16> -> tensor<13x48xf16>

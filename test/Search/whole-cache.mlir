@@ -9,16 +9,16 @@
 // result is equivalent to its input.
 //
 // RUN: rm -rf %t.cache
-// RUN: mirage-opt --mirage-superoptimize="cache-dir=%t.cache time-budget=90 max-block-ops=4" %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=FIRST
-// RUN: mirage-opt --mirage-superoptimize="cache-dir=%t.cache time-budget=90 max-block-ops=4 keep-reference=1" %s -o %t.second 2>&1 | FileCheck %s --check-prefix=SECOND
+// RUN: mirage-opt --mirage-superoptimize="cache-dir=%t.cache time-budget=30 max-block-ops=4" %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=FIRST
+// RUN: mirage-opt --mirage-superoptimize="cache-dir=%t.cache time-budget=30 max-block-ops=4 keep-reference=1" %s -o %t.second 2>&1 | FileCheck %s --check-prefix=SECOND
 // RUN: mirage-opt --mirage-check-equivalence %t.second -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV
 //
 // RUN: for f in $(grep -l -r "mb.add" %t.cache); do echo x >> $f; done
-// RUN: mirage-opt --mirage-superoptimize="cache-dir=%t.cache time-budget=90 max-block-ops=4 keep-reference=1" %s -o %t.third 2>&1 | FileCheck %s --check-prefix=CORRUPT
+// RUN: mirage-opt --mirage-superoptimize="cache-dir=%t.cache time-budget=30 max-block-ops=4 keep-reference=1" %s -o %t.third 2>&1 | FileCheck %s --check-prefix=CORRUPT
 // RUN: mirage-opt --mirage-check-equivalence %t.third -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV
 //
 // RUN: for f in $(grep -l -r "mb.add" %t.cache); do sed -i 's/mb.add/mb.sub/' $f && head -n -1 $f > $f.body && echo "sha256 $(sha256sum $f.body | cut -d' ' -f1)" >> $f.body && mv $f.body $f; done
-// RUN: mirage-opt --mirage-superoptimize="cache-dir=%t.cache time-budget=90 max-block-ops=4 keep-reference=1" %s -o %t.fourth 2>&1 | FileCheck %s --check-prefix=PLANTED
+// RUN: mirage-opt --mirage-superoptimize="cache-dir=%t.cache time-budget=30 max-block-ops=4 keep-reference=1" %s -o %t.fourth 2>&1 | FileCheck %s --check-prefix=PLANTED
 // RUN: mirage-opt --mirage-check-equivalence %t.fourth -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV
 
 // FIRST: remark: superoptimized: graph_kernel {{.*}} {matmul add matmul accum_sum}; 1 kernel(s), modelled {{.*}}; states

@@ -98,13 +98,19 @@ func.func @wrong(%x: tensor<?x64xf16> {mk.sizes = [#mk.size<name = "tokens", max
 }
 )mlir";
 
+/// A size `name` of at most `max`.
+static mk::DynamicSize sizeUpTo(StringRef name, int64_t max) {
+  mk::DynamicSize size;
+  size.name = name.str();
+  size.max = max;
+  return size;
+}
+
 TEST_F(SizeClassesTest, SamplesCoverBoundsMultiplesAndTails) {
   OwningOpRef<ModuleOp> module = parse(kDynamicKernel);
   ASSERT_TRUE(module);
   auto f = module->lookupSymbol<func::FuncOp>("f");
-  mk::DynamicSize size;
-  size.name = "tokens";
-  size.max = 64;
+  mk::DynamicSize size = sizeUpTo("tokens", 64);
   SizeClass c{17, 64, 64};
   SmallVector<int64_t> samples = classSamples(c, size, f);
   // The bounds, a multiple of the 8-row tile and one past it.
@@ -113,13 +119,43 @@ TEST_F(SizeClassesTest, SamplesCoverBoundsMultiplesAndTails) {
   EXPECT_EQ((SmallVector<int64_t>{1}), classSamples(one, size, f));
 }
 
+/// Points of the one size "tokens".
+static SmallVector<SizePoint> tokens(ArrayRef<int64_t> values) {
+  SmallVector<SizePoint> points;
+  for (int64_t v : values)
+    points.push_back({{"tokens", v}});
+  return points;
+}
+
 TEST_F(SizeClassesTest, NumericsAtOneSampleOfEachTailOfRows) {
   OwningOpRef<ModuleOp> module = parse(kDynamicKernel);
   ASSERT_TRUE(module);
   auto f = module->lookupSymbol<func::FuncOp>("f");
   // Rows of 8-row tiles: one sample of each residue modulo 8, the smallest.
-  EXPECT_EQ((SmallVector<int64_t>{17, 24}),
-            numericsSamples({64, 17, 25, 24}, f));
+  EXPECT_EQ(tokens({17, 24}), numericsPoints(tokens({64, 17, 25, 24}), f));
+}
+
+TEST_F(SizeClassesTest, PointsVaryEachSizeAndThenAll) {
+  OwningOpRef<ModuleOp> module = parse(kDynamicKernel);
+  ASSERT_TRUE(module);
+  auto f = module->lookupSymbol<func::FuncOp>("f");
+  mk::DynamicSize size = sizeUpTo("tokens", 64);
+  SizeClass c{17, 64, 64};
+  HeldSize held{sizeUpTo("kv", 100), SizeClass{1, 100, 64}};
+  SmallVector<SizePoint> points = classPoints(c, size, {held}, f);
+  // tokens over its class with kv at 64; kv over its range with tokens at
+  // 64; then both at their second-smallest samples.
+  SmallVector<SizePoint> expected;
+  for (int64_t t : {17, 24, 25, 64})
+    expected.push_back({{"tokens", t}, {"kv", 64}});
+  for (int64_t v : {1, 8, 9, 100})
+    if (v != 64)
+      expected.push_back({{"tokens", 64}, {"kv", v}});
+  expected.push_back({{"tokens", 24}, {"kv", 8}});
+  EXPECT_EQ(expected, points);
+  EXPECT_EQ("kv=8, tokens=24", describePoint(points.back()));
+  // One size: its samples.
+  EXPECT_EQ(tokens({17, 24, 25, 64}), classPoints(c, size, {}, f));
 }
 
 TEST_F(SizeClassesTest, CheckAtSamplesNamesTheFailingSize) {
@@ -130,20 +166,19 @@ TEST_F(SizeClassesTest, CheckAtSamplesNamesTheFailingSize) {
   auto wrong = module->lookupSymbol<func::FuncOp>("wrong");
   verify::EquivalenceOptions options;
   std::string why;
-  EXPECT_TRUE(succeeded(
-      checkAtSamples(ref, f, "tokens", {1, 7, 8, 9, 64}, {9}, options, why)))
+  EXPECT_TRUE(succeeded(checkAtPoints(ref, f, tokens({1, 7, 8, 9, 64}),
+                                      tokens({9}), options, why)))
       << why;
-  EXPECT_TRUE(
-      failed(checkAtSamples(ref, wrong, "tokens", {3}, {}, options, why)));
+  EXPECT_TRUE(failed(checkAtPoints(ref, wrong, tokens({3}), {}, options, why)));
   EXPECT_NE(std::string::npos, why.find("at tokens=3: not equivalent")) << why;
   // The modelled time over sizes is the mean of the times at each.
-  FailureOr<double> small = modelledTimeOver(f, "tokens", {1}, "sm_90");
-  FailureOr<double> large = modelledTimeOver(f, "tokens", {64}, "sm_90");
-  FailureOr<double> both = modelledTimeOver(f, "tokens", {1, 64}, "sm_90");
+  FailureOr<double> small = modelledTimeOver(f, tokens({1}), "sm_90");
+  FailureOr<double> large = modelledTimeOver(f, tokens({64}), "sm_90");
+  FailureOr<double> both = modelledTimeOver(f, tokens({1, 64}), "sm_90");
   ASSERT_TRUE(succeeded(small) && succeeded(large) && succeeded(both));
   EXPECT_GT(*small, 0.0);
   EXPECT_DOUBLE_EQ((*small + *large) / 2, *both);
-  EXPECT_TRUE(failed(modelledTimeOver(f, "tokens", {}, "sm_90")));
+  EXPECT_TRUE(failed(modelledTimeOver(f, {}, "sm_90")));
 }
 
 // The static kernel the search finds at 24 rows: 3 blocks of 8 rows on y.
@@ -271,8 +306,8 @@ TEST_F(SizeClassesTest, WalksADynamicDimWithADynamicLoop) {
   EXPECT_FALSE(masked);
   // A walked size changes how many values each sum adds: the numerics
   // check runs at every sample.
-  EXPECT_EQ((SmallVector<int64_t>{5, 64, 65, 4096}),
-            numericsSamples({5, 64, 65, 4096}, walked));
+  EXPECT_EQ(tokens({5, 64, 65, 4096}),
+            numericsPoints(tokens({5, 64, 65, 4096}), walked));
 }
 
 TEST_F(SizeClassesTest, RefusesAMeanAcrossTheWalkedDim) {

@@ -62,8 +62,10 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     samples. Equal programs of neighbouring classes merge; one program left
     becomes the body, several are kept as private functions that the
     function dispatches to on the run-time size (`mk.size_dispatch`, its
-    body stays the input). A function with several dynamic sizes is left
-    unchanged with a remark.
+    body stays the input). A function with several dynamic sizes is
+    searched per class of one of them (`dispatch-size`, by default the
+    first), the others held at their largest value and generalised back;
+    the checks and the ranking vary every size.
 
     A function of at least `partition-min-ops` ops is partitioned
     (docs/partitioning.md): every interval of at most that many ops of a few
@@ -168,6 +170,12 @@ def MirageSuperoptimize : Pass<"mirage-superoptimize", "::mlir::ModuleOp"> {
     ListOption<"sizeClasses", "size-classes", "int64_t",
                "upper bounds of the classes of a dynamic size, ascending "
                "(default 1,16,64,256,4096; docs/dynamic.md)">,
+    Option<"dispatchSizeName", "dispatch-size", "std::string",
+           /*default=*/"\"\"",
+           "of a function with several dynamic sizes, the one whose classes "
+           "are searched and dispatched on (default: the first, in argument "
+           "order); the others are searched at their largest value and "
+           "generalised back (docs/dynamic.md)">,
   ];
   let statistics = [
     Statistic<"numStates", "states", "search states visited">,

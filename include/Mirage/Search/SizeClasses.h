@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include <map>
 #include <string>
 
 namespace mirage::search {
@@ -50,34 +51,58 @@ llvm::SmallVector<int64_t> classSamples(const SizeClass &c,
                                         mlir::func::FuncOp program);
 constexpr unsigned kMaxClassSamples = 8;
 
-/// The samples of `samples` where the numerics check (f16/bf16 storage)
-/// runs: every one where `program` walks its dynamic size with a `?` loop
-/// or sums across it outside its kernels (how many values a sum adds
-/// changes its rounding and its range); otherwise, where the size only
-/// counts rows or blocks whose arithmetic does not depend on how many
-/// there are, the smallest sample of each residue modulo the lcm of the
-/// program's tiles along the size (where the last tile ends is all that
-/// changes).
-llvm::SmallVector<int64_t> numericsSamples(llvm::ArrayRef<int64_t> samples,
-                                           mlir::func::FuncOp program);
+/// Values of a function's dynamic sizes by name: where a dynamic program is
+/// checked and priced.
+using SizePoint = std::map<std::string, int64_t>;
+/// "tokens=7, kv=100".
+std::string describePoint(const SizePoint &point);
 
-/// Checks `program` against `reference` (both with the dynamic size
-/// `name`) at every value of `samples`, each pair specialised in a scratch
-/// module: in the field and in f64 as `options` ask, and at the values of
-/// `numericsAt` in the numerics check too. Fails with the first size and
-/// verdict that is not "equivalent" in `why`.
-mlir::LogicalResult
-checkAtSamples(mlir::func::FuncOp reference, mlir::func::FuncOp program,
-               llvm::StringRef name, llvm::ArrayRef<int64_t> samples,
-               llvm::ArrayRef<int64_t> numericsAt,
-               const verify::EquivalenceOptions &options, std::string &why);
+/// A size the class search does not dispatch on: searched at
+/// `range.representative` and valid over `range` (its whole range).
+struct HeldSize {
+  mk::DynamicSize size;
+  SizeClass range;
+};
+
+/// The points where a program for class `c` of the size `dispatch` is
+/// checked and ranked: each of classSamples(c, dispatch, program) with the
+/// sizes of `held` at their representatives; each of the held sizes'
+/// classSamples over its range with the other sizes at theirs; and, with
+/// held sizes, one point where every size takes its second-smallest sample
+/// at once (tails along several sizes in one kernel). Without held sizes,
+/// classSamples as points.
+llvm::SmallVector<SizePoint> classPoints(const SizeClass &c,
+                                         const mk::DynamicSize &dispatch,
+                                         llvm::ArrayRef<HeldSize> held,
+                                         mlir::func::FuncOp program);
+
+/// The points of `points` where the numerics check (f16/bf16 storage)
+/// runs: every one where `program` walks a dynamic size with a `?` loop
+/// or sums across one outside its kernels (how many values a sum adds
+/// changes its rounding and its range); otherwise, where the sizes only
+/// count rows or blocks whose arithmetic does not depend on how many there
+/// are, the smallest point of each residue modulo the lcm of the program's
+/// tiles along them (where the last tile ends is all that changes).
+llvm::SmallVector<SizePoint> numericsPoints(llvm::ArrayRef<SizePoint> points,
+                                            mlir::func::FuncOp program);
+
+/// Checks `program` against `reference` (both with dynamic sizes) at every
+/// point of `points`, each pair specialised in a scratch module: in the
+/// field and in f64 as `options` ask, and at the points of `numericsAt` in
+/// the numerics check too. Fails with the first point and verdict that is
+/// not "equivalent" in `why`.
+mlir::LogicalResult checkAtPoints(mlir::func::FuncOp reference,
+                                  mlir::func::FuncOp program,
+                                  llvm::ArrayRef<SizePoint> points,
+                                  llvm::ArrayRef<SizePoint> numericsAt,
+                                  const verify::EquivalenceOptions &options,
+                                  std::string &why);
 
 /// The mean modelled time (microseconds, on `chip`) of `program`
-/// specialised at each of `samples` of size `name`; fails where the cost
-/// model cannot price it.
+/// specialised at each of `points`; fails where the cost model cannot
+/// price it.
 mlir::FailureOr<double> modelledTimeOver(mlir::func::FuncOp program,
-                                         llvm::StringRef name,
-                                         llvm::ArrayRef<int64_t> samples,
+                                         llvm::ArrayRef<SizePoint> points,
                                          llvm::StringRef chip);
 
 } // namespace mirage::search

@@ -18,17 +18,26 @@
 #define MIRAGE_TRANSFORMS_GENERALIZESIZES_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/ArrayRef.h"
 
 #include <string>
 
 namespace mirage {
 
+/// A size the program was specialised at and the largest value of it the
+/// program is meant for (its size class's upper bound).
+struct SizeBound {
+  int64_t searchedAt = 0, largest = 0;
+};
+
 /// Rewrites `function`, a program with the signature of `dynamic`
 /// specialised at some sizes, into a program with `dynamic`'s signature
-/// (types and `mk.sizes` facts). `largest` is the largest size the program
-/// is meant for (its size class's upper bound; 0: the size it was found
-/// at): a kernel of one trip whose tile held the whole size walks it in
-/// tiles of that extent, one trip up to it. Fails with the reason in `why`
+/// (types and `mk.sizes` facts). `bounds` says, for the values the sizes
+/// were specialised at, the largest size the program is meant for (none:
+/// the size it was found at): a kernel of one trip whose tile held a whole
+/// size walks it in tiles of that extent, one trip up to it (where two
+/// sizes were specialised at the tile's extent, the smaller bound). Fails
+/// with the reason in `why`
 /// when a dim cannot be made dynamic (a view other than a permutation reads
 /// it, a non-mk op uses it, a tile of a kernel covers it without a grid dim
 /// free to partition it, a reduction across it a tail would make wrong) or
@@ -36,7 +45,8 @@ namespace mirage {
 /// (work on a clone).
 mlir::LogicalResult generalizeSizes(mlir::func::FuncOp function,
                                     mlir::func::FuncOp dynamic,
-                                    std::string &why, int64_t largest = 0);
+                                    std::string &why,
+                                    llvm::ArrayRef<SizeBound> bounds = {});
 
 } // namespace mirage
 
