@@ -7,7 +7,7 @@
 // RUN: not mirage-run --import-check --device=gpu %s 2>&1 | FileCheck %s --check-prefix=GPU
 // RUN: mirage-run --import-check %s --func=checked | FileCheck %s --check-prefix=PASS
 
-// CHECK-DAG: NOT CHECKED @dynamic: type tensor<?x8xf32> is not a static tensor
+// CHECK-DAG: NOT CHECKED @dynamic: it has dynamic dims: give their sizes with --sizes name=v1:v2,... (docs/dynamic.md)
 // CHECK-DAG: NOT CHECKED @ints: element type i32 is not supported (f16, bf16, f32; integer arguments)
 // CHECK-DAG: NOT CHECKED @control_flow: the imported function has 2 blocks (control flow); the check evaluates one block
 // CHECK-DAG: NOT CHECKED @mk_in_loop: an mk op or call is nested in 'scf.for', which the import leaves outside; the check evaluates mk code at the function's top level only

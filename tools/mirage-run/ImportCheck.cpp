@@ -21,10 +21,12 @@
 #include "UpstreamRun.h"
 
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
+#include "Mirage/Transforms/SpecializeSizes.h"
 #include "Mirage/Verify/Interpreter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/Format.h"
@@ -62,35 +64,64 @@ LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
 
 /// The original function, run by upstream MLIR on `inputs` (buffers of
 /// `computeIn`) in `computeIn` (f32: f16/bf16 widened; f64: every float):
-/// one buffer of `computeIn` per result.
+/// one buffer of `computeIn` per result, of `resultTypes`' shapes (the
+/// function's own, or at the sizes of a dynamic one). A dynamic function
+/// takes the argument types of `at`.
 FailureOr<std::vector<Buffer>> runUpstream(ModuleOp original, StringRef name,
+                                           StringRef label,
                                            ArrayRef<Buffer> inputs,
-                                           FloatType computeIn,
+                                           FunctionType at, FloatType computeIn,
                                            double &runMs) {
   OwningOpRef<ModuleOp> module = original.clone();
   auto func = module->lookupSymbol<func::FuncOp>(name);
   keepOnly(*module, func);
+  // The facts about dynamic sizes are the import's; upstream's buffers
+  // would not satisfy their verifier ([K18] counts tensor dims).
+  module->walk([](func::FuncOp f) {
+    for (unsigned i = 0; i < f.getNumArguments(); ++i)
+      f.removeArgAttr(i, mk::MKDialect::kSizesAttrName);
+  });
+  // A dynamic function takes its arguments at the sizes checked, so that
+  // the ops see static shapes where they can: sizes that do not fit the
+  // program fail their verifiers or the lowering instead of running out of
+  // bounds.
+  if (func.getFunctionType() != at) {
+    for (auto [arg, t] : llvm::zip_equal(func.getArguments(), at.getInputs()))
+      arg.setType(t);
+    func.setType(FunctionType::get(module->getContext(), at.getInputs(),
+                                   func.getResultTypes()));
+    std::string problem;
+    ScopedDiagnosticHandler capture(module->getContext(), [&](Diagnostic &d) {
+      if (problem.empty() && d.getSeverity() == DiagnosticSeverity::Error)
+        problem = d.str();
+      return success();
+    });
+    if (failed(mlir::verify(*module))) {
+      fail(label + ": the sizes do not fit the original: " + problem);
+      return failure();
+    }
+  }
   if (failed(widenFloats(*module, computeIn))) {
-    fail("@" + name + ": widening the original to " + typeName(computeIn) +
+    fail(label + ": widening the original to " + typeName(computeIn) +
          " failed");
     return failure();
   }
   std::vector<Buffer> outputs;
-  for (Type t : func.getResultTypes())
+  for (Type t : at.getResults())
     outputs.push_back(
         zeroBuffer(cast<RankedTensorType>(t).getShape(), computeIn));
   std::string why;
   std::unique_ptr<UpstreamProgram> program =
       UpstreamProgram::create(*module, why);
   if (!program) {
-    fail("@" + name + ": the original: " + why);
+    fail(label + ": the original: " + why);
     return failure();
   }
   SmallVector<const Buffer *> inPtrs;
   for (const Buffer &b : inputs)
     inPtrs.push_back(&b);
   if (failed(program->invoke(name, inPtrs, outputs, why, runMs))) {
-    fail("@" + name + ": " + why);
+    fail(label + ": " + why);
     return failure();
   }
   return outputs;
@@ -98,9 +129,10 @@ FailureOr<std::vector<Buffer>> runUpstream(ModuleOp original, StringRef name,
 
 enum class Outcome { Pass, Fail, NotChecked };
 
-/// A function the check does not cover: its signature is not static
-/// f16/bf16/f32 tensors, or its import cannot be evaluated in steps
-/// (control flow, mk code nested in an op left outside).
+/// A function the check does not cover: its signature is not f16/bf16/f32
+/// tensors, static or at given sizes, or its import cannot be evaluated in
+/// steps (control flow, mk code nested in an op left outside) or
+/// specialised at the sizes.
 Outcome notChecked(const llvm::Twine &why) {
   llvm::outs() << "NOT CHECKED " << why << "\n";
   return Outcome::NotChecked;
@@ -111,33 +143,76 @@ Outcome checkFailed(const llvm::Twine &why) {
   return Outcome::Fail;
 }
 
+/// Checks `func` of `original`; with `sizes`, a function with dynamic dims
+/// at those sizes (`at` names them in the report).
 Outcome checkOne(ModuleOp original, func::FuncOp func,
-                 const ImportCheckOptions &options) {
+                 const ImportCheckOptions &options,
+                 const llvm::StringMap<int64_t> *sizes, StringRef at) {
   std::string name = func.getSymName().str();
+  std::string label = "@" + name + at.str();
   unsigned numArgs = func.getNumArguments();
+  bool dynamic = false;
   for (auto [i, t] : llvm::enumerate(llvm::concat<const Type>(
            func.getArgumentTypes(), func.getResultTypes()))) {
     auto rt = dyn_cast<RankedTensorType>(t);
-    if (!rt || !rt.hasStaticShape())
-      return notChecked("@" + name + ": type " + typeName(t) +
-                        " is not a static tensor");
+    if (!rt)
+      return notChecked(label + ": type " + typeName(t) + " is not a tensor");
+    dynamic |= !rt.hasStaticShape();
     Type e = rt.getElementType();
     // Arguments may also be integer or boolean masks (random 0 or 1).
     bool mask = i < numArgs && e.isSignlessInteger() &&
                 e.getIntOrFloatBitWidth() <= 64;
     if (!e.isF16() && !e.isBF16() && !e.isF32() && !mask)
-      return notChecked("@" + name + ": element type " + typeName(e) +
+      return notChecked(label + ": element type " + typeName(e) +
                         " is not supported (f16, bf16, f32; integer "
                         "arguments)");
   }
+  if (dynamic && !sizes)
+    return notChecked(label + ": it has dynamic dims: give their sizes with "
+                              "--sizes name=v1:v2,... (docs/dynamic.md)");
+
+  // The imported program: its mk code through the interpreter, the ops left
+  // outside through upstream's lowering. A dynamic import is specialised at
+  // the sizes, which gives both sides their static shapes.
+  OwningOpRef<ModuleOp> imported = original.clone();
+  auto importedFunc = imported->lookupSymbol<func::FuncOp>(name);
+  keepOnly(*imported, importedFunc);
+  {
+    // The import's remarks (ops left outside) are its tests' concern.
+    ScopedDiagnosticHandler quiet(imported->getContext(), [](Diagnostic &d) {
+      return success(d.getSeverity() == DiagnosticSeverity::Remark);
+    });
+    if (failed(runPipeline(*imported, "mirage-import")))
+      return checkFailed(label + ": mirage-import failed");
+  }
+  if (dynamic) {
+    std::string problem;
+    ScopedDiagnosticHandler capture(imported->getContext(), [&](Diagnostic &d) {
+      if (problem.empty() && d.getSeverity() == DiagnosticSeverity::Error)
+        problem = d.str();
+      return success();
+    });
+    if (failed(specializeSizes(*imported, *sizes)))
+      return notChecked(label +
+                        ": the import cannot be specialised at "
+                        "these sizes: " +
+                        problem);
+    // Sizes the program's static dims rule out (a dynamic operand added to
+    // a static one of another extent) would make the upstream code read and
+    // write out of bounds: the specialised ops must verify.
+    if (failed(mlir::verify(*imported)))
+      return checkFailed(label +
+                         ": the sizes do not fit the program: " + problem);
+  }
+  FunctionType shapes = importedFunc.getFunctionType();
 
   MLIRContext *ctx = func.getContext();
   FloatType computeIn = options.upstreamInF64
                             ? FloatType(Float64Type::get(ctx))
                             : FloatType(Float32Type::get(ctx));
-  // Seeded inputs rounded to the argument types.
+  // Seeded inputs rounded to the argument types (at the sizes).
   std::vector<verify::FloatTensor> inputs =
-      verify::randomFloatInputs(func, options.seed);
+      verify::randomFloatInputs(importedFunc, options.seed);
   SmallVector<bool> isFloat;
   for (auto [i, t] : llvm::enumerate(func.getArgumentTypes())) {
     Type elem = cast<RankedTensorType>(t).getElementType();
@@ -166,40 +241,27 @@ Outcome checkOne(ModuleOp original, func::FuncOp func,
 
   // The reference: the original, run by upstream MLIR.
   double upstreamMs = 0;
-  FailureOr<std::vector<Buffer>> upstream =
-      runUpstream(original, name, inputBufs, computeIn, upstreamMs);
+  FailureOr<std::vector<Buffer>> upstream = runUpstream(
+      original, name, label, inputBufs, shapes, computeIn, upstreamMs);
   if (failed(upstream))
     return Outcome::Fail;
 
-  // The imported program: its mk code through the interpreter, the ops left
-  // outside through upstream's lowering, in f32 types like the reference.
-  OwningOpRef<ModuleOp> imported = original.clone();
-  auto importedFunc = imported->lookupSymbol<func::FuncOp>(name);
-  keepOnly(*imported, importedFunc);
-  {
-    // The import's remarks (ops left outside) are its tests' concern.
-    ScopedDiagnosticHandler quiet(imported->getContext(), [](Diagnostic &d) {
-      return success(d.getSeverity() == DiagnosticSeverity::Remark);
-    });
-    if (failed(runPipeline(*imported, "mirage-import")))
-      return checkFailed("@" + name + ": mirage-import failed");
-  }
   // mk holds f16/bf16/f32: the import is widened to f32 (the interpreter
   // computes in f64 anyway); the ops left outside compute as the reference.
   if (failed(widenFloats(*imported, Float32Type::get(ctx))))
-    return checkFailed("@" + name + ": widening the import to f32 failed");
+    return checkFailed(label + ": widening the import to f32 failed");
   std::string why;
   bool lowering = false;
   std::unique_ptr<ImportedProgram> program = ImportedProgram::create(
       std::move(imported), importedFunc, why, lowering,
       computeIn.isF64() ? computeIn : FloatType());
   if (!program)
-    return lowering ? checkFailed("@" + name + ": " + why)
-                    : notChecked("@" + name + ": " + why);
+    return lowering ? checkFailed(label + ": " + why)
+                    : notChecked(label + ": " + why);
   std::optional<std::vector<verify::FloatTensor>> reference =
       program->evaluate(inputs, /*f32=*/false, options.fault, why);
   if (!reference)
-    return checkFailed("@" + name + ": " + why);
+    return checkFailed(label + ": " + why);
 
   // The import evaluated in f32 as well tells an overflow of f32 (the f32
   // reference is NaN or inf where the f64 import is not) or an element that
@@ -207,7 +269,7 @@ Outcome checkOne(ModuleOp original, func::FuncOp func,
   std::optional<std::vector<verify::FloatTensor>> inF32 =
       program->evaluate(inputs, /*f32=*/true, options.fault, why);
   if (!inF32)
-    return checkFailed("@" + name + ": evaluating the import in f32: " + why);
+    return checkFailed(label + ": evaluating the import in f32: " + why);
 
   // The import on inputs moved far below the tolerance tells the elements
   // that are ill-conditioned at these inputs (a cancellation that rounding
@@ -237,8 +299,8 @@ Outcome checkOne(ModuleOp original, func::FuncOp func,
       triedF64 = true;
       FloatType f64 = Float64Type::get(ctx);
       double ms = 0;
-      FailureOr<std::vector<Buffer>> wide =
-          runUpstream(original, name, inputBuffers(f64), f64, ms);
+      FailureOr<std::vector<Buffer>> wide = runUpstream(
+          original, name, label, inputBuffers(f64), shapes, f64, ms);
       if (succeeded(wide))
         upstreamInF64 = std::move(*wide);
     }
@@ -254,7 +316,7 @@ Outcome checkOne(ModuleOp original, func::FuncOp func,
   aids.outputsInF64 = outputsInF64;
   bool ok = compareOutputs(*upstream, *reference, options.tolScale, maxAbs,
                            maxRel, aids);
-  llvm::outs() << "@" << name << ": upstream lowering vs import ("
+  llvm::outs() << label << ": upstream lowering vs import ("
                << program->numMkOps << " mk ops, " << program->numCalls
                << " outlined calls";
   if (program->numSegments)
@@ -270,7 +332,7 @@ Outcome checkOne(ModuleOp original, func::FuncOp func,
     llvm::outs() << ", " << llvm::format("%.1f", program->upstreamMs)
                  << " ms upstream";
   llvm::outs() << ")\n";
-  llvm::outs() << (ok ? "PASS" : "FAIL") << " @" << name << "\n";
+  llvm::outs() << (ok ? "PASS " : "FAIL ") << label << "\n";
   llvm::outs().flush();
   return ok ? Outcome::Pass : Outcome::Fail;
 }
@@ -293,8 +355,25 @@ int mirage::run::checkImport(ModuleOp module, StringRef funcName,
       return fail("no public function outside mk to check");
   }
   unsigned counts[3] = {0, 0, 0};
-  for (func::FuncOp f : funcs)
-    ++counts[static_cast<int>(checkOne(module, f, options))];
+  for (func::FuncOp f : funcs) {
+    bool dynamic = !llvm::all_of(
+        llvm::concat<const Type>(f.getArgumentTypes(), f.getResultTypes()),
+        [](Type t) {
+          auto rt = dyn_cast<RankedTensorType>(t);
+          return !rt || rt.hasStaticShape();
+        });
+    if (!dynamic || !options.sizes) {
+      ++counts[static_cast<int>(checkOne(module, f, options, nullptr, ""))];
+      continue;
+    }
+    // A dynamic function at every combination of the sizes.
+    for (unsigned c = 0; c < options.sizes->size(); ++c) {
+      std::string label;
+      llvm::StringMap<int64_t> values = options.sizes->at(c, &label);
+      ++counts[static_cast<int>(
+          checkOne(module, f, options, &values, " at " + label))];
+    }
+  }
   unsigned passed = counts[int(Outcome::Pass)],
            failures = counts[int(Outcome::Fail)],
            skipped = counts[int(Outcome::NotChecked)];

@@ -11,10 +11,13 @@
 #ifndef MIRAGE_TOOLS_MIRAGE_RUN_IMPORTCHECK_H
 #define MIRAGE_TOOLS_MIRAGE_RUN_IMPORTCHECK_H
 
+#include "Mirage/Transforms/SpecializeSizes.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace mirage::run {
@@ -29,6 +32,9 @@ struct ImportCheckOptions {
   /// A fault injected into the import's evaluation, to test the check:
   /// "mk" or "outside" (see ImportedProgram::evaluate), or empty.
   std::string fault;
+  /// Sizes to check functions with dynamic dims at (--sizes): every
+  /// combination; without them such functions are not checked.
+  std::optional<SizeSweep> sizes;
 };
 
 /// Checks function `funcName` of `module`, or, when it is empty, every

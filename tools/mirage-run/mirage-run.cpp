@@ -375,11 +375,21 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return fail("cannot parse '" + inputFilename + "'");
-  if (importCheck)
-    return checkImport(
-        *module, funcName,
-        {seed.getValue(), inputScale.getValue(), tolScale.getValue(),
-         importCheckPrecision == "f64", importCheckFault.getValue()});
+  if (importCheck) {
+    ImportCheckOptions options{
+        seed.getValue(), inputScale.getValue(), tolScale.getValue(),
+        importCheckPrecision == "f64", importCheckFault.getValue()};
+    if (!sizeValues.empty()) {
+      FailureOr<mirage::SizeSweep> parsed = mirage::parseSizeSweep(
+          module->getLoc(),
+          SmallVector<std::string>(sizeValues.begin(), sizeValues.end()),
+          kMaxSweepRuns);
+      if (failed(parsed))
+        return fail("--sizes: malformed sizes for --import-check");
+      options.sizes = std::move(*parsed);
+    }
+    return checkImport(*module, funcName, options);
+  }
 
   // Pick the function.
   func::FuncOp func;
