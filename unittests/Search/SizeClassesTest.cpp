@@ -310,6 +310,63 @@ TEST_F(SizeClassesTest, WalksADynamicDimWithADynamicLoop) {
             numericsPoints(tokens({5, 64, 65, 4096}), walked));
 }
 
+// A row sum found at 8 rows of 16 columns: the grid splits the rows, one
+// trip holds the columns whole. With rows and columns two dynamic sizes the
+// generalisation tells them apart by their extents at the values searched.
+constexpr StringLiteral kTwoSizes = R"mlir(
+func.func @sum_rows(%x: tensor<8x16xf32>) -> tensor<8x1xf32> {
+  %0 = mk.graph_kernel(%x) grid = [4, 1, 1] block = [32, 1, 1] forloop = 1 {
+  ^bb0(%a: tensor<8x16xf32>):
+    %r = mb.for_loop -> (tensor<2x1xf32>) {
+      %t = mb.input_iter %a imap = [0, -1, -1] fmap = -1 : tensor<8x16xf32> -> tensor<2x16xf32>
+      %s = mb.accum_sum_last %t : tensor<2x16xf32> -> tensor<2x1xf32>
+      mb.yield %s : tensor<2x1xf32>
+    }
+    %o = mb.output_saver %r omap = [0, -1, -1] : tensor<2x1xf32> -> tensor<8x1xf32>
+    mb.return %o : tensor<8x1xf32>
+  } : (tensor<8x16xf32>) -> tensor<8x1xf32>
+  return %0 : tensor<8x1xf32>
+}
+func.func @sum_rows_dynamic(%x: tensor<?x?xf32> {mk.sizes = [#mk.size<name = "rows">, #mk.size<name = "cols">]}) -> tensor<?x1xf32> {
+  %s = mk.reduce_sum %x dim = 1 : tensor<?x?xf32> -> tensor<?x1xf32>
+  return %s : tensor<?x1xf32>
+}
+)mlir";
+
+TEST_F(SizeClassesTest, GeneralizesTwoSizesByTheirExtents) {
+  OwningOpRef<ModuleOp> module = parse(kTwoSizes);
+  ASSERT_TRUE(module);
+  auto found = module->lookupSymbol<func::FuncOp>("sum_rows");
+  std::string why;
+  // Rows searched at 8 (up to 16), columns at 16 (up to 64).
+  ASSERT_TRUE(succeeded(generalizeSizes(
+      found, module->lookupSymbol<func::FuncOp>("sum_rows_dynamic"), why,
+      {{8, 16}, {16, 64}})))
+      << why;
+  auto kernel = cast<mk::GraphKernelOp>(&found.getBody().front().front());
+  // The rows keep their grid dim, now '?'; the columns, held whole in one
+  // trip and summed, are walked by a '?' loop in tiles of their largest 64.
+  EXPECT_TRUE(ShapedType::isDynamic(kernel.getGrid()[0]));
+  EXPECT_EQ(1, kernel.getGrid()[1]);
+  EXPECT_TRUE(ShapedType::isDynamic(kernel.getForloop()));
+  mb::InputIterOp it;
+  kernel.getBody().walk([&](mb::InputIterOp op) { it = op; });
+  EXPECT_EQ(1, static_cast<int64_t>(it.getFmap()));
+  EXPECT_EQ((SmallVector<int64_t>{2, 64}),
+            SmallVector<int64_t>(it.getType().getShape()));
+  // Where two sizes were searched at the whole tile's extent, the smaller
+  // bound holds: the tile stays 16.
+  OwningOpRef<ModuleOp> again = parse(kTwoSizes);
+  auto both = again->lookupSymbol<func::FuncOp>("sum_rows");
+  ASSERT_TRUE(succeeded(generalizeSizes(
+      both, again->lookupSymbol<func::FuncOp>("sum_rows_dynamic"), why,
+      {{16, 16}, {16, 64}})))
+      << why;
+  both.walk([&](mb::InputIterOp op) { it = op; });
+  EXPECT_EQ((SmallVector<int64_t>{2, 16}),
+            SmallVector<int64_t>(it.getType().getShape()));
+}
+
 TEST_F(SizeClassesTest, RefusesAMeanAcrossTheWalkedDim) {
   OwningOpRef<ModuleOp> module = parse(kSpecialised);
   ASSERT_TRUE(module);
