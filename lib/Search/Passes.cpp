@@ -631,7 +631,7 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
   }
   // Every sample is an independent test, in the field and in f64, and
   // (with the search's `numerics`) in the kernels' precision at the
-  // samples numericsSamples picks: the tails' masks and fills, and a walked
+  // points numericsPoints picks: the tails' masks and fills, and a walked
   // size's longer sums, are checked where the class's own search did not
   // look.
   verify::EquivalenceOptions checks;
