@@ -7,8 +7,9 @@
 // class, lowered to host code that reads the sizes at run time and PTX
 // kernels with '?' grids (what each class's search finds within its budget
 // may vary: the checks take any outcome); the ops the import leaves
-// outside are lowered upstream. IREE's all-dynamic softmax (two sizes: not
-// searched, its kernels walk the rows' dynamic length with '?' loops) and a
+// outside are lowered upstream. IREE's all-dynamic softmax (two sizes:
+// searched per class of the rows, the row length held at its largest; its
+// kernels walk the rows' dynamic length with '?' loops) and a
 // matmul with a dynamic contracted dim come through whole. (The
 // torch-mlir-style Linear with a dynamic
 // batch and head split keeps its unfused kernels where the search's fused
@@ -30,6 +31,6 @@
 
 // REMARKS: dynamic-dims.mlir:36:1: remark: superoptimized per size class of tokens (1 <= tokens <= 4096):
 // REMARKS: dynamic-dims.mlir:90:1: remark: superoptimized per size class of s0 (1 <= s0):
-// REMARKS: dynamic-dims.mlir:106:1: remark: not superoptimized: the search takes one dynamic size, this function has 2
+// REMARKS: dynamic-dims.mlir:106:1: remark: superoptimized per size class of s0 (1 <= s0), s1 (1 <= s1) searched at 4096:
 // REMARKS: dynamic-dims.mlir:127:1: remark: superoptimized per size class of s0 (1 <= s0):
 // REMARKS: dynamic-dims.mlir:150:1: remark: superoptimized per size class of s0 (1 <= s0):
