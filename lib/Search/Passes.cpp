@@ -620,8 +620,12 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
     if (&other == dispatchSize)
       continue;
     SmallVector<SizeClass> its = makeSizeClasses(other, bounds);
-    if (its.empty())
-      continue;
+    if (its.empty()) {
+      emitRemark(func.getLoc(), "not superoptimized: no size class holds a "
+                                "value of ")
+          << other.describe() << " (size-classes)";
+      return success();
+    }
     SizeClass range = its.back();
     range.lo = its.front().lo;
     int64_t largest = range.hi - range.hi % other.divisor;
@@ -741,15 +745,15 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
       walkBounds.push_back({h.range.representative, h.range.hi});
     bool usable = succeeded(generalizeSizes(copy, func, why, walkBounds));
     if (usable) {
-      // At the representatives the generalised program is the one the
-      // search verified; the other points check it where its tiles fall
-      // otherwise. A check that passed is kept in the result cache.
+      // The points check the generalised program where its tiles fall
+      // otherwise, and at the values searched too: the generalisation may
+      // have grown, halved or masked a tile there. A check that passed is
+      // kept in the result cache.
       SmallVector<SizePoint> points = classPoints(c, size, held, copy);
-      llvm::erase(points, searched);
+      if (!llvm::is_contained(points, searched))
+        points.push_back(searched);
       usable = succeeded(checkProgram(copy, points, why));
-      SmallVector<SizePoint> &checked = checkedAt[copy];
-      checked.assign(points.begin(), points.end());
-      checked.push_back(searched);
+      checkedAt[copy].assign(points.begin(), points.end());
     }
     if (!usable) {
       emitRemark(func.getLoc(), "size class ")

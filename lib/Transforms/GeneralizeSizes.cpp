@@ -366,6 +366,12 @@ LogicalResult generalizeKernel(mk::GraphKernelOp kernel,
         t.kind = DimTiling::Walked;
     }
   }
+  if (llvm::count_if(sizes, [](const auto &entry) {
+        return entry.second.front().kind == DimTiling::Walked;
+      }) > 1) {
+    why = "the for-loop walks two dynamic sizes";
+    return failure();
+  }
   // [K21] A loop that walks a size becomes a `?` loop of the same tile:
   // every walking iterator walks it, no grid dim splits it, and the
   // reductions across it read its tail masked ([B28]).

@@ -16,6 +16,7 @@
 // RUN: not mirage-run --import-check %S/Inputs/dynamic-exports.mlir --func=mixed --sizes s0=1:4:7 2>&1 | FileCheck %s --check-prefix=MIXED
 // RUN: not mirage-run --import-check %S/Inputs/dynamic-exports.mlir --func=tosa_matmul_mixed --sizes s0=7 2>&1 | FileCheck %s --check-prefix=MATMUL
 // RUN: not mirage-run --import-check %S/Inputs/dynamic-exports.mlir --func=layernorm --sizes rows=7 2>&1 | FileCheck %s --check-prefix=NAME
+// RUN: mirage-run --import-check %S/Inputs/dynamic-exports.mlir --func=layernorm --sizes tokens=7,s0=3 | FileCheck %s --check-prefix=OTHER
 
 // LN: PASS @layernorm at tokens=1
 // LN: PASS @layernorm at tokens=7
@@ -32,4 +33,7 @@
 // MIXED: mirage-run: @mixed at s0=7: the sizes do not fit the program: 'tosa.add' op operands don't have broadcast-compatible shapes
 // MIXED: 2 passed, 1 failed, 0 not checked
 // MATMUL: mirage-run: @tosa_matmul_mixed at s0=7: the original: the upstream lowering failed: {{.*}}to be 7, but found 4
+// A size of other functions (s0) is left to them.
+// OTHER: PASS @layernorm at tokens=7, s0=3
+// OTHER: 1 passed, 0 failed, 0 not checked
 // NAME: NOT CHECKED @layernorm at rows=7: the import cannot be specialised at these sizes: no value given for size tokens (1 <= tokens <= 4096) of @layernorm

@@ -43,7 +43,7 @@
 // CHECK-SAME:    mk.size_dispatch
 // CHECK-LABEL: func.func @two_sizes(
 // CHECK-SAME:    tensor<?x?xf32>
-// CHECK:         mk.graph_kernel
+// CHECK-NEXT:    mk.graph_kernel
 
 // SWEEP: [[N:[0-9]+]] sizes, one compiled program: [[N]] passed
 // SWEEP: PASS

@@ -20,6 +20,7 @@
 #include "ImportEval.h"
 #include "UpstreamRun.h"
 
+#include "Mirage/Dialect/Kernel/Analysis/DynamicSizes.h"
 #include "Mirage/Dialect/Kernel/IR/Kernel.h"
 #include "Mirage/Transforms/SpecializeSizes.h"
 #include "Mirage/Verify/Interpreter.h"
@@ -88,8 +89,15 @@ FailureOr<std::vector<Buffer>> runUpstream(ModuleOp original, StringRef name,
   if (func.getFunctionType() != at) {
     for (auto [arg, t] : llvm::zip_equal(func.getArguments(), at.getInputs()))
       arg.setType(t);
-    func.setType(FunctionType::get(module->getContext(), at.getInputs(),
-                                   func.getResultTypes()));
+    // An argument returned as it is returns its static type.
+    SmallVector<Type> results(func.getResultTypes());
+    for (Block &block : func.getBody())
+      if (auto ret = dyn_cast<func::ReturnOp>(block.getTerminator()))
+        for (auto [i, v] : llvm::enumerate(ret.getOperands()))
+          if (isa<BlockArgument>(v))
+            results[i] = v.getType();
+    func.setType(
+        FunctionType::get(module->getContext(), at.getInputs(), results));
     std::string problem;
     ScopedDiagnosticHandler capture(module->getContext(), [&](Diagnostic &d) {
       if (problem.empty() && d.getSeverity() == DiagnosticSeverity::Error)
@@ -192,7 +200,19 @@ Outcome checkOne(ModuleOp original, func::FuncOp func,
         problem = d.str();
       return success();
     });
-    if (failed(specializeSizes(*imported, *sizes)))
+    // The values of this import's sizes only: a module's functions may
+    // have different ones.
+    llvm::StringMap<int64_t> own;
+    imported->walk([&](func::FuncOp f) {
+      if (FailureOr<mk::DynamicSizes> found =
+              mk::DynamicSizes::analyze(cast<FunctionOpInterface>(*f));
+          succeeded(found))
+        for (const mk::DynamicSize &size : found->getSizes())
+          if (auto it = sizes->find(size.name); it != sizes->end())
+            own[size.name] = it->second;
+    });
+    problem.clear();
+    if (failed(specializeSizes(*imported, own)))
       return notChecked(label +
                         ": the import cannot be specialised at "
                         "these sizes: " +
