@@ -42,15 +42,23 @@ static func::FuncOp firstFunc(ModuleOp m) {
   return *m.getBody()->getOps<func::FuncOp>().begin();
 }
 
+/// The least common multiple of the splits `c`'s kernels make of axis
+/// `label`: every extent of it a multiple of this keeps each grid and loop
+/// division exact.
+static int64_t splitsOf(const Candidate &c, uint32_t label) {
+  int64_t m = 1;
+  for (const SKernel &k : c.prog.kernels)
+    m = std::lcm(m, splitOf(k, label));
+  return m;
+}
+
 /// Reduced extents for the fingerprint of `c`: each axis keeps the least
 /// common multiple of the splits its kernels make, times 3, so tiles keep
 /// their divisibility and never degenerate to size 1.
 static Scale reducedScale(const Target &t, const Candidate &c) {
   Scale s;
   for (auto &[l, n] : t.extent) {
-    int64_t m = 1;
-    for (const SKernel &k : c.prog.kernels)
-      m = std::lcm(m, splitOf(k, l));
+    int64_t m = splitsOf(c, l);
     s[l] = 3 * m < n ? 3 * m : n;
   }
   return s;
@@ -68,9 +76,7 @@ static Scale recheckScale(const Target &t, const Candidate &c) {
   llvm::sort(labels);
   for (size_t i = 0; i < labels.size(); ++i) {
     uint32_t l = labels[i];
-    int64_t n = t.extent.lookup(l), step = 1;
-    for (const SKernel &k : c.prog.kernels)
-      step = std::lcm(step, splitOf(k, l));
+    int64_t n = t.extent.lookup(l), step = splitsOf(c, l);
     auto collides = [&] {
       return llvm::any_of(ArrayRef(labels).take_front(i), [&](uint32_t o) {
         return s[o] == s[l] && t.extent.lookup(o) != n;
@@ -136,7 +142,8 @@ constexpr double kNumericsWork = 3e7;
 /// a 4096-long norm in each of 8192 blocks), the reduced axes' tiles halve
 /// until it does not, down to reducedScale's.
 static Scale numericsScale(const Target &t, const Candidate &c) {
-  Scale s = reducedScale(t, c);
+  const Scale floor = reducedScale(t, c);
+  Scale s = floor;
   SmallVector<uint32_t> reduced;
   auto keep = [&](int v, int64_t dim) {
     const Labels &labels = t.ref.vals[v].labels;
@@ -164,14 +171,11 @@ static Scale numericsScale(const Target &t, const Candidate &c) {
       break;
     }
   }
-  Scale floor = reducedScale(t, c);
   while (evaluationWork(c, s) > kNumericsWork) {
     bool shrunk = false;
     for (uint32_t l : reduced) {
-      int64_t m = 1;
-      for (const SKernel &k : c.prog.kernels)
-        m = std::lcm(m, splitOf(k, l));
-      int64_t tile = std::max<int64_t>(s[l] / m / 2, floor[l] / m);
+      int64_t m = splitsOf(c, l);
+      int64_t tile = std::max<int64_t>(s[l] / m / 2, floor.lookup(l) / m);
       if (tile * m < s[l]) {
         s[l] = tile * m;
         shrunk = true;

@@ -151,6 +151,16 @@ Outcome checkFailed(const llvm::Twine &why) {
   return Outcome::Fail;
 }
 
+/// Whether an argument or result of `func` is a tensor with dynamic dims.
+bool hasDynamicSignature(func::FuncOp func) {
+  return llvm::any_of(llvm::concat<const Type>(func.getArgumentTypes(),
+                                               func.getResultTypes()),
+                      [](Type t) {
+                        auto rt = dyn_cast<RankedTensorType>(t);
+                        return rt && !rt.hasStaticShape();
+                      });
+}
+
 /// Checks `func` of `original`; with `sizes`, a function with dynamic dims
 /// at those sizes (`at` names them in the report).
 Outcome checkOne(ModuleOp original, func::FuncOp func,
@@ -159,13 +169,12 @@ Outcome checkOne(ModuleOp original, func::FuncOp func,
   std::string name = func.getSymName().str();
   std::string label = "@" + name + at.str();
   unsigned numArgs = func.getNumArguments();
-  bool dynamic = false;
+  bool dynamic = hasDynamicSignature(func);
   for (auto [i, t] : llvm::enumerate(llvm::concat<const Type>(
            func.getArgumentTypes(), func.getResultTypes()))) {
     auto rt = dyn_cast<RankedTensorType>(t);
     if (!rt)
       return notChecked(label + ": type " + typeName(t) + " is not a tensor");
-    dynamic |= !rt.hasStaticShape();
     Type e = rt.getElementType();
     // Arguments may also be integer or boolean masks (random 0 or 1).
     bool mask = i < numArgs && e.isSignlessInteger() &&
@@ -376,13 +385,7 @@ int mirage::run::checkImport(ModuleOp module, StringRef funcName,
   }
   unsigned counts[3] = {0, 0, 0};
   for (func::FuncOp f : funcs) {
-    bool dynamic = !llvm::all_of(
-        llvm::concat<const Type>(f.getArgumentTypes(), f.getResultTypes()),
-        [](Type t) {
-          auto rt = dyn_cast<RankedTensorType>(t);
-          return !rt || rt.hasStaticShape();
-        });
-    if (!dynamic || !options.sizes) {
+    if (!hasDynamicSignature(f) || !options.sizes) {
       ++counts[static_cast<int>(checkOne(module, f, options, nullptr, ""))];
       continue;
     }
