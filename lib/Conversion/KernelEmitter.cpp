@@ -847,12 +847,12 @@ LogicalResult KernelEmitter::emit(gpu::LaunchOp launch) {
   // loop, [K21], which makes ceil(extent / tile) trips).
   std::optional<mb::LoopWalk> walk = mb::loopWalk(loop);
   if (walk)
-    walkedExtent =
-        ShapedType::isDynamic(walk->extent)
-            ? memref::DimOp::create(
-                  b, loc, global.lookup(walk->iterator.getInput()), walk->dim)
-                  .getResult()
-            : cIndex(b, loc, walk->extent);
+    walkedExtent = ShapedType::isDynamic(walk->extent)
+                       ? memref::DimOp::create(
+                             b, loc, global.lookup(walk->iterator.getInput()),
+                             mb::deviceDimOf(walk->iterator, walk->dim))
+                             .getResult()
+                       : cIndex(b, loc, walk->extent);
   tripCount = ShapedType::isDynamic(kernel.getForloop())
                   ? arith::CeilDivUIOp::create(b, loc, walkedExtent,
                                                cIndex(b, loc, walk->tile))

@@ -246,12 +246,11 @@ private:
   /// The extent of merged index `index` of device buffer `mem` (plan's
   /// merged dims), read from the buffer's dynamic dims at run time.
   Value dynamicExtent(Value mem, unsigned index, const TileCopy &plan);
-  /// `tailDims`: the tile's dims with a tail (mb::tailDims; a tile read or
-  /// written through a view has none).
-  /// `walkedDim`: the dim of those that the loop walks (-1: none).
+  /// `tiled`: the input iterator or output saver whose device tensor `mem`
+  /// is, for its tails (tailDimsOf; through a view, along logical dims the
+  /// view passes through to device dims); null for a shared-memory side.
   CopySide copySide(Value mem, ArrayRef<Value> origin, const TileCopy &plan,
-                    const mb::StridedView *view,
-                    ArrayRef<int64_t> tailDims = {}, int64_t walkedDim = -1);
+                    const mb::StridedView *view, Operation *tiled = nullptr);
   /// The index in `side.mem` of element `idx` of the (merged) tile of a
   /// plan: the origin plus `idx`, through the view if there is one. Every
   /// tile copy addresses device memory through this. With `clampTails`, an

@@ -145,15 +145,15 @@ Value KernelEmitter::dynamicExtent(Value mem, unsigned index,
   return extent;
 }
 
-KernelEmitter::CopySide KernelEmitter::copySide(Value mem,
-                                                ArrayRef<Value> origin,
-                                                const TileCopy &plan,
-                                                const mb::StridedView *view,
-                                                ArrayRef<int64_t> tailDims,
-                                                int64_t walkedDim) {
+KernelEmitter::CopySide
+KernelEmitter::copySide(Value mem, ArrayRef<Value> origin, const TileCopy &plan,
+                        const mb::StridedView *view, Operation *tiled) {
   CopySide side;
   side.chunk = plan.chunk;
   auto type = cast<MemRefType>(mem.getType());
+  SmallVector<int64_t> tailDims =
+      tiled ? tailDimsOf(tiled) : SmallVector<int64_t>();
+  int64_t walkedDim = tiled ? walkedTailDim(tiled, tailDims) : -1;
   if (!view) {
     side.origin = collapseOrigin(origin, type.getShape(), plan);
     side.mem = collapseForCopy(mem, plan);
@@ -172,10 +172,23 @@ KernelEmitter::CopySide KernelEmitter::copySide(Value mem,
     }
     return side;
   }
-  // The device tensor as one row-major dim, indexed by the view's offsets.
+  // The device tensor as one row-major dim, indexed by the view's offsets;
+  // a tail along a logical dim that the view passes through ends at the
+  // extent of the device dim (a dynamic one read at run time, [K19]).
   side.view = view;
   side.origin.assign(origin.begin(), origin.end());
-  auto flat = MemRefType::get({type.getNumElements()}, type.getElementType());
+  for (int64_t l : tailDims) {
+    int64_t d = mb::deviceDimOf(tiled, l);
+    side.tails.push_back(
+        {static_cast<unsigned>(l),
+         type.isDynamicDim(d)
+             ? memref::DimOp::create(b, loc, mem, d).getResult()
+             : cIndex(b, loc, type.getDimSize(d)),
+         l == walkedDim});
+  }
+  auto flat = MemRefType::get(
+      {type.hasStaticShape() ? type.getNumElements() : ShapedType::kDynamic},
+      type.getElementType());
   if (type.getRank() == 0)
     side.mem = memref::ExpandShapeOp::create(b, loc, flat, mem,
                                              ArrayRef<ReassociationIndices>{});
@@ -236,9 +249,10 @@ SmallVector<int64_t> KernelEmitter::tailDimsOf(Operation *op) {
     tile = saver.getInput().getType();
   }
   SmallVector<int64_t> tails = mb::tailDims(op);
-  llvm::erase_if(tails, [&](int64_t d) {
+  llvm::erase_if(tails, [&](int64_t l) {
+    int64_t d = mb::deviceDimOf(op, l);
     auto it = divisors.find({device, static_cast<unsigned>(d)});
-    return it != divisors.end() && it->second % tile.getDimSize(d) == 0;
+    return it != divisors.end() && it->second % tile.getDimSize(l) == 0;
   });
   return tails;
 }
@@ -338,14 +352,10 @@ void KernelEmitter::copyTile(Operation *at, Value src,
   // A tail tile ([B26]) clamps its loads and drops its stores past the end
   // of the device tensor; along the dim the loop walks its loads past the
   // end are zeros.
-  SmallVector<int64_t> tails = tailDimsOf(at);
-  CopySide from0 =
-      inWorkgroup(src)
-          ? copySide(src, srcOrigin, plan, nullptr)
-          : copySide(src, srcOrigin, plan, view, tails,
-                     walkedTailDim(at, tails));
+  CopySide from0 = inWorkgroup(src) ? copySide(src, srcOrigin, plan, nullptr)
+                                    : copySide(src, srcOrigin, plan, view, at);
   CopySide to0 = inWorkgroup(dst) ? copySide(dst, dstOrigin, plan, nullptr)
-                                  : copySide(dst, dstOrigin, plan, view, tails);
+                                  : copySide(dst, dstOrigin, plan, view, at);
   bool walksTail = llvm::any_of(
       from0.tails, [](const CopySide::Tail &t) { return t.walked; });
   src = from0.mem;
@@ -369,7 +379,11 @@ void KernelEmitter::copyTile(Operation *at, Value src,
     SmallVector<Value> to = sideIndex(to0, idx);
     // Stores past a tail's end are dropped.
     std::optional<OpBuilder::InsertionGuard> guard;
-    if (Value inside = insideTails(to0, to)) {
+    // (Through a view the tails are on the logical index, before the
+    // view's offsets.)
+    if (Value inside = insideTails(to0, to0.view && !to0.tails.empty()
+                                            ? offsetIndex(to0.origin, idx)
+                                            : to)) {
       guard.emplace(b);
       auto ifOp = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
@@ -424,9 +438,8 @@ void KernelEmitter::emitSyncInputCopy(mb::InputIterOp op, Value iv,
 void KernelEmitter::emitAsyncCopy(mb::InputIterOp op, Value iv, Value dst) {
   TileCopy plan = inputCopy(op);
   int64_t chunk = plan.chunk;
-  SmallVector<int64_t> tails = tailDimsOf(op);
   CopySide src = copySide(global.lookup(op.getInput()), inputOrigin(op, iv),
-                          plan, viewOf(op), tails, walkedTailDim(op, tails));
+                          plan, viewOf(op), op);
   dst = collapseForCopy(dst, plan);
   // Only 16-byte copies may bypass L1 (cp.async.cg); tiles are streamed once
   // per block, so they should.

@@ -37,6 +37,33 @@ std::optional<int64_t> constantIndex(Value v) {
   return std::nullopt;
 }
 
+/// The argument of `fn` and its dim whose size `size` is: a memref.dim of
+/// the argument, or of a host buffer or reshape whose size there is one
+/// (an unfused program's intermediate, docs/dynamic.md).
+std::optional<std::pair<unsigned, int64_t>> argumentDim(func::FuncOp fn,
+                                                        Value size) {
+  auto dim = size.getDefiningOp<memref::DimOp>();
+  std::optional<int64_t> d = dim ? dim.getConstantIndex() : std::nullopt;
+  if (!d)
+    return std::nullopt;
+  Value source = dim.getSource();
+  if (auto arg = dyn_cast<BlockArgument>(source)) {
+    if (arg.getOwner()->getParentOp() != fn.getOperation())
+      return std::nullopt;
+    return std::make_pair(arg.getArgNumber(), *d);
+  }
+  auto type = cast<MemRefType>(source.getType());
+  if (*d < 0 || *d >= type.getRank() || !type.isDynamicDim(*d))
+    return std::nullopt;
+  if (auto alloc = source.getDefiningOp<memref::AllocOp>())
+    return argumentDim(fn,
+                       alloc.getDynamicSizes()[type.getDynamicDimIndex(*d)]);
+  if (auto expand = source.getDefiningOp<memref::ExpandShapeOp>())
+    if (Value v = dyn_cast<Value>(expand.getMixedOutputShape()[*d]))
+      return argumentDim(fn, v);
+  return std::nullopt;
+}
+
 /// A grid or block size of a launch in `fn`: a number, or for a '?' grid
 /// dim of a dynamic kernel (docs/dynamic.md) the object
 /// `{"ceil_div": [argument, dim, tile]}`: ceil(size / tile) where the size
@@ -44,19 +71,16 @@ std::optional<int64_t> constantIndex(Value v) {
 std::optional<llvm::json::Value> launchDim(func::FuncOp fn, Value v) {
   if (std::optional<int64_t> c = constantIndex(v))
     return llvm::json::Value(*c);
+  // ceil(size / 1) folds to the size.
   auto div = v.getDefiningOp<arith::CeilDivUIOp>();
-  if (!div)
-    return std::nullopt;
-  auto dim = div.getLhs().getDefiningOp<memref::DimOp>();
-  std::optional<int64_t> tile = constantIndex(div.getRhs());
-  if (!dim || !tile)
-    return std::nullopt;
-  auto arg = dyn_cast<BlockArgument>(dim.getSource());
-  std::optional<int64_t> d = dim.getConstantIndex();
-  if (!arg || arg.getOwner()->getParentOp() != fn.getOperation() || !d)
+  std::optional<std::pair<unsigned, int64_t>> at =
+      argumentDim(fn, div ? div.getLhs() : v);
+  std::optional<int64_t> tile =
+      div ? constantIndex(div.getRhs()) : std::optional<int64_t>(1);
+  if (!at || !tile)
     return std::nullopt;
   return llvm::json::Object{
-      {"ceil_div", llvm::json::Array{arg.getArgNumber(), *d, *tile}}};
+      {"ceil_div", llvm::json::Array{at->first, at->second, *tile}}};
 }
 
 /// The terms of a launch's condition: `cond` an `arith.andi` of
@@ -77,15 +101,13 @@ std::optional<llvm::json::Array> multipleTerms(func::FuncOp fn, Value cond) {
         constantIndex(cmp.getRhs()) != 0)
       return std::nullopt;
     auto rem = cmp.getLhs().getDefiningOp<arith::RemUIOp>();
-    auto dim = rem ? rem.getLhs().getDefiningOp<memref::DimOp>() : nullptr;
+    std::optional<std::pair<unsigned, int64_t>> at =
+        rem ? argumentDim(fn, rem.getLhs()) : std::nullopt;
     std::optional<int64_t> tile =
         rem ? constantIndex(rem.getRhs()) : std::nullopt;
-    auto arg = dim ? dyn_cast<BlockArgument>(dim.getSource()) : nullptr;
-    std::optional<int64_t> d = dim ? dim.getConstantIndex() : std::nullopt;
-    if (!arg || arg.getOwner()->getParentOp() != fn.getOperation() || !d ||
-        !tile)
+    if (!at || !tile)
       return std::nullopt;
-    terms.push_back(llvm::json::Array{arg.getArgNumber(), *d, *tile});
+    terms.push_back(llvm::json::Array{at->first, at->second, *tile});
   }
   return terms;
 }

@@ -49,11 +49,13 @@ dynamicTails(mk::GraphKernelOp kernel,
       return;
     }
     auto type = cast<RankedTensorType>(device.getType());
-    for (int64_t d : mb::tailDims(op)) {
-      if (!type.isDynamicDim(d))
+    for (int64_t l : mb::tailDims(op)) {
+      // Through a view, logical dim l is device dim d.
+      int64_t d = mb::deviceDimOf(op, l);
+      if (d < 0 || !type.isDynamicDim(d))
         continue;
       auto dim = static_cast<unsigned>(d);
-      int64_t extent = tile.getDimSize(d);
+      int64_t extent = tile.getDimSize(l);
       auto known = divisors.find({device, dim});
       if ((known != divisors.end() && known->second % extent == 0) ||
           llvm::is_contained(tails, std::make_tuple(device, dim, extent)))
@@ -93,10 +95,13 @@ SmallVector<Value> gridSizes(OpBuilder &b, mk::GraphKernelOp kernel,
         dim = saver.getOmap()[g];
         tile = dim >= 0 ? saver.getInput().getType().getDimSize(dim) : 0;
       }
-      if (count || dim < 0 ||
-          !cast<RankedTensorType>(device.getType()).isDynamicDim(dim))
+      // Through a view, the logical dim the grid partitions is device dim
+      // `at`.
+      int64_t at = dim < 0 ? -1 : mb::deviceDimOf(op, dim);
+      if (count || at < 0 ||
+          !cast<RankedTensorType>(device.getType()).isDynamicDim(at))
         return;
-      Value size = memref::DimOp::create(b, loc, global.lookup(device), dim);
+      Value size = memref::DimOp::create(b, loc, global.lookup(device), at);
       count = arith::CeilDivUIOp::create(b, loc, size, cIndex(b, loc, tile));
     });
     grid.push_back(count);

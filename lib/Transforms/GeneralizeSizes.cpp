@@ -93,6 +93,31 @@ struct PermutationView {
   }
 };
 
+/// A view found at a size of 1 has lost the dim of that size (its index is
+/// always 0: `(h, t, d) -> (0, h * 32 + d)`). Gives device dim `deviceDim`
+/// back logical dim `logical` (with `logical` -1: the first logical dim of
+/// extent 1 in `shape` that no result reads), where the device dim's result
+/// is 0 and that dim is read by no result; the map unchanged otherwise.
+AffineMap reattachUnitDim(AffineMap view, int64_t deviceDim, int64_t logical,
+                          ArrayRef<int64_t> shape) {
+  auto zero = dyn_cast<AffineConstantExpr>(view.getResult(deviceDim));
+  if (!zero || zero.getValue() != 0)
+    return view;
+  auto unread = [&](int64_t l) {
+    return llvm::none_of(view.getResults(),
+                         [&](AffineExpr e) { return e.isFunctionOfDim(l); });
+  };
+  for (int64_t l = 0; logical < 0 && l < static_cast<int64_t>(shape.size());
+       ++l)
+    if (shape[l] == 1 && unread(l))
+      logical = l;
+  if (logical < 0 || !unread(logical))
+    return view;
+  SmallVector<AffineExpr> results(view.getResults());
+  results[deviceDim] = getAffineDimExpr(logical, view.getContext());
+  return AffineMap::get(view.getNumDims(), 0, results, view.getContext());
+}
+
 /// An input iterator of `it`'s device tensor without its view, where the
 /// view is a permutation: the tile read in the device tensor's dim order,
 /// then an mb.transpose. Dynamic kernels read without views ([K19]).
@@ -215,9 +240,11 @@ SmallVector<DimTiling> dimTilings(mk::GraphKernelOp kernel,
   SmallVector<DimTiling> dims;
   ArrayRef<int64_t> grid = kernel.getGrid();
   for (mb::InputIterOp it : iters) {
-    auto type = cast<RankedTensorType>(it.getInput().getType());
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      if (!type.isDynamicDim(d))
+    // Through a view, the logical dim the view passes the dynamic dim
+    // through from (generalizeKernel kept only such views).
+    SmallVector<int64_t> logical = it.getLogicalShape();
+    for (int64_t d = 0; d < static_cast<int64_t>(logical.size()); ++d) {
+      if (!ShapedType::isDynamic(logical[d]))
         continue;
       DimTiling t;
       t.it = it;
@@ -293,23 +320,25 @@ LogicalResult generalizeKernel(mk::GraphKernelOp kernel,
   for (auto [arg, in] :
        llvm::zip_equal(body.getArguments(), kernel.getInputs()))
     arg.setType(in.getType());
-  // A kernel that takes a dynamic dim reads every input without a view
-  // (its loop may become `?`, whose kernel has none, [K19]): permutations
-  // become transposes of the tiles. A saver's view matters where the grid
-  // partitions the size (then its result is dynamic); the verifier says so
-  // if a view is left there.
-  SmallVector<Operation *> viewed;
-  kernel.getBody().walk([&](Operation *op) {
-    if (auto it = dyn_cast<mb::InputIterOp>(op); it && it.getView())
-      viewed.push_back(op);
-    if (auto saver = dyn_cast<mb::OutputSaverOp>(op);
-        saver && saver.getView() && saver.getView()->isPermutation())
-      viewed.push_back(op);
+  // An input read through a view keeps it where the view passes the
+  // dynamic dim through with strides that do not depend on the size
+  // ([K19]: a head split of the tokens dim); otherwise a permutation
+  // becomes a transpose of the tile read without it.
+  SmallVector<mb::InputIterOp> viewed;
+  kernel.getBody().walk([&](mb::InputIterOp it) {
+    auto device = cast<RankedTensorType>(it.getInput().getType());
+    if (std::optional<AffineMap> view = it.getView())
+      for (int64_t d = 0; d < device.getRank(); ++d)
+        if (device.isDynamicDim(d))
+          it.setViewAttr(AffineMapAttr::get(
+              reattachUnitDim(*it.getView(), d, -1, it.getLogicalShape())));
+    if (it.getView() &&
+        failed(mb::checkDynamicView(*it.getView(), it.getLogicalShape(),
+                                    it.getInput().getType().getShape(), why)))
+      viewed.push_back(it);
   });
-  for (Operation *op : viewed)
-    if (failed(isa<mb::InputIterOp>(op)
-                   ? unfoldPermutationView(cast<mb::InputIterOp>(op), why)
-                   : unfoldPermutationView(cast<mb::OutputSaverOp>(op), why)))
+  for (mb::InputIterOp it : viewed)
+    if (failed(unfoldPermutationView(it, why)))
       return failure();
   SmallVector<mb::InputIterOp> iters;
   SmallVector<mb::OutputSaverOp> savers;
@@ -320,11 +349,6 @@ LogicalResult generalizeKernel(mk::GraphKernelOp kernel,
       savers.push_back(saver);
   });
   SmallVector<DimTiling> dims = dimTilings(kernel, iters);
-  for (const DimTiling &t : dims)
-    if (t.it.getView()) {
-      why = "a view reads a dynamic dim";
-      return failure();
-    }
   // The sizes, each tiled one way in every tensor that has it.
   std::map<int64_t, SmallVector<DimTiling>> sizes;
   for (const DimTiling &t : dims) {
@@ -382,7 +406,7 @@ LogicalResult generalizeKernel(mk::GraphKernelOp kernel,
       int64_t fmap = static_cast<int64_t>(it.getFmap());
       if (fmap < 0)
         continue;
-      if (!cast<RankedTensorType>(it.getInput().getType()).isDynamicDim(fmap)) {
+      if (!ShapedType::isDynamic(it.getLogicalShape()[fmap])) {
         why = "the for-loop walks the size in one tensor and a static dim "
               "in another";
         return failure();
@@ -441,28 +465,52 @@ LogicalResult generalizeKernel(mk::GraphKernelOp kernel,
     grid[g] = ShapedType::kDynamic;
     for (mb::OutputSaverOp saver : savers) {
       auto out = cast<RankedTensorType>(saver.getOutput().getType());
-      int64_t d = saver.getOmap()[g];
-      if (d < 0) {
+      int64_t l = saver.getOmap()[g];
+      if (l < 0) {
         if (!freeGrid)
           continue;
         // A saver of a kernel whose tiles covered the size: the one dim
-        // with the size's extent.
+        // with the size's extent (through a view, the logical dim it
+        // passes through).
+        SmallVector<int64_t> logical = saver.getLogicalShape();
         SmallVector<int64_t> at;
-        for (int64_t k = 0; k < out.getRank(); ++k)
-          if (out.getDimSize(k) == extent)
+        for (int64_t k = 0; k < static_cast<int64_t>(logical.size()); ++k)
+          if (logical[k] == extent)
             at.push_back(k);
         if (at.size() != 1) {
           why = "cannot tell which dim of an output is the dynamic one";
           return failure();
         }
-        d = at.front();
+        l = at.front();
         SmallVector<int64_t> omap(saver.getOmap());
-        omap[g] = d;
+        omap[g] = l;
         saver.setOmap(omap);
+      }
+      int64_t d = mb::deviceDimOf(saver, l);
+      if (std::optional<AffineMap> view = saver.getView(); view && d < 0)
+        for (int64_t k = 0; k < out.getRank() && d < 0; ++k)
+          if (out.getDimSize(k) == 1) {
+            saver.setViewAttr(AffineMapAttr::get(
+                reattachUnitDim(*view, k, l, saver.getLogicalShape())));
+            d = mb::deviceDimOf(saver, l);
+          }
+      if (d < 0) {
+        why = "an output's view mixes the dynamic dim with static ones";
+        return failure();
       }
       saver.getOutput().setType(withDynamicDim(out, d));
     }
   }
+  // A saver's view whose strides would depend on the size ([K19]) gives
+  // way, where it is a permutation, to a transpose of the tile.
+  for (mb::OutputSaverOp saver : savers)
+    if (std::optional<AffineMap> view = saver.getView();
+        view &&
+        failed(mb::checkDynamicView(*view, saver.getLogicalShape(),
+                                    saver.getOutput().getType().getShape(),
+                                    why)) &&
+        failed(unfoldPermutationView(saver, why)))
+      return failure();
   kernel.setGrid(grid);
   auto ret = cast<mb::ReturnOp>(body.getTerminator());
   for (auto [r, v] : llvm::zip_equal(kernel.getResults(), ret.getOutputs()))

@@ -136,7 +136,9 @@ struct ViewTables {
 
 /// Copies the tile of `tileShape` at `origin` of a view's logical tensor
 /// between `device` (the viewed tensor) and `tile` (row-major): into the
-/// tile, or with `toDevice` out of it.
+/// tile, or with `toDevice` out of it. A tail tile ([B26]) overhanging the
+/// logical tensor reads its last index again past the end and writes
+/// nothing there.
 template <typename E>
 void copyTileThroughView(const ViewTables &view, ArrayRef<int64_t> tileShape,
                          ArrayRef<int64_t> origin, E *device, E *tile,
@@ -148,12 +150,16 @@ void copyTileThroughView(const ViewTables &view, ArrayRef<int64_t> tileShape,
     n *= d;
   for (int64_t lin = 0; lin < n; ++lin) {
     int64_t off = view.offset;
-    for (size_t k = 0; k < rank; ++k)
-      off += view.tables[k][origin[k] + idx[k]];
-    if (toDevice)
-      device[off] = tile[lin];
-    else
+    bool inside = true;
+    for (size_t k = 0; k < rank; ++k) {
+      int64_t i = origin[k] + idx[k];
+      inside &= i < view.logical[k];
+      off += view.tables[k][std::min(i, view.logical[k] - 1)];
+    }
+    if (!toDevice)
       tile[lin] = device[off];
+    else if (inside)
+      device[off] = tile[lin];
     for (size_t k = rank; k-- > 0;) {
       if (++idx[k] < tileShape[k])
         break;

@@ -83,7 +83,15 @@ LogicalResult Evaluator<Dom>::evalInputIter(mb::InputIterOp it,
       return fail(it, EvalErrorKind::InvalidInput,
                   "tile lies outside the input tensor");
     auto r = std::make_shared<T>(tileShape);
-    copyClampedBox(x.data.data(), x.shape, off, r->data.data(), tileShape);
+    if (std::optional<AffineMap> map = it.getView()) {
+      const ViewTables *view = viewTables(it, *map, logical, x.shape);
+      if (!view)
+        return failure();
+      copyTileThroughView(*view, tileShape, off, const_cast<E *>(x.data.data()),
+                          r->data.data(), /*toDevice=*/false);
+    } else {
+      copyClampedBox(x.data.data(), x.shape, off, r->data.data(), tileShape);
+    }
     if (fmap >= 0 && off[fmap] + tileShape[fmap] > logical[fmap])
       fillPastEnd(*r, fmap, logical[fmap] - off[fmap], dom.zero());
     set(it.getTile(), std::move(r), in.deg);
@@ -521,13 +529,13 @@ Evaluator<Dom>::evalBlock(Block &body, const SaverIndex &saverIndex,
       bool tail = false;
       for (size_t k = 0; k < off.size(); ++k)
         if (off[k] + tile.t->shape[k] > logical[k]) {
-          if (off[k] >= logical[k] || map || mb::tailDims(saver).empty())
+          if (off[k] >= logical[k] || mb::tailDims(saver).empty())
             return fail(saver, EvalErrorKind::InvalidInput,
                         "saved tile lies outside the output tensor");
           extent[k] = logical[k] - off[k];
           tail = true;
         }
-      if (tail) {
+      if (tail && !map) {
         copyBox(tile.t->data.data(), tile.t->shape, zero, out.data.data(),
                 out.shape, off, extent);
         outDegs[pos] = maxDeg(outDegs[pos], tile.deg);

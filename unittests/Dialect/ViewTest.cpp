@@ -9,6 +9,7 @@
 #include "Mirage/Dialect/Block/IR/View.h"
 
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "mlir/IR/MLIRContext.h"
 #include "gtest/gtest.h"
 
@@ -108,6 +109,44 @@ TEST(ViewTest, AnalyzeRejectsMapsThatAreNotViews) {
   ASSERT_TRUE(succeeded(s)) << why;
   EXPECT_EQ(s->linearOffset({1, 2}), 10 + 6);
   EXPECT_FALSE(s->isOneToOne(why));
+}
+
+TEST(ViewTest, DynamicDimsPassThroughAtStaticStrides) {
+  MLIRContext ctx;
+  AffineExpr h = getAffineDimExpr(0, &ctx), t = getAffineDimExpr(1, &ctx),
+             d = getAffineDimExpr(2, &ctx);
+  constexpr int64_t kDyn = ShapedType::kDynamic;
+  // A head split of Q[tokens, 4 * 16] read as [4, tokens, 16]: the tokens
+  // pass through (device dim 0 is logical dim 1), the heads do not.
+  auto split = AffineMap::get(3, 0, {t, h * 16 + d}, &ctx);
+  EXPECT_EQ(passedThroughDims(split), (SmallVector<int64_t>{1, -1}));
+  std::string why;
+  EXPECT_TRUE(
+      succeeded(checkDynamicView(split, {4, kDyn, 16}, {kDyn, 64}, why)))
+      << why;
+  // At a static twin the device takes the logical extent: the offsets are
+  // those of the static view at any token count.
+  EXPECT_EQ(staticDeviceShape(split, {4, 8, 16}, {kDyn, 64}),
+            (SmallVector<int64_t>{8, 64}));
+  FailureOr<StridedView> v =
+      StridedView::analyze(split, {4, 8, 16}, {8, 64}, why);
+  ASSERT_TRUE(succeeded(v)) << why;
+  EXPECT_EQ(v->linearOffset({2, 5, 3}), 5 * 64 + 2 * 16 + 3);
+  // A dim read twice is not passed through.
+  auto twice = AffineMap::get(3, 0, {t, t + h * 16 + d}, &ctx);
+  EXPECT_EQ(passedThroughDims(twice), (SmallVector<int64_t>{-1, -1}));
+  EXPECT_TRUE(failed(checkDynamicView(twice, {4, kDyn, 16}, {kDyn, 64}, why)));
+  // The heads-first layout [4, tokens, 16] read as [tokens, 4, 16]: the
+  // head stride would be tokens * 16.
+  auto headsFirst = AffineMap::get(3, 0, {t, h, d}, &ctx);
+  EXPECT_TRUE(
+      failed(checkDynamicView(headsFirst, {kDyn, 4, 16}, {4, kDyn, 16}, why)));
+  EXPECT_NE(why.find("comes before dynamic dim 1"), std::string::npos) << why;
+  // A dynamic logical dim that the view does not pass through.
+  why.clear();
+  auto merged = AffineMap::get(3, 0, {h, t * 16 + d}, &ctx);
+  EXPECT_TRUE(failed(checkDynamicView(merged, {1, kDyn, 16}, {1, 64}, why)));
+  EXPECT_NE(why.find("dynamic logical dim 1"), std::string::npos) << why;
 }
 
 } // namespace

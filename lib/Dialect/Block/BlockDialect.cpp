@@ -245,21 +245,32 @@ SmallVector<int64_t> mb::tailDims(Operation *op) {
   auto kernel = op->getParentOfType<GraphKernelOpInterface>();
   if (!kernel)
     return {};
+  // Through a view, the logical shape has the device's extent along the
+  // dims it passes through, and only there can a tile overhang.
   if (auto it = dyn_cast<InputIterOp>(op))
-    return it.getView() ? SmallVector<int64_t>()
-                        : tailTiledDims(it.getInput().getType().getShape(),
-                                        it.getTile().getType().getShape(),
-                                        kernel.getGridDims(),
-                                        kernel.getForloopRange(), it.getImap(),
-                                        static_cast<int64_t>(it.getFmap()));
+    return tailTiledDims(it.getLogicalShape(),
+                         it.getTile().getType().getShape(),
+                         kernel.getGridDims(), kernel.getForloopRange(),
+                         it.getImap(), static_cast<int64_t>(it.getFmap()));
   if (auto saver = dyn_cast<OutputSaverOp>(op))
-    return saver.getView()
-               ? SmallVector<int64_t>()
-               : tailTiledDims(saver.getOutput().getType().getShape(),
-                               saver.getInput().getType().getShape(),
-                               kernel.getGridDims(), /*forloop=*/1,
-                               saver.getOmap(), /*fmap=*/-1);
+    return tailTiledDims(saver.getLogicalShape(),
+                         saver.getInput().getType().getShape(),
+                         kernel.getGridDims(), /*forloop=*/1, saver.getOmap(),
+                         /*fmap=*/-1);
   return {};
+}
+
+int64_t mb::deviceDimOf(Operation *op, int64_t dim) {
+  std::optional<AffineMap> view;
+  if (auto it = dyn_cast<InputIterOp>(op))
+    view = it.getView();
+  else if (auto saver = dyn_cast<OutputSaverOp>(op))
+    view = saver.getView();
+  if (dim < 0 || !view)
+    return dim;
+  SmallVector<int64_t> passed = passedThroughDims(*view);
+  const int64_t *d = llvm::find(passed, dim);
+  return d == passed.end() ? -1 : d - passed.begin();
 }
 
 bool mb::keptInF32(Value v) {
@@ -340,31 +351,33 @@ LogicalResult InputIterOp::verify() {
     return emitOpError("[B4] operand must be an argument of the enclosing "
                        "graph-defined kernel (a device tensor)");
   std::string why;
+  ArrayRef<int64_t> device = getInput().getType().getShape();
+  SmallVector<int64_t> logical = getLogicalShape();
   // [K19] a dynamic kernel's iterator checks as its static twin ([K21]:
-  // one trip of a `?` loop).
+  // one trip of a `?` loop); through a view whose strides do not depend on
+  // the size.
   int64_t forloop = kernel.getForloopRange();
   if (!getInput().getType().hasStaticShape() ||
       llvm::any_of(kernel.getGridDims(), ShapedType::isDynamic) ||
       ShapedType::isDynamic(forloop)) {
     SmallVector<int64_t> shape, grid;
-    if (getView())
-      return emitOpError("[K19] a dynamic kernel's iterator has no view");
+    if (getView() && failed(checkDynamicView(*getView(), logical, device, why)))
+      return emitOpError("[K19] ") << why;
     int64_t fmap = static_cast<int64_t>(getFmap());
-    if (ShapedType::isDynamic(forloop) && fmap >= 0 &&
-        fmap < getInput().getType().getRank() &&
-        !getInput().getType().isDynamicDim(fmap))
+    int64_t rank = logical.size();
+    if (ShapedType::isDynamic(forloop) && fmap >= 0 && fmap < rank &&
+        !ShapedType::isDynamic(logical[fmap]))
       return emitOpError("[K21] a '?' loop walks dim ")
              << fmap << " of " << getInput().getType()
              << ", which is not dynamic";
-    if (!ShapedType::isDynamic(forloop) && fmap >= 0 &&
-        fmap < getInput().getType().getRank() &&
-        getInput().getType().isDynamicDim(fmap))
+    if (!ShapedType::isDynamic(forloop) && fmap >= 0 && fmap < rank &&
+        ShapedType::isDynamic(logical[fmap]))
       return emitOpError("[K21] a loop of ")
              << forloop << " trips walks dynamic dim " << fmap
              << ": a loop that walks a dynamic dim is '?'";
-    if (failed(staticTwin(getInput().getType().getShape(),
-                          getTile().getType().getShape(), kernel.getGridDims(),
-                          getImap(), forloop, fmap, shape, grid, why)))
+    if (failed(staticTwin(logical, getTile().getType().getShape(),
+                          kernel.getGridDims(), getImap(), forloop, fmap, shape,
+                          grid, why)))
       return emitOpError(why);
     if (ShapedType::isDynamic(forloop))
       forloop = 1;
@@ -377,23 +390,23 @@ LogicalResult InputIterOp::verify() {
     if (expected != getTile().getType())
       return emitOpError("[B8] result type ")
              << getTile().getType() << " is not the tile type " << expected;
-    return success();
+    return verifyView(shape, device);
   }
-  // [B26] a tail tile along grid-partitioned dims.
-  if (!getView() && isTailTiling(getInput().getType().getShape(),
-                                 getTile().getType().getShape(),
-                                 kernel.getGridDims(), kernel.getForloopRange(),
-                                 getImap(), static_cast<int64_t>(getFmap()))) {
+  // [B26] a tail tile along grid-partitioned dims (through a view, dims it
+  // passes through).
+  if (isTailTiling(logical, getTile().getType().getShape(),
+                   kernel.getGridDims(), kernel.getForloopRange(), getImap(),
+                   static_cast<int64_t>(getFmap()))) {
     if (getTile().getType().getElementType() !=
         getInput().getType().getElementType())
       return emitOpError("[B8] result element type ")
              << getTile().getType().getElementType() << " is not the input's "
              << getInput().getType().getElementType();
-    return success();
+    return verifyView(logical, device);
   }
   FailureOr<SmallVector<int64_t>> tile = computeInputTileShape(
-      getLogicalShape(), kernel.getGridDims(), kernel.getForloopRange(),
-      getImap(), getFmap(), why);
+      logical, kernel.getGridDims(), kernel.getForloopRange(), getImap(),
+      getFmap(), why);
   if (failed(tile))
     return emitOpError(why) << (getView() ? "" : kNoTailTiling);
   auto expected =
@@ -402,16 +415,23 @@ LogicalResult InputIterOp::verify() {
     return emitOpError("[B8] result type ")
            << getTile().getType() << " is not the tile type " << expected
            << (getView() ? "" : kNoTailTiling);
-  if (std::optional<AffineMap> view = getView()) {
-    StridedView::Error error;
-    if (failed(StridedView::analyze(*view, getLogicalShape(),
-                                    getInput().getType().getShape(), why,
-                                    &error)))
-      return emitOpError(error == StridedView::Error::Arity  ? "[B22] "
-                         : error == StridedView::Error::Form ? "[B23] "
-                                                             : "[B24] ")
-             << why;
-  }
+  return verifyView(logical, device);
+}
+
+LogicalResult InputIterOp::verifyView(ArrayRef<int64_t> logical,
+                                      ArrayRef<int64_t> device) {
+  std::optional<AffineMap> view = getView();
+  if (!view)
+    return success();
+  std::string why;
+  StridedView::Error error;
+  if (failed(StridedView::analyze(*view, logical,
+                                  staticDeviceShape(*view, logical, device),
+                                  why, &error)))
+    return emitOpError(error == StridedView::Error::Arity  ? "[B22] "
+                       : error == StridedView::Error::Form ? "[B23] "
+                                                           : "[B24] ")
+           << why;
   return success();
 }
 
@@ -421,12 +441,35 @@ static SmallVector<int64_t> scaleTile(ArrayRef<int64_t> tile,
                                       ArrayRef<int64_t> imap, int64_t fmap) {
   SmallVector<int64_t> shape(tile);
   int64_t rank = shape.size();
+  auto scale = [](int64_t &extent, int64_t times) {
+    extent = ShapedType::isDynamic(times) || ShapedType::isDynamic(extent)
+                 ? ShapedType::kDynamic
+                 : extent * times;
+  };
   for (auto [g, d] : llvm::enumerate(imap))
     if (d >= 0 && d < rank && g < grid.size())
-      shape[d] *= grid[g];
+      scale(shape[d], grid[g]);
   if (fmap >= 0 && fmap < rank)
-    shape[fmap] *= forloop;
+    scale(shape[fmap], forloop);
   return shape;
+}
+
+/// The logical shape of a view whose tiles scaled by the grid (and the
+/// loop) give `scaled`: that, except along a logical dim the view passes
+/// through to a device dim that is dynamic or that a `?` grid dim or loop
+/// partitions ([K19], [K21]), or that the scaled tiles overhang (a tail,
+/// [B26]): there it is the device dim's extent.
+static SmallVector<int64_t> viewLogicalShape(AffineMap view,
+                                             SmallVector<int64_t> scaled,
+                                             ArrayRef<int64_t> device) {
+  for (auto [d, l] : llvm::enumerate(passedThroughDims(view))) {
+    if (l < 0 || l >= static_cast<int64_t>(scaled.size()) || d >= device.size())
+      continue;
+    if (ShapedType::isDynamic(device[d]) || ShapedType::isDynamic(scaled[l]) ||
+        scaled[l] > device[d])
+      scaled[l] = device[d];
+  }
+  return scaled;
 }
 
 SmallVector<int64_t> InputIterOp::getLogicalShape() {
@@ -434,9 +477,12 @@ SmallVector<int64_t> InputIterOp::getLogicalShape() {
   GraphKernelOpInterface kernel = getKernel(*this);
   if (!getView() || !kernel)
     return SmallVector<int64_t>(device);
-  return scaleTile(getTile().getType().getShape(), kernel.getGridDims(),
-                   kernel.getForloopRange(), getImap(),
-                   static_cast<int64_t>(getFmap()));
+  return viewLogicalShape(*getView(),
+                          scaleTile(getTile().getType().getShape(),
+                                    kernel.getGridDims(),
+                                    kernel.getForloopRange(), getImap(),
+                                    static_cast<int64_t>(getFmap())),
+                          device);
 }
 
 //===----------------------------------------------------------------------===//
@@ -553,16 +599,18 @@ LogicalResult OutputSaverOp::verify() {
                          "used by mb.return");
   std::string why;
   Type elementType = getInput().getType().getElementType();
-  // [K19] a dynamic kernel's saver checks as its static twin.
+  ArrayRef<int64_t> device = getOutput().getType().getShape();
+  SmallVector<int64_t> logical = getLogicalShape();
+  // [K19] a dynamic kernel's saver checks as its static twin; through a
+  // view whose strides do not depend on the size.
   if (!getOutput().getType().hasStaticShape() ||
       llvm::any_of(kernel.getGridDims(), ShapedType::isDynamic)) {
     SmallVector<int64_t> shape, grid;
-    if (getView())
-      return emitOpError("[K19] a dynamic kernel's saver has no view");
-    if (failed(staticTwin(getOutput().getType().getShape(),
-                          getInput().getType().getShape(), kernel.getGridDims(),
-                          getOmap(), /*forloop=*/1, /*fmap=*/-1, shape, grid,
-                          why)))
+    if (getView() && failed(checkDynamicView(*getView(), logical, device, why)))
+      return emitOpError("[K19] ") << why;
+    if (failed(staticTwin(logical, getInput().getType().getShape(),
+                          kernel.getGridDims(), getOmap(), /*forloop=*/1,
+                          /*fmap=*/-1, shape, grid, why)))
       return emitOpError(why);
     FailureOr<SmallVector<int64_t>> saved = computeOutputShape(
         getInput().getType().getShape(), grid, getOmap(), why);
@@ -573,33 +621,29 @@ LogicalResult OutputSaverOp::verify() {
       return emitOpError("[B17] result type ")
              << getOutput().getType()
              << " is not the tile scaled by the grid along omap";
-    return success();
+    return verifyView(shape, device);
   }
-  // [B26] a tail tile along grid-partitioned dims.
-  if (!getView() &&
-      isTailTiling(getOutput().getType().getShape(),
-                   getInput().getType().getShape(), kernel.getGridDims(),
+  // [B26] a tail tile along grid-partitioned dims (through a view, dims it
+  // passes through).
+  if (isTailTiling(logical, getInput().getType().getShape(),
+                   kernel.getGridDims(),
                    /*forloop=*/1, getOmap(), /*fmap=*/-1)) {
     if (getOutput().getType().getElementType() != elementType)
       return emitOpError("[B17] result element type ")
              << getOutput().getType().getElementType() << " should be "
              << elementType;
-    return success();
+    return verifyView(logical, device);
   }
   FailureOr<SmallVector<int64_t>> shape = computeOutputShape(
       getInput().getType().getShape(), kernel.getGridDims(), getOmap(), why);
   if (failed(shape))
     return emitOpError(why) << (getView() ? "" : kNoTailTiling);
-  if (std::optional<AffineMap> view = getView()) {
+  if (getView()) {
     if (getOutput().getType().getElementType() != elementType)
       return emitOpError("[B17] result element type ")
              << getOutput().getType().getElementType() << " should be "
              << elementType;
-    FailureOr<StridedView> v = StridedView::analyze(
-        *view, *shape, getOutput().getType().getShape(), why);
-    if (failed(v) || !v->isOneToOne(why))
-      return emitOpError("[B25] ") << why;
-    return success();
+    return verifyView(*shape, device);
   }
   auto expected = RankedTensorType::get(*shape, elementType);
   if (expected != getOutput().getType())
@@ -609,13 +653,28 @@ LogicalResult OutputSaverOp::verify() {
   return success();
 }
 
+LogicalResult OutputSaverOp::verifyView(ArrayRef<int64_t> logical,
+                                        ArrayRef<int64_t> device) {
+  std::optional<AffineMap> view = getView();
+  if (!view)
+    return success();
+  std::string why;
+  FailureOr<StridedView> v = StridedView::analyze(
+      *view, logical, staticDeviceShape(*view, logical, device), why);
+  if (failed(v) || !v->isOneToOne(why))
+    return emitOpError("[B25] ") << why;
+  return success();
+}
+
 SmallVector<int64_t> OutputSaverOp::getLogicalShape() {
   auto kernel =
       dyn_cast_or_null<GraphKernelOpInterface>(getOperation()->getParentOp());
   if (!getView() || !kernel)
     return SmallVector<int64_t>(getOutput().getType().getShape());
-  return scaleTile(getInput().getType().getShape(), kernel.getGridDims(), 0,
-                   getOmap(), -1);
+  return viewLogicalShape(*getView(),
+                          scaleTile(getInput().getType().getShape(),
+                                    kernel.getGridDims(), 0, getOmap(), -1),
+                          getOutput().getType().getShape());
 }
 
 FailureOr<std::optional<StridedView>> mb::analyzeView(Operation *op,
@@ -634,8 +693,16 @@ FailureOr<std::optional<StridedView>> mb::analyzeView(Operation *op,
   }
   if (!map)
     return std::optional<StridedView>();
-  FailureOr<StridedView> view =
-      StridedView::analyze(*map, logical, device, why);
+  // [K19] a dynamic dim, passed through the view, is analysed at a stand-in
+  // extent larger than any size (its strides do not depend on it): its
+  // digit is kept whole, never reduced modulo an extent, and, being odd, it
+  // gives no vector run along it.
+  constexpr int64_t kAnySize = (int64_t{1} << 31) - 1;
+  for (int64_t &extent : logical)
+    if (ShapedType::isDynamic(extent))
+      extent = kAnySize;
+  FailureOr<StridedView> view = StridedView::analyze(
+      *map, logical, staticDeviceShape(*map, logical, device), why);
   if (failed(view))
     return failure();
   return std::optional<StridedView>(std::move(*view));

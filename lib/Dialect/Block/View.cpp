@@ -7,6 +7,7 @@
 #include "Mirage/Dialect/Block/IR/View.h"
 
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -430,4 +431,83 @@ StridedView StridedView::repeated(unsigned dim, int64_t times) const {
   // clamps only to the new size).
   v.normalize();
   return v;
+}
+
+//===----------------------------------------------------------------------===//
+// Views of dynamic dims
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> mirage::mb::passedThroughDims(AffineMap map) {
+  SmallVector<int64_t> passed;
+  for (AffineExpr result : map.getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(result);
+    bool alone = dim && llvm::count_if(map.getResults(), [&](AffineExpr other) {
+                          return other.isFunctionOfDim(dim.getPosition());
+                        }) == 1;
+    passed.push_back(alone ? static_cast<int64_t>(dim.getPosition()) : -1);
+  }
+  return passed;
+}
+
+LogicalResult mirage::mb::checkDynamicView(AffineMap map,
+                                           ArrayRef<int64_t> logical,
+                                           ArrayRef<int64_t> device,
+                                           std::string &why) {
+  llvm::raw_string_ostream os(why);
+  if (map.getNumDims() != logical.size() ||
+      map.getNumResults() != device.size()) {
+    os << "the view must map the " << logical.size()
+       << " dims of the logical tensor to the " << device.size()
+       << " dims of the device tensor; got " << map;
+    return failure();
+  }
+  SmallVector<int64_t> passed = passedThroughDims(map);
+  int64_t dynamicDim = -1;
+  for (auto [d, size] : llvm::enumerate(device)) {
+    if (!ShapedType::isDynamic(size))
+      continue;
+    if (dynamicDim >= 0) {
+      os << "a view reads or writes two dynamic dims (" << dynamicDim << " and "
+         << d << ") of its device tensor";
+      return failure();
+    }
+    dynamicDim = d;
+    if (passed[d] < 0) {
+      os << "dynamic dim " << d << " of the device tensor is not passed "
+         << "through the view as it is (result " << map.getResult(d) << ")";
+      return failure();
+    }
+    if (d + 1 == device.size()) {
+      os << "dynamic dim " << d << " is the last dim of the device tensor, "
+         << "which a view may not read or write";
+      return failure();
+    }
+    for (size_t k = 0; k < d; ++k)
+      if (device[k] != 1) {
+        os << "device dim " << k << " of extent " << device[k]
+           << " comes before dynamic dim " << d
+           << ", so the view's strides would depend on the size";
+        return failure();
+      }
+  }
+  for (auto [l, size] : llvm::enumerate(logical))
+    if (ShapedType::isDynamic(size) &&
+        (dynamicDim < 0 || passed[dynamicDim] != static_cast<int64_t>(l))) {
+      os << "dynamic logical dim " << l
+         << " is not passed through the view to a dynamic device dim";
+      return failure();
+    }
+  return success();
+}
+
+SmallVector<int64_t> mirage::mb::staticDeviceShape(AffineMap map,
+                                                   ArrayRef<int64_t> logical,
+                                                   ArrayRef<int64_t> device) {
+  SmallVector<int64_t> shape(device);
+  SmallVector<int64_t> passed = passedThroughDims(map);
+  for (auto [d, size] : llvm::enumerate(shape))
+    if (ShapedType::isDynamic(size) && d < passed.size() && passed[d] >= 0 &&
+        passed[d] < static_cast<int64_t>(logical.size()))
+      size = logical[passed[d]];
+  return shape;
 }

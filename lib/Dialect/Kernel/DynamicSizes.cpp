@@ -102,10 +102,13 @@ LogicalResult relateOp(Operation *op, DimClasses &classes) {
       if (!arg || fmap < 0)
         return;
       Value operand = kernel.getInputs()[arg.getArgNumber()];
+      int64_t walked = mb::deviceDimOf(it, fmap);
+      if (walked < 0)
+        return;
       if (!first)
-        first = {operand, fmap};
+        first = {operand, walked};
       else
-        classes.unify(first->first, first->second, operand, fmap);
+        classes.unify(first->first, first->second, operand, walked);
     });
   }
   if (op->getNumResults() == 0 ||
@@ -142,13 +145,17 @@ LogicalResult relateOp(Operation *op, DimClasses &classes) {
         else
           classes.unify(first->first, first->second, v, d);
       };
+      // Through a view, the logical dim the grid partitions is the device
+      // dim it passes through to.
       kernel.getBody().walk([&](mb::InputIterOp it) {
         if (auto arg = dyn_cast<BlockArgument>(it.getInput()))
-          relate(kernel.getInputs()[arg.getArgNumber()], it.getImap()[g]);
+          relate(kernel.getInputs()[arg.getArgNumber()],
+                 mb::deviceDimOf(it, it.getImap()[g]));
       });
       for (auto [i, v] : llvm::enumerate(ret.getOutputs()))
         if (auto saver = v.getDefiningOp<mb::OutputSaverOp>())
-          relate(kernel.getResult(i), saver.getOmap()[g]);
+          relate(kernel.getResult(i),
+                 mb::deviceDimOf(saver, saver.getOmap()[g]));
     }
     return success();
   }
@@ -338,9 +345,10 @@ LogicalResult DynamicSizes::specialize(FunctionOpInterface function,
         continue;
       auto type = cast<RankedTensorType>(kernel.getResult(i).getType());
       saver.getOutput().setType(type);
-      for (auto [g, d] : llvm::enumerate(saver.getOmap()))
-        if (d >= 0 && ShapedType::isDynamic(grid[g])) {
-          int64_t tile = saver.getInput().getType().getDimSize(d);
+      for (auto [g, l] : llvm::enumerate(saver.getOmap()))
+        if (int64_t d = mb::deviceDimOf(saver, l);
+            d >= 0 && ShapedType::isDynamic(grid[g])) {
+          int64_t tile = saver.getInput().getType().getDimSize(l);
           grid[g] = (type.getDimSize(d) + tile - 1) / tile;
         }
     }

@@ -1596,3 +1596,24 @@ func.func @B26_output_tail_too_few_blocks(%x: tensor<100x64xf16>) -> tensor<120x
   } : (tensor<100x64xf16>) -> tensor<120x64xf16>
   return %y : tensor<120x64xf16>
 }
+
+// -----
+
+// [B26] Through a view, a tile may overhang only a dim the view passes
+// through (there the logical extent is the device's): 3 of 4 heads a block
+// overhangs the heads, which the view merges with the head dim, so the
+// last block would read past the row.
+func.func @B26_view_tail_on_merged_dim(%x: tensor<8x64xf16>) -> tensor<6x8x16xf16> {
+  %y = mk.graph_kernel (%x) grid = [2, 1, 1] block = [64, 1, 1] forloop = 1 {
+  ^bb0(%X: tensor<8x64xf16>):
+    %acc = mb.for_loop -> (tensor<3x8x16xf16>) {
+      // expected-error @+1 {{'mb.input_iter' op [B24] the view reaches index 95 of device dim 1 of size 64}}
+      %t = mb.input_iter %X imap = [0, -1, -1] fmap = -1 view = affine_map<(h, t, d) -> (t, h * 16 + d)> : tensor<8x64xf16> -> tensor<3x8x16xf16>
+      %a = mb.accum_sum %t : tensor<3x8x16xf16> -> tensor<3x8x16xf16>
+      mb.yield %a : tensor<3x8x16xf16>
+    }
+    %o = mb.output_saver %acc omap = [0, -1, -1] : tensor<3x8x16xf16> -> tensor<6x8x16xf16>
+    mb.return %o : tensor<6x8x16xf16>
+  } : (tensor<8x64xf16>) -> tensor<6x8x16xf16>
+  return %y : tensor<6x8x16xf16>
+}

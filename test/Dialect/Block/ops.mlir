@@ -432,3 +432,22 @@ func.func @tail_tiles(%x: tensor<100x64xf16>) -> tensor<100x64xf16> {
   } : (tensor<100x64xf16>) -> tensor<100x64xf16>
   return %y : tensor<100x64xf16>
 }
+
+// [B26] A tail along a dim the view passes through: 13 tokens in blocks
+// of 8, read head by head from [13, 4 * 16] (the last block's reads past
+// token 12 repeat it, its writes there are dropped).
+// CHECK-LABEL: func.func @view_tail_passed_through(
+// CHECK:         mb.output_saver %{{.*}} omap = [0, 1, -1] view = #{{.*}} : tensor<1x8x16xf16> -> tensor<13x64xf16>
+func.func @view_tail_passed_through(%x: tensor<13x64xf16>) -> tensor<13x64xf16> {
+  %y = mk.graph_kernel (%x) grid = [4, 2, 1] block = [64, 1, 1] forloop = 1 {
+  ^bb0(%X: tensor<13x64xf16>):
+    %acc = mb.for_loop -> (tensor<1x8x16xf16>) {
+      %t = mb.input_iter %X imap = [0, 1, -1] fmap = -1 view = affine_map<(h, t, d) -> (t, h * 16 + d)> : tensor<13x64xf16> -> tensor<1x8x16xf16>
+      %a = mb.accum_sum %t : tensor<1x8x16xf16> -> tensor<1x8x16xf16>
+      mb.yield %a : tensor<1x8x16xf16>
+    }
+    %o = mb.output_saver %acc omap = [0, 1, -1] view = affine_map<(h, t, d) -> (t, h * 16 + d)> : tensor<1x8x16xf16> -> tensor<13x64xf16>
+    mb.return %o : tensor<13x64xf16>
+  } : (tensor<13x64xf16>) -> tensor<13x64xf16>
+  return %y : tensor<13x64xf16>
+}

@@ -165,3 +165,26 @@ func.func @static_walked_tail(%x: tensor<8x100xf32>) -> tensor<8x1xf32> {
   } : (tensor<8x100xf32>) -> tensor<8x1xf32>
   return %o : tensor<8x1xf32>
 }
+
+// [K19] A dynamic kernel reads and writes through views that pass the
+// tokens dim through as it is: Q[tokens, 4 * 16] read head by head as
+// [4, tokens, 16], and the result merged back into [tokens, 64] (a '?'
+// grid dim of 8-token tiles, the last one a tail along the tokens).
+// CHECK-LABEL: func.func @dynamic_head_split(
+// CHECK:         grid = [4, ?, 1]
+// CHECK:         mb.input_iter %{{.*}} imap = [0, 1, -1] fmap = -1 view = #{{.*}} : tensor<?x64xf32> -> tensor<1x8x16xf32>
+// CHECK:         mb.output_saver %{{.*}} omap = [0, 1, -1] view = #{{.*}} : tensor<1x8x16xf32> -> tensor<?x64xf32>
+func.func @dynamic_head_split(%q: tensor<?x64xf32> {mk.sizes = [#mk.size<name = "tokens">]}) -> tensor<?x64xf32> {
+  %y = mk.graph_kernel (%q) grid = [4, ?, 1] block = [128, 1, 1] forloop = 1 {
+  ^bb0(%Q: tensor<?x64xf32>):
+    %acc = mb.for_loop -> (tensor<1x8x16xf32>) {
+      %t = mb.input_iter %Q imap = [0, 1, -1] fmap = -1 view = affine_map<(h, t, d) -> (t, h * 16 + d)> : tensor<?x64xf32> -> tensor<1x8x16xf32>
+      %e = mb.exp %t : tensor<1x8x16xf32>
+      %a = mb.accum_sum %e : tensor<1x8x16xf32> -> tensor<1x8x16xf32>
+      mb.yield %a : tensor<1x8x16xf32>
+    }
+    %o = mb.output_saver %acc omap = [0, 1, -1] view = affine_map<(h, t, d) -> (t, h * 16 + d)> : tensor<1x8x16xf32> -> tensor<?x64xf32>
+    mb.return %o : tensor<?x64xf32>
+  } : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}

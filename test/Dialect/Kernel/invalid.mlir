@@ -1279,6 +1279,83 @@ func.func @K19_dynamic_grid_static_dim(%x: tensor<?x64xf16>, %w: tensor<64x32xf1
 
 // -----
 
+// [K19] a view may read a dynamic dim only as it is: here the tokens are
+// halved (t floordiv 2), so the tile's place would depend on the size.
+func.func @K19_view_mixes_dynamic_dim(%x: tensor<?x64xf16>) -> tensor<?x64xf16> {
+  %y = mk.graph_kernel (%x) grid = [?, 1, 1] block = [64, 1, 1] forloop = 1 {
+  ^bb0(%X: tensor<?x64xf16>):
+    %acc = mb.for_loop -> (tensor<16x64xf16>) {
+      // expected-error @+1 {{'mb.input_iter' op [K19] dynamic dim 0 of the device tensor is not passed through the view as it is (result d0 floordiv 2)}}
+      %t = mb.input_iter %X imap = [0, -1, -1] fmap = -1 view = affine_map<(t, c) -> (t floordiv 2, c)> : tensor<?x64xf16> -> tensor<16x64xf16>
+      %a = mb.accum_sum %t : tensor<16x64xf16> -> tensor<16x64xf16>
+      mb.yield %a : tensor<16x64xf16>
+    }
+    %o = mb.output_saver %acc omap = [0, -1, -1] : tensor<16x64xf16> -> tensor<?x64xf16>
+    mb.return %o : tensor<?x64xf16>
+  } : (tensor<?x64xf16>) -> tensor<?x64xf16>
+  return %y : tensor<?x64xf16>
+}
+
+// -----
+
+// [K19] through a view, the dims before a dynamic dim have extent 1: the
+// heads-first layout [4, tokens, 16] read as [tokens, 4, 16] would have a
+// head stride of tokens * 16.
+func.func @K19_view_dim_before_dynamic_dim(%x: tensor<4x?x16xf16>) -> tensor<?x4x16xf16> {
+  %y = mk.graph_kernel (%x) grid = [?, 1, 1] block = [64, 1, 1] forloop = 1 {
+  ^bb0(%X: tensor<4x?x16xf16>):
+    %acc = mb.for_loop -> (tensor<8x4x16xf16>) {
+      // expected-error @+1 {{'mb.input_iter' op [K19] device dim 0 of extent 4 comes before dynamic dim 1, so the view's strides would depend on the size}}
+      %t = mb.input_iter %X imap = [0, -1, -1] fmap = -1 view = affine_map<(t, h, d) -> (h, t, d)> : tensor<4x?x16xf16> -> tensor<8x4x16xf16>
+      %a = mb.accum_sum %t : tensor<8x4x16xf16> -> tensor<8x4x16xf16>
+      mb.yield %a : tensor<8x4x16xf16>
+    }
+    %o = mb.output_saver %acc omap = [0, -1, -1] : tensor<8x4x16xf16> -> tensor<?x4x16xf16>
+    mb.return %o : tensor<?x4x16xf16>
+  } : (tensor<4x?x16xf16>) -> tensor<?x4x16xf16>
+  return %y : tensor<?x4x16xf16>
+}
+
+// -----
+
+// [K19] a view does not read a dynamic last dim (its runs would have no
+// static length).
+func.func @K19_view_dynamic_last_dim(%x: tensor<1x?xf16>) -> tensor<?x1xf16> {
+  %y = mk.graph_kernel (%x) grid = [?, 1, 1] block = [64, 1, 1] forloop = 1 {
+  ^bb0(%X: tensor<1x?xf16>):
+    %acc = mb.for_loop -> (tensor<8x1xf16>) {
+      // expected-error @+1 {{'mb.input_iter' op [K19] dynamic dim 1 is the last dim of the device tensor, which a view may not read or write}}
+      %t = mb.input_iter %X imap = [0, -1, -1] fmap = -1 view = affine_map<(t, o) -> (o, t)> : tensor<1x?xf16> -> tensor<8x1xf16>
+      %a = mb.accum_sum %t : tensor<8x1xf16> -> tensor<8x1xf16>
+      mb.yield %a : tensor<8x1xf16>
+    }
+    %o = mb.output_saver %acc omap = [0, -1, -1] : tensor<8x1xf16> -> tensor<?x1xf16>
+    mb.return %o : tensor<?x1xf16>
+  } : (tensor<1x?xf16>) -> tensor<?x1xf16>
+  return %y : tensor<?x1xf16>
+}
+
+// -----
+
+// [K19] the same for an output saver: writing the tokens into the
+// heads-first layout [4, tokens, 16].
+func.func @K19_output_view_dim_before_dynamic_dim(%x: tensor<?x64xf16>) -> tensor<4x?x16xf16> {
+  %y = mk.graph_kernel (%x) grid = [?, 1, 1] block = [64, 1, 1] forloop = 1 {
+  ^bb0(%X: tensor<?x64xf16>):
+    %acc = mb.for_loop -> (tensor<8x64xf16>) {
+      %t = mb.input_iter %X imap = [0, -1, -1] fmap = -1 : tensor<?x64xf16> -> tensor<8x64xf16>
+      %a = mb.accum_sum %t : tensor<8x64xf16> -> tensor<8x64xf16>
+      mb.yield %a : tensor<8x64xf16>
+    }
+    // expected-error @+1 {{'mb.output_saver' op [K19] device dim 0 of extent 4 comes before dynamic dim 1, so the view's strides would depend on the size}}
+    %o = mb.output_saver %acc omap = [0, -1, -1] view = affine_map<(t, c) -> (c floordiv 16, t, c mod 16)> : tensor<8x64xf16> -> tensor<4x?x16xf16>
+    mb.return %o : tensor<4x?x16xf16>
+  } : (tensor<?x64xf16>) -> tensor<4x?x16xf16>
+  return %y : tensor<4x?x16xf16>
+}
+
+// -----
+
 // [K21] a loop that walks a dynamic dim makes ceil(size / tile) trips: it is
 // '?', not a number.
 func.func @K21_static_loop_walks_dynamic_dim(%x: tensor<8x?xf16>) -> tensor<8x16xf16> {

@@ -70,8 +70,15 @@ bool isTailTiling(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> tile,
                   llvm::ArrayRef<int64_t> map, int64_t fmap);
 /// The dims along which `op` (an input iterator or an output saver) has a
 /// tail tile (isTailTiling), and in a dynamic kernel every dim a '?' grid
-/// dim partitions ([K19]); empty for an exact tiling or a view.
+/// dim partitions ([K19]): dims of the logical tensor, which through a
+/// view are dims the view passes through (passedThroughDims); empty for an
+/// exact tiling.
 llvm::SmallVector<int64_t> tailDims(mlir::Operation *op);
+/// The device tensor's dim that logical dim `dim` of input iterator or
+/// output saver `op` is: `dim` itself without a view, the device dim the
+/// view passes it through to with one, -1 where the view mixes it with
+/// other dims (or `dim` is -1).
+int64_t deviceDimOf(mlir::Operation *op, int64_t dim);
 /// Whether the generated code keeps block value `v`'s tile in f32 instead
 /// of its element type: an accumulator's (a loop result aliases it) and a
 /// matmul's that only accumulators read, so that a trip's partial products,

@@ -184,6 +184,10 @@ def MB_InputIterOp : MB_Op<"input_iter", [Pure]> {
     /// The shape of the tensor the tiles are cut from: the operand's, or the
     /// view's logical shape.
     llvm::SmallVector<int64_t> getLogicalShape();
+    /// [B22]-[B24] the view (if any) over a static `logical` shape and the
+    /// `device` shape (a dynamic dim takes its logical dim's extent).
+    mlir::LogicalResult verifyView(llvm::ArrayRef<int64_t> logical,
+                                   llvm::ArrayRef<int64_t> device);
   }];
 }
 
@@ -297,6 +301,10 @@ def MB_OutputSaverOp : MB_Op<"output_saver", [Pure, Mirage_InBlockGraph]> {
   let extraClassDeclaration = [{
     /// The shape of the logical output: the result's, or the view's domain.
     llvm::SmallVector<int64_t> getLogicalShape();
+    /// [B25] the view (if any) over a static `logical` shape and the
+    /// `device` shape (a dynamic dim takes its logical dim's extent).
+    mlir::LogicalResult verifyView(llvm::ArrayRef<int64_t> logical,
+                                   llvm::ArrayRef<int64_t> device);
   }];
 }
 

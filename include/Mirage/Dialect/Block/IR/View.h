@@ -26,6 +26,7 @@
 
 #include "mlir/IR/AffineMap.h"
 #include "mlir/Support/LLVM.h"
+#include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -118,6 +119,30 @@ private:
 
   void normalize();
 };
+
+/// For each result of `map` (a device dim), the logical dim it passes
+/// through as it is: the result is that dim alone and no other result reads
+/// it (a head split `(t, h, d) -> (t, h * 64 + d)` passes dim 0 through);
+/// -1 otherwise.
+SmallVector<int64_t> passedThroughDims(mlir::AffineMap map);
+
+/// [K19] Whether a view of a device tensor of `device` shape as a logical
+/// tensor of `logical` shape, either with dynamic dims, has strides that do
+/// not depend on the sizes: the device tensor has at most one dynamic dim,
+/// passed through from a dynamic logical dim (passedThroughDims), not its
+/// last dim and after dims of extent 1 only; every dynamic logical dim is
+/// passed through to it. Fails, saying why, otherwise.
+mlir::LogicalResult checkDynamicView(mlir::AffineMap map,
+                                     ArrayRef<int64_t> logical,
+                                     ArrayRef<int64_t> device,
+                                     std::string &why);
+
+/// The device shape of such a view when its logical tensor has the static
+/// shape `logical`: a dynamic device dim takes the extent of the logical
+/// dim it passes through.
+SmallVector<int64_t> staticDeviceShape(mlir::AffineMap map,
+                                       ArrayRef<int64_t> logical,
+                                       ArrayRef<int64_t> device);
 
 } // namespace mirage::mb
 

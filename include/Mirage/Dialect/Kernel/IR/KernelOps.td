@@ -119,13 +119,16 @@ def MK_GraphKernelOp : MK_Op<"graph_kernel", [Pure, IsolatedFromAbove,
     - [K19] a grid dim is `?` (dynamic) exactly where it partitions dynamic
       dims of the operands and results (docs/dynamic.md): every dynamic dim
       is partitioned by a `?` grid dim or walked by a `?` loop ([K21]),
-      never both and never read through a view; a `?` grid dim partitions
-      no static dim, and every output saver's `omap` holds it. At run time
+      never both; a `?` grid dim partitions no static dim, and every output
+      saver's `omap` holds it. Through a view the dims are the logical
+      tensor's, and the view passes the one dynamic device dim through
+      from one logical dim, with device dims of extent 1 before it and not
+      as its last dim (strides that do not depend on the size). At run time
       the dim has ceil(size / tile) blocks, the last tile a tail ([B26]);
     - [K21] a `?` forloop walks a dynamic dim (the key/sequence length of
       attention): every input iterator that walks the loop (`fmap` != -1)
-      walks a dynamic dim, not partitioned by the grid and not read through
-      a view, and at least one does. At run time the loop makes
+      walks a dynamic dim (through a view, one it passes through), not
+      partitioned by the grid, and at least one does. At run time the loop makes
       ceil(size / tile) trips; the last tile is a walked tail ([B26]):
       its reads past the end are zeros, and the reductions across the
       walked dim read it through `mb.tail_mask` ([B27], [B28]).
