@@ -614,7 +614,6 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
   if (bounds.empty())
     bounds.assign(defaultSizeClassBounds().begin(),
                   defaultSizeClassBounds().end());
-  SmallVector<SizeClass> classes = makeSizeClasses(size, bounds);
   SmallVector<HeldSize> held;
   for (const mk::DynamicSize &other : all) {
     if (&other == dispatchSize)
@@ -633,6 +632,24 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
       range.representative = largest;
     held.push_back({other, range});
   }
+  // The classes are searched at values that no static dim of the function
+  // has, nor a held size: the generalisation tells a size's dims by their
+  // extents (GeneralizeSizes.cpp).
+  std::set<int64_t> staticExtents;
+  auto addExtents = [&](Type t) {
+    if (auto tensor = dyn_cast<RankedTensorType>(t))
+      for (int64_t extent : tensor.getShape())
+        if (!ShapedType::isDynamic(extent) && extent > 1)
+          staticExtents.insert(extent);
+  };
+  for (Type t : func.getArgumentTypes())
+    addExtents(t);
+  for (Operation &op : func.getBody().front())
+    for (Type t : op.getResultTypes())
+      addExtents(t);
+  for (const HeldSize &h : held)
+    staticExtents.insert(h.range.representative);
+  SmallVector<SizeClass> classes = makeSizeClasses(size, bounds, staticExtents);
   // Every sample is an independent test, in the field and in f64, and
   // (with the search's `numerics`) in the kernels' precision at the
   // points numericsPoints picks: the tails' masks and fills, and a walked

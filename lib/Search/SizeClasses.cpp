@@ -36,7 +36,8 @@ static std::optional<int64_t> largestAdmitted(const mk::DynamicSize &size,
 
 SmallVector<SizeClass>
 mirage::search::makeSizeClasses(const mk::DynamicSize &size,
-                                ArrayRef<int64_t> bounds) {
+                                ArrayRef<int64_t> bounds,
+                                const std::set<int64_t> &avoid) {
   SmallVector<SizeClass> classes;
   int64_t lo = 1;
   for (auto [i, bound] : llvm::enumerate(bounds)) {
@@ -59,15 +60,26 @@ mirage::search::makeSizeClasses(const mk::DynamicSize &size,
     // (the sizes of the class are spread on a log scale): its tiles suit
     // the whole class better than the largest value's, and the programs of
     // the classes around give the ranking other tilings to choose from.
+    // Where that value is a static extent of the program (`avoid`), the
+    // nearest power of two or three times one that is not.
     double middle = std::sqrt(static_cast<double>(c.lo) * c.hi);
-    int64_t best = 0;
-    for (int64_t p = 1; p <= c.hi; p *= 2)
-      if (p >= c.lo && size.admits(p) &&
-          (!best || std::abs(std::log2(p / middle)) <
-                        std::abs(std::log2(best / middle))))
-        best = p;
-    if (best)
+    auto nearest = [&](bool avoiding) {
+      int64_t best = 0;
+      for (int64_t p = 1; p <= c.hi; p *= 2)
+        for (int64_t v : {p, 3 * p})
+          if (v >= c.lo && v <= c.hi && size.admits(v) &&
+              (v == p || avoiding) && (!avoiding || !avoid.count(v)) &&
+              (!best || std::abs(std::log2(v / middle)) <
+                            std::abs(std::log2(best / middle))))
+            best = v;
+      return best;
+    };
+    if (int64_t best = nearest(/*avoiding=*/false)) {
       c.representative = best;
+      if (avoid.count(best) && c.lo < c.hi)
+        if (int64_t other = nearest(/*avoiding=*/true))
+          c.representative = other;
+    }
     classes.push_back(c);
   }
   return classes;

@@ -120,7 +120,8 @@ AffineMap reattachUnitDim(AffineMap view, int64_t deviceDim, int64_t logical,
 
 /// An input iterator of `it`'s device tensor without its view, where the
 /// view is a permutation: the tile read in the device tensor's dim order,
-/// then an mb.transpose. Dynamic kernels read without views ([K19]).
+/// then an mb.transpose: for a view whose strides would depend on a
+/// dynamic size ([K19]).
 LogicalResult unfoldPermutationView(mb::InputIterOp it, std::string &why) {
   std::optional<PermutationView> view = PermutationView::of(*it.getView());
   if (!view) {
@@ -327,11 +328,10 @@ LogicalResult generalizeKernel(mk::GraphKernelOp kernel,
   SmallVector<mb::InputIterOp> viewed;
   kernel.getBody().walk([&](mb::InputIterOp it) {
     auto device = cast<RankedTensorType>(it.getInput().getType());
-    if (std::optional<AffineMap> view = it.getView())
-      for (int64_t d = 0; d < device.getRank(); ++d)
-        if (device.isDynamicDim(d))
-          it.setViewAttr(AffineMapAttr::get(
-              reattachUnitDim(*it.getView(), d, -1, it.getLogicalShape())));
+    for (int64_t d = 0; it.getView() && d < device.getRank(); ++d)
+      if (device.isDynamicDim(d))
+        it.setViewAttr(AffineMapAttr::get(
+            reattachUnitDim(*it.getView(), d, -1, it.getLogicalShape())));
     if (it.getView() &&
         failed(mb::checkDynamicView(*it.getView(), it.getLogicalShape(),
                                     it.getInput().getType().getShape(), why)))

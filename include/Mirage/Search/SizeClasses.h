@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <map>
+#include <set>
 #include <string>
 
 namespace mirage::search {
@@ -37,9 +38,14 @@ llvm::ArrayRef<int64_t> defaultSizeClassBounds();
 
 /// The classes of `size` for the ascending upper bounds `bounds`, cut to
 /// its facts: classes no admitted value falls in are dropped; without a
-/// `max` the last class ends at the last bound.
-llvm::SmallVector<SizeClass> makeSizeClasses(const mk::DynamicSize &size,
-                                             llvm::ArrayRef<int64_t> bounds);
+/// `max` the last class ends at the last bound. A representative avoids
+/// the values of `avoid` (the static extents of the program's tensors: a
+/// size searched at one of them could not be told from that dim by its
+/// extent when the program found is generalised): then it is the admitted
+/// power of two or three times one nearest the middle that is not there.
+llvm::SmallVector<SizeClass>
+makeSizeClasses(const mk::DynamicSize &size, llvm::ArrayRef<int64_t> bounds,
+                const std::set<int64_t> &avoid = {});
 
 /// The values of `c` where a dynamic program is checked and ranked: the
 /// class's bounds, its representative, 1 if it is in the class, and for
