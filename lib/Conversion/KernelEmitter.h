@@ -229,7 +229,8 @@ private:
     Value mem;
     SmallVector<Value> origin;
     const mb::StridedView *view = nullptr;
-    /// [B26] A tail tile: the indices (into sideIndex's result) that the
+    /// [B26] A tail tile: the indices (into sideIndex's result; through a
+    /// view, into the logical index before the view's offsets) that the
     /// last block's tile overhangs, with the device extent there (read from
     /// the buffer at run time along a dynamic dim, [K19]); and the plan's
     /// chunk, which divides the innermost extent.

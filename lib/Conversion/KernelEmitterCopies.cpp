@@ -178,7 +178,10 @@ KernelEmitter::copySide(Value mem, ArrayRef<Value> origin, const TileCopy &plan,
   side.view = view;
   side.origin.assign(origin.begin(), origin.end());
   for (int64_t l : tailDims) {
+    // (The verifier allows a tail through a view only along such a dim.)
     int64_t d = mb::deviceDimOf(tiled, l);
+    if (d < 0)
+      continue;
     side.tails.push_back(
         {static_cast<unsigned>(l),
          type.isDynamicDim(d)
