@@ -703,7 +703,10 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
   llvm::DenseMap<Operation *, SmallVector<SizePoint>> checkedAt;
   std::string notes;
   llvm::raw_string_ostream note(notes);
-  for (const SizeClass &c : classes) {
+  // Searches class `c` at its representative; `generalised` says whether
+  // the program found there could be generalised.
+  auto searchClass = [&](const SizeClass &c,
+                         bool &generalised) -> LogicalResult {
     auto copy = cast<func::FuncOp>(func->clone());
     // The class's search reports under the class's name.
     copy->setLoc(NameLoc::get(
@@ -761,6 +764,7 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
     for (const HeldSize &h : held)
       walkBounds.push_back({h.range.representative, h.range.hi});
     bool usable = succeeded(generalizeSizes(copy, func, why, walkBounds));
+    generalised = usable;
     if (usable) {
       // The points check the generalised program where its tiles fall
       // otherwise, and at the values searched too: the generalisation may
@@ -777,9 +781,23 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
           << label << ": the program found at " << describePoint(searched)
           << " is not used: " << why;
       symbols.erase(copy);
-      continue;
+      return success();
     }
     programs.push_back(copy);
+    return success();
+  };
+  for (const SizeClass &c : classes) {
+    bool generalised = false;
+    if (failed(searchClass(c, generalised)))
+      return failure();
+    // A representative that is a static extent of the function may not be
+    // told from that dim by the generalisation: then again at `avoiding`.
+    if (!generalised && c.avoiding) {
+      SizeClass other = c;
+      other.representative = c.avoiding;
+      if (failed(searchClass(other, generalised)))
+        return failure();
+    }
   }
 
   // Every class takes the program, of those found and the input's own

@@ -61,7 +61,8 @@ mirage::search::makeSizeClasses(const mk::DynamicSize &size,
     // the whole class better than the largest value's, and the programs of
     // the classes around give the ranking other tilings to choose from.
     // Where that value is a static extent of the program (`avoid`), the
-    // nearest power of two or three times one that is not.
+    // nearest power of two or three times one that is not, to fall back
+    // on.
     double middle = std::sqrt(static_cast<double>(c.lo) * c.hi);
     auto nearest = [&](bool avoiding) {
       int64_t best = 0;
@@ -74,12 +75,10 @@ mirage::search::makeSizeClasses(const mk::DynamicSize &size,
             best = v;
       return best;
     };
-    if (int64_t best = nearest(/*avoiding=*/false)) {
+    if (int64_t best = nearest(/*avoiding=*/false))
       c.representative = best;
-      if (avoid.count(best) && c.lo < c.hi)
-        if (int64_t other = nearest(/*avoiding=*/true))
-          c.representative = other;
-    }
+    if (avoid.count(c.representative) && c.lo < c.hi)
+      c.avoiding = nearest(/*avoiding=*/true);
     classes.push_back(c);
   }
   return classes;

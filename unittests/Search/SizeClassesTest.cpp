@@ -70,23 +70,23 @@ TEST_F(SizeClassesTest, ClassesFollowTheFacts) {
 
 TEST_F(SizeClassesTest, RepresentativesAvoidStaticExtents) {
   // A decode attention over heads of 128 (static extents 4 and 128): the
-  // key length is not searched at 128, which the generalisation could not
-  // tell from the heads' dim, but at the nearest power of two or three
-  // times one that no static dim has (96 for 65-256, sqrt(65 * 256) = 129).
+  // key length's 65-256 class is searched at 128 and, where the program
+  // found there cannot be generalised (128 could not be told from the
+  // heads' dim), at the nearest power of two or three times one that no
+  // static dim has (96; sqrt(65 * 256) = 129).
   mk::DynamicSize kv;
   kv.name = "kv";
   kv.max = 4096;
-  SmallVector<SizeClass> plain = makeSizeClasses(kv, defaultSizeClassBounds());
   SmallVector<SizeClass> classes =
       makeSizeClasses(kv, defaultSizeClassBounds(), {4, 128});
-  ASSERT_EQ(plain.size(), classes.size());
-  EXPECT_EQ(128, plain[3].representative);
-  EXPECT_EQ(96, classes[3].representative);
-  // 8 (2-16), 32 (17-64) and 1024 (257-4096) collide with nothing.
-  for (size_t i : {1, 2, 4})
-    EXPECT_EQ(plain[i].representative, classes[i].representative);
-  // The class of one value keeps it.
-  EXPECT_EQ(1, makeSizeClasses(kv, {1, 16}, {1})[0].representative);
+  ASSERT_EQ(5u, classes.size());
+  EXPECT_EQ(128, classes[3].representative);
+  EXPECT_EQ(96, classes[3].avoiding);
+  // 1, 8 (2-16), 32 (17-64) and 1024 (257-4096) collide with nothing.
+  for (size_t i : {0, 1, 2, 4})
+    EXPECT_EQ(0, classes[i].avoiding);
+  // The class of one value has nothing else.
+  EXPECT_EQ(0, makeSizeClasses(kv, {1, 16}, {1})[0].avoiding);
 }
 
 // A dynamic RMSNorm+MatMul kernel with 8-row tiles.

@@ -30,6 +30,11 @@ struct SizeClass {
   /// to the class's geometric middle (8 for 2-16, 128 for 65-256), else its
   /// largest admitted value.
   int64_t representative = 1;
+  /// Where the representative is a value to avoid (makeSizeClasses): the
+  /// admitted power of two or three times one nearest the middle that is
+  /// not, searched when the program found at the representative cannot be
+  /// generalised; 0 if there is none.
+  int64_t avoiding = 0;
 };
 
 /// The upper bounds of the default classes: 1, 2-16, 17-64, 65-256 and
@@ -38,11 +43,11 @@ llvm::ArrayRef<int64_t> defaultSizeClassBounds();
 
 /// The classes of `size` for the ascending upper bounds `bounds`, cut to
 /// its facts: classes no admitted value falls in are dropped; without a
-/// `max` the last class ends at the last bound. A representative avoids
-/// the values of `avoid` (the static extents of the program's tensors: a
-/// size searched at one of them could not be told from that dim by its
-/// extent when the program found is generalised): then it is the admitted
-/// power of two or three times one nearest the middle that is not there.
+/// `max` the last class ends at the last bound. Where a representative is
+/// in `avoid` (the static extents of the program's tensors: a size searched
+/// at one of them may not be told from that dim by its extent when the
+/// program found is generalised), `avoiding` is the nearest value that is
+/// not.
 llvm::SmallVector<SizeClass>
 makeSizeClasses(const mk::DynamicSize &size, llvm::ArrayRef<int64_t> bounds,
                 const std::set<int64_t> &avoid = {});
