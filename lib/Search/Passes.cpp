@@ -664,9 +664,12 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
     cache.emplace(dir);
 
   // Checks `program` against the function at `points` (the check's
-  // verdict is cached); fails saying why in `why`.
-  auto checkProgram = [&](func::FuncOp program, ArrayRef<SizePoint> points,
+  // verdict is cached); fails saying why in `why`. Where both compute the
+  // sizes row by row, a large size is checked at a smaller one with the
+  // same last tiles (rowwisePoints).
+  auto checkProgram = [&](func::FuncOp program, ArrayRef<SizePoint> asked,
                           std::string &why) -> LogicalResult {
+    SmallVector<SizePoint> points = rowwisePoints(asked, func, program, all);
     SmallVector<SizePoint> numericsAt;
     if (o.numerics)
       numericsAt = numericsPoints(points, program);

@@ -145,8 +145,9 @@ SmallVector<int64_t> mirage::search::classSamples(const SizeClass &c,
   return out;
 }
 
-/// Whether an op of `program` outside its kernels sums or maximises
-/// across a dynamic dim (a matmul's contraction, reduce_sum, reduce_max).
+/// Whether an op of `program` outside its kernels combines elements along
+/// a dynamic dim (a matmul's contraction, reduce_sum, reduce_max, rms_norm
+/// over it, a concat along it).
 static bool reducesDynamicDimOutside(func::FuncOp program) {
   auto dynamicAt = [](Value v, int64_t d) {
     auto t = cast<RankedTensorType>(v.getType());
@@ -162,9 +163,100 @@ static bool reducesDynamicDimOutside(func::FuncOp program) {
       reduces = dynamicAt(red.getInput(), red.getDim());
     else if (auto red = dyn_cast<mk::ReduceMaxOp>(op))
       reduces = dynamicAt(red.getInput(), red.getDim());
+    else if (auto rms = dyn_cast<mk::RmsNormOp>(op))
+      reduces = dynamicAt(rms.getInput(), rms.getType().getRank() - 1);
+    else if (auto concat = dyn_cast<mk::ConcatOp>(op))
+      reduces = dynamicAt(concat.getResult(), concat.getDim());
     return reduces ? WalkResult::interrupt() : WalkResult::advance();
   });
   return r.wasInterrupted();
+}
+
+std::optional<int64_t> mirage::search::rowwisePeriod(func::FuncOp program) {
+  if (reducesDynamicDimOutside(program))
+    return std::nullopt;
+  std::set<int64_t> tiles;
+  bool rowwise = true;
+  // Every dynamic dim of a kernel's tensors is partitioned by a `?` grid
+  // dim (no `?` loop walks it, no tile holds it whole); the tile along it
+  // sets the period.
+  auto partitioned = [&](ArrayRef<int64_t> logical, ArrayRef<int64_t> map,
+                         ArrayRef<int64_t> grid, RankedTensorType tile) {
+    for (auto [d, extent] : llvm::enumerate(logical)) {
+      if (!ShapedType::isDynamic(extent))
+        continue;
+      const int64_t *g = llvm::find(map, static_cast<int64_t>(d));
+      if (g == map.end() || !ShapedType::isDynamic(grid[g - map.begin()]))
+        rowwise = false;
+      else
+        tiles.insert(tile.getDimSize(d));
+    }
+  };
+  program.walk([&](Operation *op) {
+    // A band mask depends on where an element is, not only on its row's
+    // values; an op the search does not know may do anything.
+    if (isa<mk::BandMaskOp, mb::BandMaskOp>(op) ||
+        (op->getParentOp() == program.getOperation() &&
+         !isa<func::ReturnOp>(op) && !isa<mk::MKDialect>(op->getDialect())))
+      rowwise = false;
+    auto kernel = dyn_cast<mk::GraphKernelOp>(op);
+    if (!kernel)
+      return;
+    if (ShapedType::isDynamic(kernel.getForloop()))
+      rowwise = false;
+    ArrayRef<int64_t> grid = kernel.getGrid();
+    kernel.getBody().walk([&](Operation *inner) {
+      if (auto it = dyn_cast<mb::InputIterOp>(inner))
+        partitioned(it.getLogicalShape(), it.getImap(), grid, it.getType());
+      else if (auto saver = dyn_cast<mb::OutputSaverOp>(inner))
+        partitioned(saver.getLogicalShape(), saver.getOmap(), grid,
+                    saver.getInput().getType());
+    });
+    std::string why;
+    for (int64_t g = 0; g < 3; ++g)
+      if (ShapedType::isDynamic(grid[g]) &&
+          failed(mb::checkBlocksIndependent(
+              cast<GraphKernelOpInterface>(kernel.getOperation()), g, why)))
+        rowwise = false;
+  });
+  if (!rowwise)
+    return std::nullopt;
+  int64_t period = 1;
+  for (int64_t t : tiles)
+    period = std::lcm(period, t);
+  return period;
+}
+
+SmallVector<SizePoint>
+mirage::search::rowwisePoints(ArrayRef<SizePoint> points,
+                              func::FuncOp reference, func::FuncOp program,
+                              ArrayRef<mk::DynamicSize> sizes) {
+  std::optional<int64_t> ofReference = rowwisePeriod(reference);
+  std::optional<int64_t> ofProgram = rowwisePeriod(program);
+  if (!ofReference || !ofProgram)
+    return SmallVector<SizePoint>(points);
+  int64_t period = std::lcm(*ofReference, *ofProgram);
+  // A size's divisor divides every value brought down.
+  for (const mk::DynamicSize &size : sizes)
+    period = std::lcm(period, size.divisor);
+  SmallVector<SizePoint> out;
+  for (const SizePoint &p : points) {
+    SizePoint reduced = p;
+    for (auto &[name, value] : reduced) {
+      if (value <= period)
+        continue;
+      int64_t down = value % period == 0 ? period : period + value % period;
+      const mk::DynamicSize *size =
+          llvm::find_if(sizes, [&, n = name](const mk::DynamicSize &s) {
+            return s.name == n;
+          });
+      if (size == sizes.end() || size->admits(down))
+        value = down;
+    }
+    if (!llvm::is_contained(out, reduced))
+      out.push_back(std::move(reduced));
+  }
+  return out;
 }
 
 std::string mirage::search::describePoint(const SizePoint &point) {
@@ -217,13 +309,10 @@ mirage::search::classPoints(const SizeClass &c, const mk::DynamicSize &dispatch,
 SmallVector<SizePoint>
 mirage::search::numericsPoints(ArrayRef<SizePoint> points,
                                func::FuncOp program) {
-  std::set<int64_t> tiles, walked;
-  dynamicTiles(program, tiles, walked);
-  if (!walked.empty() || reducesDynamicDimOutside(program))
+  std::optional<int64_t> rowwise = rowwisePeriod(program);
+  if (!rowwise)
     return SmallVector<SizePoint>(points);
-  int64_t period = 1;
-  for (int64_t t : tiles)
-    period = std::lcm(period, t);
+  int64_t period = *rowwise;
   // The smallest point (by its sum of sizes) of each residue.
   SmallVector<SizePoint> sorted(points), out;
   auto total = [](const SizePoint &p) {

@@ -158,9 +158,41 @@ Evaluator<Dom>::run(func::FuncOp func, ArrayRef<T> inputs) {
 // Public API
 //===----------------------------------------------------------------------===//
 
+/// `x` rounded to the nearest f16 (ties to even), as a float: on the bits,
+/// where a cast through _Float16 calls the soft-float routines of libgcc on
+/// CPUs the build does not assume F16C of (two thirds of a numerics check's
+/// time at decode shapes).
+static float roundToHalf(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, sizeof(bits));
+  uint32_t sign = bits & 0x80000000u, magnitude = bits ^ sign;
+  float r;
+  if (magnitude >= 0x7F800000u) // inf and NaN stay
+    return x;
+  if (magnitude < 0x38800000u) {
+    // Below 2^-14 f16 is subnormal, a multiple of 2^-24: the ulp of a
+    // float in [0.5, 1), so adding and taking back 0.5 rounds to it (ties
+    // to even, the default rounding).
+    std::memcpy(&r, &magnitude, sizeof(r));
+    r = (r + 0.5f) - 0.5f;
+    std::memcpy(&magnitude, &r, sizeof(r));
+  } else {
+    // 10 of the 23 fraction bits stay: round the 13 others to even (a
+    // carry moves into the exponent as it should).
+    magnitude += 0x0FFFu + ((magnitude >> 13) & 1u);
+    magnitude &= ~0x1FFFu;
+    // Past the largest f16 (65504): infinity.
+    if (magnitude >= 0x47800000u)
+      magnitude = 0x7F800000u;
+  }
+  bits = sign | magnitude;
+  std::memcpy(&r, &bits, sizeof(r));
+  return r;
+}
+
 float mirage::verify::roundToElementType(float x, Type elem) {
   if (elem.isF16())
-    return static_cast<float>(static_cast<_Float16>(x));
+    return roundToHalf(x);
   if (elem.isBF16()) {
     // Round to nearest even on the upper 16 bits (no compiler-rt needed).
     if (std::isnan(x))

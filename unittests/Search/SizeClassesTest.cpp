@@ -156,6 +156,80 @@ TEST_F(SizeClassesTest, NumericsAtOneSampleOfEachTailOfRows) {
   EXPECT_EQ(tokens({17, 24}), numericsPoints(tokens({64, 17, 25, 24}), f));
 }
 
+// Blocks along a `?` grid dim that combine the rows they hold: each block
+// subtracts the maximum of its own 8 rows (a maximum across the rows held
+// whole at the size searched, wrong once there are several blocks).
+constexpr StringLiteral kCombiningBlocks = R"mlir(
+func.func @combining(%x: tensor<?x16xf32> {mk.sizes = [#mk.size<name = "tokens", max = 64>]}) -> tensor<?x16xf32> {
+  %y = mk.graph_kernel (%x) grid = [?, 1, 1] block = [128, 1, 1] forloop = 1 {
+  ^bb0(%X: tensor<?x16xf32>):
+    %t = mb.for_loop -> (tensor<8x16xf32>) {
+      %x8 = mb.input_iter %X imap = [0, -1, -1] fmap = -1 : tensor<?x16xf32> -> tensor<8x16xf32>
+      %s = mb.accum_sum %x8 : tensor<8x16xf32> -> tensor<8x16xf32>
+      mb.yield %s : tensor<8x16xf32>
+    }
+    %m = mb.reduce_max %t dim = 0 : tensor<8x16xf32> -> tensor<1x16xf32>
+    %d = mb.sub %t, %m : tensor<8x16xf32>, tensor<1x16xf32> -> tensor<8x16xf32>
+    %o = mb.output_saver %d omap = [0, -1, -1] : tensor<8x16xf32> -> tensor<?x16xf32>
+    mb.return %o : tensor<?x16xf32>
+  } : (tensor<?x16xf32>) -> tensor<?x16xf32>
+  return %y : tensor<?x16xf32>
+}
+func.func @column_max(%x: tensor<?x16xf32> {mk.sizes = [#mk.size<name = "tokens", max = 64>]}) -> tensor<1x16xf32> {
+  %m = mk.reduce_max %x dim = 0 : tensor<?x16xf32> -> tensor<1x16xf32>
+  return %m : tensor<1x16xf32>
+}
+)mlir";
+
+TEST_F(SizeClassesTest, RowwiseProgramsAreCheckedAtOnePeriodAndTheirTail) {
+  OwningOpRef<ModuleOp> module = parse(kDynamicKernel);
+  ASSERT_TRUE(module);
+  auto f = module->lookupSymbol<func::FuncOp>("f");
+  auto ref = module->lookupSymbol<func::FuncOp>("ref");
+  // 8-row tiles over a `?` grid dim; the reference has no kernels.
+  EXPECT_EQ(std::optional<int64_t>(8), rowwisePeriod(f));
+  EXPECT_EQ(std::optional<int64_t>(1), rowwisePeriod(ref));
+  mk::DynamicSize size = sizeUpTo("tokens", 64);
+  // Past 8 rows, one tile and the same last tile: 17 and 25 at 9, the
+  // multiples at 8.
+  EXPECT_EQ(tokens({1, 8, 9}),
+            rowwisePoints(tokens({1, 8, 17, 24, 25, 64}), ref, f, {size}));
+  // A divisor of 16 joins the period (64 would not come down to 8).
+  size.divisor = 16;
+  EXPECT_EQ(tokens({16}), rowwisePoints(tokens({16, 64}), ref, f, {size}));
+  // A value the size would not admit stays.
+  size.divisor = 1;
+  size.min = 16;
+  EXPECT_EQ(tokens({17, 64}), rowwisePoints(tokens({17, 64}), ref, f, {size}));
+  // The check at the points brought down still tells a wrong program.
+  std::string why;
+  verify::EquivalenceOptions options;
+  options.numTests = 1;
+  auto wrong = module->lookupSymbol<func::FuncOp>("wrong");
+  EXPECT_TRUE(failed(checkAtPoints(
+      ref, wrong,
+      rowwisePoints(tokens({64}), ref, wrong, {sizeUpTo("tokens", 64)}), {},
+      options, why)));
+
+  OwningOpRef<ModuleOp> combining = parse(kCombiningBlocks);
+  ASSERT_TRUE(combining);
+  auto blocks = combining->lookupSymbol<func::FuncOp>("combining");
+  auto kernel = cast<mk::GraphKernelOp>(&blocks.getBody().front().front());
+  EXPECT_TRUE(failed(mb::checkBlocksIndependent(
+      cast<GraphKernelOpInterface>(kernel.getOperation()), 0, why)));
+  EXPECT_EQ("'mb.reduce_max' combines the elements of dim 0 of operand #0, "
+            "which grid dim 0 partitions",
+            why);
+  // Neither a program whose blocks combine along the size nor one that
+  // reduces across it outside its kernels is checked anywhere but where
+  // asked.
+  EXPECT_EQ(std::nullopt, rowwisePeriod(blocks));
+  auto columnMax = combining->lookupSymbol<func::FuncOp>("column_max");
+  EXPECT_EQ(std::nullopt, rowwisePeriod(columnMax));
+  EXPECT_EQ(tokens({9, 64}), rowwisePoints(tokens({9, 64}), ref, blocks,
+                                           {sizeUpTo("tokens", 64)}));
+}
+
 TEST_F(SizeClassesTest, PointsVaryEachSizeAndThenAll) {
   OwningOpRef<ModuleOp> module = parse(kDynamicKernel);
   ASSERT_TRUE(module);
@@ -326,7 +400,8 @@ TEST_F(SizeClassesTest, WalksADynamicDimWithADynamicLoop) {
   kernel.walk([&](mb::TailMaskOp) { masked = true; });
   EXPECT_FALSE(masked);
   // A walked size changes how many values each sum adds: the numerics
-  // check runs at every sample.
+  // check runs at every sample, and so do the others.
+  EXPECT_EQ(std::nullopt, rowwisePeriod(walked));
   EXPECT_EQ(tokens({5, 64, 65, 4096}),
             numericsPoints(tokens({5, 64, 65, 4096}), walked));
 }

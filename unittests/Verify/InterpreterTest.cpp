@@ -697,3 +697,50 @@ TEST_F(InterpreterTest, MaskArgumentsGetZerosAndOnes) {
   EXPECT_EQ(0, llvm::count(in[1].data, 0.0));
   EXPECT_EQ(0, llvm::count(in[1].data, 1.0));
 }
+
+//===----------------------------------------------------------------------===//
+// Rounding to the element type
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The float with bits `bits`.
+float fromBits(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, sizeof(f));
+  return f;
+}
+
+TEST_F(InterpreterTest, RoundsToHalfAsTheCastDoes) {
+  Type f16 = Float16Type::get(&ctx);
+  auto expectSameBits = [&](float x) {
+    float want = static_cast<float>(static_cast<_Float16>(x));
+    float got = roundToElementType(x, f16);
+    if (std::isnan(want)) {
+      EXPECT_TRUE(std::isnan(got)) << x;
+      return;
+    }
+    uint32_t a, b;
+    std::memcpy(&a, &want, sizeof(a));
+    std::memcpy(&b, &got, sizeof(b));
+    EXPECT_EQ(a, b) << "at the float with bits 0x" << std::hex << [&] {
+      uint32_t x32;
+      std::memcpy(&x32, &x, sizeof(x32));
+      return x32;
+    }();
+  };
+  // Every float whose 13 low fraction bits are one of the cases of
+  // rounding (zero, below, at and above half an f16 ulp, all ones), over
+  // every exponent and sign: normals, f16 subnormals, overflow to inf, inf
+  // and NaN.
+  for (uint32_t high = 0; high < (1u << 19); ++high)
+    for (uint32_t low :
+         {0x0000u, 0x0001u, 0x0FFFu, 0x1000u, 0x1001u, 0x17FFu, 0x1FFFu})
+      expectSameBits(fromBits((high << 13) | low));
+  // f32 keeps its value; bf16 keeps its upper 16 bits, rounded.
+  EXPECT_EQ(1.0f + 0x1p-20f,
+            roundToElementType(1.0f + 0x1p-20f, Float32Type::get(&ctx)));
+  EXPECT_EQ(1.0f, roundToElementType(1.0f + 0x1p-20f, BFloat16Type::get(&ctx)));
+}
+
+} // namespace

@@ -87,13 +87,35 @@ llvm::SmallVector<SizePoint> classPoints(const SizeClass &c,
                                          llvm::ArrayRef<HeldSize> held,
                                          mlir::func::FuncOp program);
 
+/// The period of `program` along its dynamic sizes where it computes them
+/// row by row: every dynamic dim of its kernels' tensors is partitioned by
+/// a `?` grid dim whose blocks do not combine along it
+/// (mb::checkBlocksIndependent), no `?` loop walks one, no op outside its
+/// kernels combines along one (a contraction, reduction, normalisation or
+/// concat) and no band mask (whose result depends on where an element is)
+/// or op of another dialect is in it. Then every block along a size
+/// computes the same function of its own rows, and only where the last
+/// tile ends changes with the size: the period is the lcm of the tiles
+/// along the sizes (1 without kernels). std::nullopt otherwise.
+std::optional<int64_t> rowwisePeriod(mlir::func::FuncOp program);
+
+/// `points` where a check of `program` against `reference` decides the
+/// check at every point of `points`: where both are row by row
+/// (rowwisePeriod), each size's value past the lcm P of their periods and
+/// of the sizes' divisors comes down to P plus its residue modulo P (P for
+/// a multiple): one period of full blocks and the same last tile, in every
+/// kernel (4096 tokens over 64-row tiles are checked at 64). Values the
+/// size would not admit (below its min) stay; `points` as they are
+/// otherwise.
+llvm::SmallVector<SizePoint>
+rowwisePoints(llvm::ArrayRef<SizePoint> points, mlir::func::FuncOp reference,
+              mlir::func::FuncOp program,
+              llvm::ArrayRef<mk::DynamicSize> sizes);
+
 /// The points of `points` where the numerics check (f16/bf16 storage)
-/// runs: every one where `program` walks a dynamic size with a `?` loop
-/// or sums across one outside its kernels (how many values a sum adds
-/// changes its rounding and its range); otherwise, where the sizes only
-/// count rows or blocks whose arithmetic does not depend on how many there
-/// are, the smallest point of each residue modulo the lcm of the program's
-/// tiles along them (where the last tile ends is all that changes).
+/// runs: every one unless `program` is row by row (rowwisePeriod: how many
+/// values a sum adds would change its rounding and its range); otherwise
+/// the smallest point of each residue modulo its period.
 llvm::SmallVector<SizePoint> numericsPoints(llvm::ArrayRef<SizePoint> points,
                                             mlir::func::FuncOp program);
 

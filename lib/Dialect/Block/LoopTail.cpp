@@ -4,24 +4,23 @@
 // a static walked tail, [B26]) reads zeros past the end of that dim; the
 // reductions across it read their operands through mb.tail_mask, filled
 // with the reduction's identity ([B27], [B28], docs/dynamic.md). This file
-// tracks which dim of each loop-body tile runs along the walked dim, checks
-// the rule and inserts the masks it asks for.
+// checks the rule and inserts the masks it asks for, following the walked
+// dim through the loop body with DimWalk.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Mirage/Dialect/Block/IR/Block.h"
+#include "DimWalk.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 
-#include <tuple>
-
 #include <cmath>
-#include <limits>
+#include <tuple>
 
 using namespace mlir;
 using namespace mirage;
 using namespace mirage::mb;
+using namespace mirage::mb::detail;
 
 InputIterOp mb::walkingIterator(ForLoopOp loop) {
   for (Operation &op : loop.getBody().front())
@@ -82,208 +81,11 @@ LogicalResult TailMaskOp::verify() {
 
 namespace {
 
-/// What a loop-body tile holds past the end of the walked dim.
-enum class Pad { Unknown, Zero, NegInf };
-
-struct Walked {
-  /// The tile's dim that runs along the walked dim, or -1.
-  int64_t dim = -1;
-  Pad pad = Pad::Unknown;
-};
-
-double fillOf(Pad pad) {
-  return pad == Pad::NegInf ? -std::numeric_limits<double>::infinity() : 0.0;
+/// A walking iterator reads zeros past the end of the walked dim.
+Tracked walkSeed(InputIterOp it) {
+  int64_t fmap = static_cast<int64_t>(it.getFmap());
+  return fmap >= 0 ? Tracked{fmap, Pad::Zero} : Tracked{};
 }
-
-/// Walks a loop body in order. For an operand that reduces across the
-/// walked dim without its identity past the end, calls `need(operand, dim,
-/// pad)`; for an op whose result a tail would make wrong whatever the mask,
-/// `unsupported(op, why)`. Stops at the first callback that fails.
-class TailWalk {
-public:
-  using NeedFn = function_ref<LogicalResult(OpOperand &, int64_t, Pad)>;
-  using FailFn = function_ref<LogicalResult(Operation *, const Twine &)>;
-
-  TailWalk(NeedFn need, FailFn unsupported)
-      : need(need), unsupported(unsupported) {}
-
-  LogicalResult run(ForLoopOp loop) {
-    for (Operation &op : loop.getBody().front().without_terminator())
-      if (failed(visit(op)))
-        return failure();
-    return success();
-  }
-
-private:
-  Walked of(Value v) const { return walked.lookup(v); }
-
-  /// Requires `operand`, whose dim `dim` runs along the walked dim, to
-  /// hold `pad` past the end.
-  LogicalResult require(OpOperand &operand, int64_t dim, Pad pad) {
-    Walked w = of(operand.get());
-    if (w.dim == dim && w.pad == pad)
-      return success();
-    return need(operand, dim, pad);
-  }
-
-  LogicalResult visit(Operation &op) {
-    if (auto it = dyn_cast<InputIterOp>(op)) {
-      // Reads past the end of the walked dim are zeros.
-      int64_t fmap = static_cast<int64_t>(it.getFmap());
-      if (fmap >= 0)
-        walked[it.getTile()] = {fmap, Pad::Zero};
-      return success();
-    }
-    if (auto mask = dyn_cast<TailMaskOp>(op)) {
-      // A mask of another dim than the one that runs along the walked dim
-      // masks nothing that matters and loses where it runs.
-      Walked in = of(mask.getInput());
-      if (in.dim >= 0 && in.dim != static_cast<int64_t>(mask.getDim()))
-        return unsupported(&op, "masks dim " + Twine(mask.getDim()) +
-                                    ", but dim " + Twine(in.dim) +
-                                    " runs along the walked dim");
-      double fill = mask.getFill().convertToDouble();
-      Pad pad = fill == 0.0                         ? Pad::Zero
-                : std::isinf(fill) && std::signbit(fill) ? Pad::NegInf
-                                                         : Pad::Unknown;
-      walked[mask.getResult()] = {static_cast<int64_t>(mask.getDim()), pad};
-      return success();
-    }
-    if (llvm::none_of(op.getOperands(),
-                      [&](Value v) { return of(v).dim >= 0; }))
-      return success();
-    if (auto acc = dyn_cast<AccumulatorOpInterface>(op))
-      return visitAccumulator(acc);
-    if (auto t = dyn_cast<TransposeOp>(op)) {
-      Walked w = of(t.getInput());
-      for (auto [k, p] : llvm::enumerate(t.getPerm()))
-        if (p == w.dim)
-          walked[t.getResult()] = {static_cast<int64_t>(k), w.pad};
-      return success();
-    }
-    if (auto c = dyn_cast<ConvertOp>(op)) {
-      // Zeros and -inf convert to themselves.
-      walked[c.getResult()] = of(c.getInput());
-      return success();
-    }
-    if (auto mm = dyn_cast<MatmulOp>(op))
-      return visitMatmul(mm);
-    if (isa<ReduceSumOp, ReduceMaxOp>(op)) {
-      bool max = isa<ReduceMaxOp>(op);
-      int64_t dim = max ? cast<ReduceMaxOp>(op).getDim()
-                        : cast<ReduceSumOp>(op).getDim();
-      Walked w = of(op.getOperand(0));
-      if (w.dim == dim)
-        return require(op.getOpOperand(0), dim, max ? Pad::NegInf : Pad::Zero);
-      walked[op.getResult(0)] = {w.dim, Pad::Unknown};
-      return success();
-    }
-    if (auto rms = dyn_cast<RmsNormOp>(op)) {
-      Walked w = of(rms.getInput());
-      if (w.dim == rms.getType().getRank() - 1)
-        return unsupported(&op, "normalises across the walked dim of a loop "
-                                "with a tail (its mean would count the "
-                                "elements past the end)");
-      walked[rms.getResult()] = {w.dim, Pad::Unknown};
-      return success();
-    }
-    if (auto concat = dyn_cast<ConcatOp>(op))
-      if (llvm::any_of(concat.getOperands(), [&](Value v) {
-            return of(v).dim == static_cast<int64_t>(concat.getDim());
-          }))
-        return unsupported(&op, "concatenates along the walked dim of a loop "
-                                "with a tail");
-    return visitElementwise(op);
-  }
-
-  /// Ops whose result dims are their operands' (element-wise ops, thread
-  /// graphs, masks, selects, concat along another dim): a result dim runs
-  /// along the walked dim where an operand's does and is not broadcast.
-  LogicalResult visitElementwise(Operation &op) {
-    // Several results (a thread graph's) share one shape.
-    if (op.getNumResults() == 0 ||
-        llvm::any_of(op.getResultTypes(), [&](Type t) {
-          return t != op.getResult(0).getType();
-        }))
-      return unsupported(&op, "has results of several shapes: cannot tell "
-                              "which of their dims run along the walked dim");
-    auto result = cast<RankedTensorType>(op.getResult(0).getType());
-    int64_t dim = -1;
-    for (Value v : op.getOperands()) {
-      Walked w = of(v);
-      auto type = dyn_cast<RankedTensorType>(v.getType());
-      if (w.dim < 0 || !type || type.getRank() != result.getRank())
-        continue;
-      if (type.getDimSize(w.dim) != result.getDimSize(w.dim))
-        continue; // broadcast along it
-      if (dim >= 0 && dim != w.dim)
-        return unsupported(&op, "combines two dims that run along the "
-                                "walked dim");
-      dim = w.dim;
-    }
-    if (dim < 0 && llvm::any_of(op.getOperands(), [&](Value v) {
-          auto type = dyn_cast<RankedTensorType>(v.getType());
-          return of(v).dim >= 0 && (!type || type.getRank() != result.getRank());
-        }))
-      return unsupported(&op, "changes the rank of a tile that runs along "
-                              "the walked dim");
-    for (Value r : op.getResults())
-      walked[r] = {dim, Pad::Unknown};
-    return success();
-  }
-
-  LogicalResult visitMatmul(MatmulOp mm) {
-    int64_t r = mm.getType().getRank();
-    Walked l = of(mm.getLhs()), q = of(mm.getRhs());
-    // A contraction across the walked dim: each walking operand holds
-    // zeros past the end, so every product there is zero.
-    if (l.dim == r - 1 &&
-        failed(require(mm->getOpOperand(0), r - 1, Pad::Zero)))
-      return failure();
-    if (q.dim == r - 2 &&
-        failed(require(mm->getOpOperand(1), r - 2, Pad::Zero)))
-      return failure();
-    int64_t fromLhs = l.dim >= 0 && l.dim != r - 1 ? l.dim : -1;
-    int64_t fromRhs = q.dim >= 0 && q.dim != r - 2 ? q.dim : -1;
-    if (fromLhs >= 0 && fromRhs >= 0 && fromLhs != fromRhs)
-      return unsupported(mm, "multiplies two tiles along different dims "
-                             "that both run along the walked dim");
-    walked[mm.getResult()] = {std::max(fromLhs, fromRhs), Pad::Unknown};
-    return success();
-  }
-
-  LogicalResult visitAccumulator(AccumulatorOpInterface acc) {
-    Operation *op = acc;
-    OpOperand &input = op->getOpOperand(0);
-    Walked w = of(input.get());
-    switch (acc.getAccumulatorKind()) {
-    case AccumulatorKind::Sum:
-    case AccumulatorKind::SumLast:
-    case AccumulatorKind::SumTo:
-      return w.dim >= 0 ? require(input, w.dim, Pad::Zero) : success();
-    case AccumulatorKind::Max:
-      return w.dim >= 0 ? require(input, w.dim, Pad::NegInf) : success();
-    case AccumulatorKind::MeanLast:
-    case AccumulatorKind::RmsLast:
-      return w.dim >= 0
-                 ? unsupported(op, "divides by the count of the walked "
-                                   "elements, which a tail would change")
-                 : success();
-    case AccumulatorKind::RescaledSum: {
-      if (w.dim >= 0 && failed(require(input, w.dim, Pad::Zero)))
-        return failure();
-      Walked m = of(op->getOperand(1));
-      return m.dim >= 0 ? require(op->getOpOperand(1), m.dim, Pad::NegInf)
-                        : success();
-    }
-    }
-    return success();
-  }
-
-  NeedFn need;
-  FailFn unsupported;
-  llvm::DenseMap<Value, Walked> walked;
-};
 
 /// [B28] the walking iterators of a loop with a tail agree on the walked
 /// extent and the tile along it.
@@ -332,7 +134,8 @@ LogicalResult mb::verifyLoopTail(GraphKernelOpInterface kernel) {
   auto unsupported = [&](Operation *op, const Twine &reason) {
     return op->emitOpError("[B28] ") << reason;
   };
-  return TailWalk(need, unsupported).run(loop);
+  return DimWalk(DimWalk::Mode::LoopWalk, walkSeed, need, unsupported)
+      .run(loop.getBody().front());
 }
 
 LogicalResult mb::maskLoopTail(GraphKernelOpInterface kernel,
@@ -363,5 +166,6 @@ LogicalResult mb::maskLoopTail(GraphKernelOpInterface kernel,
     why = ("'" + op->getName().getStringRef() + "' " + reason).str();
     return failure();
   };
-  return TailWalk(need, unsupported).run(loop);
+  return DimWalk(DimWalk::Mode::LoopWalk, walkSeed, need, unsupported)
+      .run(loop.getBody().front());
 }

@@ -122,6 +122,15 @@ mlir::LogicalResult verifyLoopTail(GraphKernelOpInterface kernel);
 /// can make it right.
 mlir::LogicalResult maskLoopTail(GraphKernelOpInterface kernel,
                                  std::string &why);
+
+/// Whether the blocks of `kernel` along grid dim `g` compute independent
+/// slices (GridPartition.cpp): no op of its block graph combines elements
+/// along the dim `g` partitions (a reduction or contraction across it, a
+/// normalisation over it, a concat along it), and every saver of a tile
+/// along it writes that dim where `g` maps. Fails, saying which op and why
+/// in `why`, otherwise or where it cannot tell.
+mlir::LogicalResult checkBlocksIndependent(GraphKernelOpInterface kernel,
+                                           int64_t g, std::string &why);
 } // namespace mirage::mb
 
 #endif // MIRAGE_DIALECT_BLOCK_IR_BLOCK_H
