@@ -706,9 +706,10 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
   std::string notes;
   llvm::raw_string_ostream note(notes);
   // Searches class `c` at its representative; `generalised` says whether
-  // the program found there could be generalised.
-  auto searchClass = [&](const SizeClass &c,
-                         bool &generalised) -> LogicalResult {
+  // the program found there could be generalised, `used` whether it holds
+  // over the class too.
+  auto searchClass = [&](const SizeClass &c, bool &generalised,
+                         bool &used) -> LogicalResult {
     auto copy = cast<func::FuncOp>(func->clone());
     // The class's search reports under the class's name.
     copy->setLoc(NameLoc::get(
@@ -786,18 +787,29 @@ LogicalResult SuperoptimizePass::searchBySizeClass(
       return success();
     }
     programs.push_back(copy);
+    used = true;
     return success();
   };
   for (const SizeClass &c : classes) {
-    bool generalised = false;
-    if (failed(searchClass(c, generalised)))
+    bool generalised = false, used = false;
+    if (failed(searchClass(c, generalised, used)))
       return failure();
     // A representative that is a static extent of the function may not be
     // told from that dim by the generalisation: then again at `avoiding`.
     if (!generalised && c.avoiding) {
       SizeClass other = c;
       other.representative = c.avoiding;
-      if (failed(searchClass(other, generalised)))
+      if (failed(searchClass(other, generalised, used)))
+        return failure();
+    }
+    // A program that holds over the class's values below its tile but not
+    // past it (the size held whole in one trip, a softmax per trip) is
+    // passed over; where nothing found holds, the class is searched at its
+    // largest value, where its tiles may not hold the size whole.
+    if (!used && c.largest > c.representative) {
+      SizeClass other = c;
+      other.representative = c.largest;
+      if (failed(searchClass(other, generalised, used)))
         return failure();
     }
   }

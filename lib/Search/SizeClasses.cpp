@@ -56,6 +56,7 @@ mirage::search::makeSizeClasses(const mk::DynamicSize &size,
     if (!r)
       continue;
     c.representative = *r;
+    c.largest = *r;
     // Searched at the power of two nearest the class's geometric middle
     // (the sizes of the class are spread on a log scale): its tiles suit
     // the whole class better than the largest value's, and the programs of

@@ -51,6 +51,11 @@ TEST_F(SizeClassesTest, ClassesFollowTheFacts) {
   EXPECT_EQ(65, classes[2].lo);
   EXPECT_EQ(100, classes[2].hi);
   EXPECT_EQ(96, classes[2].representative);
+  // The largest admitted values, searched where nothing found at the
+  // representative holds over the class.
+  EXPECT_EQ(16, classes[0].largest);
+  EXPECT_EQ(64, classes[1].largest);
+  EXPECT_EQ(96, classes[2].largest);
 
   // Without a max the last class ends at the last bound.
   mk::DynamicSize open;

@@ -35,6 +35,11 @@ struct SizeClass {
   /// not, searched when the program found at the representative cannot be
   /// generalised; 0 if there is none.
   int64_t avoiding = 0;
+  /// The class's largest admitted value: where it is searched when no
+  /// program found at the representative holds over the class (one that
+  /// holds the size whole in one trip, a softmax per trip, is wrong past
+  /// its tile; at the largest value the tiles may not hold it whole).
+  int64_t largest = 1;
 };
 
 /// The upper bounds of the default classes: 1, 2-16, 17-64, 65-256 and
