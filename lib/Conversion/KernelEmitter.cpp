@@ -82,6 +82,13 @@ int64_t KernelEmitter::planSharedMemory() {
     if (isa<mb::ForLoopOp, mb::OutputSaverOp, mb::YieldOp, mb::ReturnOp>(op) ||
         op->getParentOfType<mt::ThreadGraphOp>())
       return;
+    if (auto mm = dyn_cast<mb::MatmulOp>(op)) {
+      if (mb::AccumSumOp acc = mb::accumulatedInPlace(mm);
+          acc && !inRegisters(acc)) {
+        inPlace[mm] = acc;
+        return;
+      }
+    }
     for (Value r : op->getResults()) {
       auto t = cast<RankedTensorType>(r.getType());
       // Accumulators and the matmuls only they read are kept in f32.
@@ -602,7 +609,10 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
   if (auto mm = dyn_cast<mb::MatmulOp>(op)) {
     Value lhs = buf(mm.getLhs()), rhs = buf(mm.getRhs()),
           out = buf(mm.getResult());
-    stage({lhs, rhs}, {out});
+    if (inPlace.contains(mm))
+      stage({lhs, rhs, out}, {out});
+    else
+      stage({lhs, rhs}, {out});
     if (fitsMma(mm)) {
       emitMmaMatmul(mm);
       return success();
@@ -626,7 +636,7 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
             ValueRange{arith::AddFOp::create(b, loc,
                                              loop.getRegionIterArgs()[0], p)});
       }
-      storeF32(out, idx, loop.getResult(0));
+      storeMatmulElement(mm, idx, loop.getResult(0));
     });
     return success();
   }
@@ -799,7 +809,9 @@ LogicalResult KernelEmitter::emitLoopBody(mb::ForLoopOp loop, Value iv) {
       continue;
     }
     if (auto acc = dyn_cast<AccumulatorOpInterface>(op)) {
-      emitAccumUpdate(acc);
+      // A matmul accumulated in place has updated it already.
+      if (!llvm::is_contained(llvm::make_second_range(inPlace), acc))
+        emitAccumUpdate(acc);
       continue;
     }
     if (failed(emitTileOp(&op)))
@@ -841,6 +853,8 @@ LogicalResult KernelEmitter::emit(gpu::LaunchOp launch) {
     else
       tiles[v] = view(slots.lookup(v));
   }
+  for (auto [mm, acc] : inPlace)
+    tiles[mm->getResult(0)] = tiles.lookup(acc.getResult());
 
   mb::ForLoopOp loop = kernel.getForLoop();
   // The walked extent, read once (from the walking tensor under a `?`

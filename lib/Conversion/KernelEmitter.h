@@ -416,6 +416,9 @@ private:
   void planLayouts();
   /// Emits `mm` with nvgpu.mma.sync, one 16x8 output tile per warp at a time.
   void emitMmaMatmul(mb::MatmulOp mm);
+  /// Stores (or, for a matmul accumulated in place, adds) the f32 value
+  /// `v` of `mm`'s output element `idx`.
+  void storeMatmulElement(mb::MatmulOp mm, ValueRange idx, Value v);
 
   mk::GraphKernelOp kernel;
   OpBuilder &b;
@@ -446,6 +449,11 @@ private:
   /// The tiles planSharedMemory lays out for reads across rows (the
   /// operands of tensor-core matmuls).
   llvm::DenseSet<Value> readAcrossRows;
+  /// The matmuls accumulated in place into their accum_sum's shared
+  /// buffer (mb::accumulatedInPlace, when the accumulator is not in
+  /// registers): no slot of their own, the accumulator's update is their
+  /// store.
+  llvm::DenseMap<Operation *, mb::AccumSumOp> inPlace;
   /// Walking input tiles loaded with cp.async into `stages` rotating
   /// buffers, `stages - 1` iterations ahead.
   SmallVector<mb::InputIterOp> pipelined;

@@ -34,8 +34,7 @@ bool KernelEmitter::fitsMma(mb::MatmulOp mm) {
 }
 
 void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
-  Value lhs = buf(mm.getLhs()), rhs = buf(mm.getRhs()),
-        out = buf(mm.getResult());
+  Value lhs = buf(mm.getLhs()), rhs = buf(mm.getRhs());
   ArrayRef<int64_t> outShape = mm.getType().getShape();
   int64_t r = outShape.size();
   int64_t m = outShape[r - 2], n = outShape[r - 1];
@@ -214,7 +213,7 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
     for (int64_t j : {0, 1}) {
       Value v = vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{i, j});
       if (!swapped) {
-        storeF32(out, at(add(rowC, 8 * i), add(colC, j)), v);
+        storeMatmulElement(mm, at(add(rowC, 8 * i), add(colC, j)), v);
         continue;
       }
       // D'(i, j) is C(col0 + j, row0 + i); padding columns are not stored.
@@ -228,9 +227,19 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
             /*withElseRegion=*/false);
         b.setInsertionPointToStart(&ifRow.getThenRegion().front());
       }
-      storeF32(out, at(mIdx, add(rowC, 8 * i)), v);
+      storeMatmulElement(mm, at(mIdx, add(rowC, 8 * i)), v);
     }
   ++numMma;
+}
+
+void KernelEmitter::storeMatmulElement(mb::MatmulOp mm, ValueRange idx,
+                                       Value v) {
+  Value out = buf(mm.getResult());
+  // In place: the accumulator's element, which only this thread updates,
+  // plus this trip's products (acc + sum, as the separate accum_sum adds).
+  if (inPlace.contains(mm))
+    v = arith::AddFOp::create(b, loc, load(out, idx), v);
+  storeF32(out, idx, v);
 }
 
 } // namespace mirage::lowering

@@ -219,6 +219,16 @@ private:
       if (op.kind == Kind::Matmul && accumulatorReads[op.result] > 0 &&
           otherReads[op.result] == 0)
         wide[op.result] = true;
+    // A matmul whose only reader is an accum_sum is accumulated in place
+    // into the accumulator's buffer and has no slot (mb::accumulatedInPlace).
+    SmallVector<bool> matmul(k.vals.size(), false), inPlace(matmul);
+    for (const SOp &op : k.ops)
+      matmul[op.result] = op.kind == Kind::Matmul;
+    for (const SOp &op : k.ops)
+      if (op.kind == Kind::AccSum && op.args.size() == 1 &&
+          matmul[op.args[0]] && accumulatorReads[op.args[0]] == 1 &&
+          otherReads[op.args[0]] == 0)
+        inPlace[op.args[0]] = true;
     SmallVector<int64_t> elements;
     for (auto v : k.vals) {
       shapes.push_back(blockShape(k, v, full));
@@ -236,6 +246,8 @@ private:
           mmaFitsTiles(shapes[op.args[0]], shapes[op.args[1]]))
         acrossRows[op.args[0]] = acrossRows[op.args[1]] = true;
     for (auto [i, shape] : llvm::enumerate(shapes)) {
+      if (inPlace[i])
+        continue;
       int64_t width = wide[i] ? 4 : target.elementBytes;
       smem += static_cast<double>(sharedTileBytes(
           planSharedLayout(shape, width, acrossRows[i]), elements[i], width));

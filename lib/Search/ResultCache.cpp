@@ -84,7 +84,7 @@ std::string quoted(StringRef text) {
 
 } // namespace
 
-StringRef mirage::search::cacheFormatVersion() { return "mirage-search-5"; }
+StringRef mirage::search::cacheFormatVersion() { return "mirage-search-6"; }
 
 std::string mirage::search::formatCacheEntry(StringRef version, StringRef key,
                                              StringRef payload) {

@@ -2,20 +2,20 @@
 
 // The fused RMSNorm+MatMul kernel (bs 1) becomes one gpu.launch over the
 // kernel's grid and block, with its tiles in dynamic shared memory. The
-// matmul's 2x24 tile, which only the accumulator reads, is f32 like the
-// accumulator (mb::keptInF32).
+// matmul, which only the accum_sum reads, has no tile of its own: each
+// trip adds its products to the accumulator's f32 buffer
+// (mb::accumulatedInPlace).
 
 // CHECK-LABEL: func.func @rmsnorm_matmul_fused(
 // CHECK-SAME: %[[X:.*]]: memref<2x4096xf16>, %[[W:.*]]: memref<4096x6144xf16>, %[[Y:.*]]: memref<2x6144xf16>)
 // CHECK-NOT: memref.alloc
-// CHECK: %[[SMEM:.*]] = arith.constant 7184 : i32
+// CHECK: %[[SMEM:.*]] = arith.constant 6992 : i32
 // CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) dynamic_shared_memory_size %[[SMEM]]
 // CHECK: %[[RAW:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
 // CHECK-DAG: memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x128xf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128x24xf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x1xf32, #gpu.address_space<workgroup>>
-// CHECK-DAG: memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x24xf32, #gpu.address_space<workgroup>>
-// CHECK-DAG: memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x24xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[ACC:.*]] = memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x24xf32, #gpu.address_space<workgroup>>
 // The rms row sums' warp totals (2 rows of 128 elements: every warp takes
 // a part of both rows).
 // CHECK-DAG: memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x4xf32, #gpu.address_space<workgroup>>
@@ -24,6 +24,10 @@
 // CHECK: vector.load %[[X]]
 // CHECK: vector.load %[[W]]
 // CHECK: gpu.barrier
+// CHECK: %[[P:.*]] = scf.for {{.*}} iter_args
+// CHECK: %[[OLD:.*]] = memref.load %[[ACC]]
+// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %[[P]] : f32
+// CHECK-NEXT: memref.store %[[NEW]], %[[ACC]]
 // CHECK: math.sqrt
 // CHECK: arith.divf
 // CHECK: vector.store %{{.*}}, %[[Y]]

@@ -286,6 +286,12 @@ bool mb::keptInF32(Value v) {
          });
 }
 
+AccumSumOp mb::accumulatedInPlace(MatmulOp mm) {
+  if (!mm->hasOneUse())
+    return {};
+  return dyn_cast<AccumSumOp>(*mm->user_begin());
+}
+
 LogicalResult mb::verifyInForLoop(Operation *op) {
   if (failed(verifyInBlockGraph(op)))
     return failure();

@@ -9,6 +9,7 @@
 // RUN: mirage-run %s --func=decode2 --tensor-cores --omp-threads=0 | FileCheck %s --check-prefix=M2
 // RUN: mirage-run %s --func=decode5 --tensor-cores --omp-threads=0 | FileCheck %s --check-prefix=M5
 // RUN: mirage-run %s --func=decode12_batched --tensor-cores --omp-threads=0 | FileCheck %s --check-prefix=M12
+// RUN: mirage-run %s --func=decode12_walked --tensor-cores --omp-threads=0 | FileCheck %s --check-prefix=M12W
 // RUN: mirage-opt %s --convert-mirage-to-gpu="tensor-cores=1" | FileCheck %s --check-prefix=IR
 // RUN: mirage-opt %s --mirage-to-ptx="chip=sm_80 dump-dir=%t" -o /dev/null
 // RUN: cat %t/*.ptx | FileCheck %s --check-prefix=PTX
@@ -21,6 +22,8 @@
 // M5: PASS
 // M12: output 0 (f16, 3072 elements)
 // M12: PASS
+// M12W: output 0 (f16, 1536 elements)
+// M12W: PASS
 
 // Swapped roles: A' comes from W (the right operand) through a transposed
 // x4 ldmatrix; X's rows are loaded one by one, row m - 1 standing in for
@@ -34,6 +37,17 @@
 // IR: nvgpu.mma.sync
 // IR: arith.cmpi ult, %{{.*}}, %c5
 // IR: scf.if
+
+// An accumulator of 48 elements a thread stays in shared memory: the
+// matmul adds each trip's fragments to it in place, with no f32 tile of its
+// own (mb::accumulatedInPlace).
+// IR-LABEL: func.func @decode12_walked
+// IR-NOT: memref.view {{.*}} to memref<12x128xf32
+// IR: %[[ACC:.*]] = memref.view {{.*}} to memref<12x128xf32
+// IR-NOT: memref.view {{.*}} to memref<12x128xf32
+// IR: nvgpu.mma.sync
+// IR: %[[OLD:.*]] = memref.load %[[ACC]]
+// IR-NEXT: arith.addf %[[OLD]]
 
 // PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
@@ -91,4 +105,22 @@ func.func @decode12_batched(%x: tensor<2x12x32xf16>, %w: tensor<2x32x128xf16>) -
     mb.return %o : tensor<2x12x128xf16>
   } : (tensor<2x12x32xf16>, tensor<2x32x128xf16>) -> tensor<2x12x128xf16>
   return %y : tensor<2x12x128xf16>
+}
+
+// Twelve rows over two trips of 32: the accumulator (1536 elements, 48 a
+// thread) is added to in place by the swapped-role mma's stores.
+func.func @decode12_walked(%x: tensor<12x64xf16>, %w: tensor<64x128xf16>) -> tensor<12x128xf16> {
+  %y = mk.graph_kernel (%x, %w) grid = [1, 1, 1] block = [32, 1, 1] forloop = 2 {
+  ^bb0(%X: tensor<12x64xf16>, %W: tensor<64x128xf16>):
+    %acc = mb.for_loop -> (tensor<12x128xf16>) {
+      %xt = mb.input_iter %X imap = [-1, -1, -1] fmap = 1 : tensor<12x64xf16> -> tensor<12x32xf16>
+      %wt = mb.input_iter %W imap = [-1, -1, -1] fmap = 0 : tensor<64x128xf16> -> tensor<32x128xf16>
+      %m = mb.matmul %xt, %wt : tensor<12x32xf16>, tensor<32x128xf16> -> tensor<12x128xf16>
+      %s = mb.accum_sum %m : tensor<12x128xf16> -> tensor<12x128xf16>
+      mb.yield %s : tensor<12x128xf16>
+    }
+    %o = mb.output_saver %acc omap = [-1, -1, -1] : tensor<12x128xf16> -> tensor<12x128xf16>
+    mb.return %o : tensor<12x128xf16>
+  } : (tensor<12x64xf16>, tensor<64x128xf16>) -> tensor<12x128xf16>
+  return %y : tensor<12x128xf16>
 }

@@ -91,6 +91,14 @@ int64_t deviceDimOf(mlir::Operation *op, int64_t dim);
 /// f32, the kernels'-precision evaluation leaves them unrounded and the
 /// search counts their shared memory at 4 bytes an element.
 bool keptInF32(mlir::Value v);
+/// The mb.accum_sum that matmul `mm` is accumulated into in place, or
+/// null: where an element-wise accum_sum is the matmul's only reader, the
+/// generated code adds each trip's products to the accumulator's f32 buffer
+/// (at the element's store, in the order the separate sum would add them)
+/// instead of writing an f32 tile of its own that the accumulator then
+/// reads. The lowering reserves no slot for such a matmul and the search
+/// does not count one (one f32 tile per pair instead of two).
+AccumSumOp accumulatedInPlace(MatmulOp mm);
 
 // The walked tail of a loop (LoopTail.cpp, docs/dynamic.md).
 /// The first input iterator of `loop` that walks it (fmap != -1), or null.
