@@ -396,7 +396,10 @@ static void addLoadsInFlight(const DeviceModel &device, const KernelDesc &desc,
       if (!walked)
         inFlight = in.tileBytes;
       else if (stages > 1)
-        inFlight = static_cast<double>(stages - 1) * in.tileBytes;
+        // The loop issues trip i + stages - 1 before it waits for trip i
+        // (KernelEmitter::emitPipelineStep): a memory-bound loop, waiting
+        // most of each trip, has `stages` tiles outstanding.
+        inFlight = static_cast<double>(stages) * in.tileBytes;
     }
     w.bytesInFlight += inFlight;
   }

@@ -17,7 +17,7 @@
 // RUN: mirage-opt --mirage-check-equivalence="numerics=1" %t -o /dev/null 2>&1 | FileCheck %s --check-prefix=EQUIV
 
 // REMARK: remark: superoptimized: graph_kernel grid [{{[0-9,]+}}] forloop {{[0-9]+}} {reduce_max sub exp reduce_sum accum_rescaled_sum}; 1 kernel(s)
-// REMARK-SAME: verified 1 ({{[1-9][0-9]*}} more rejected in the kernels' precision, the first graph_kernel grid [{{[0-9,]+}}] forloop {{[0-9]+}} {{[{]}}{{(reduce_max )?}}exp {{[a-z_ ]*}}| neg exp mul{{[a-z_ ]*}}})
+// REMARK-SAME: verified 1 ({{[1-9][0-9]*}} more rejected in the kernels' precision, the first graph_kernel grid [{{[0-9,]+}}] forloop {{[0-9]+}} {{[{]}}{{(reduce_max )?}}exp {{[a-z_ ]*}}| {{(reduce_max )?}}neg exp mul{{[a-z_ ]*}}})
 
 // EQUIV: remark: equivalent to @softmax_denominator_reference
 // EQUIV-SAME: f16 numerics: accepted
