@@ -617,27 +617,7 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
       emitMmaMatmul(mm);
       return success();
     }
-    int64_t k = mm.getLhs().getType().getShape().back();
-    forEachElement(mm.getType().getShape(), [&](ValueRange idx) {
-      auto loop = scf::ForOp::create(b, loc, cIndex(b, loc, 0),
-                                     cIndex(b, loc, k), cIndex(b, loc, 1),
-                                     ValueRange{cF32(b, loc, 0.0)});
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(loop.getBody());
-        Value kk = loop.getInductionVar();
-        SmallVector<Value> a(idx), w(idx);
-        a.back() = kk;
-        w[w.size() - 2] = kk;
-        Value p = arith::MulFOp::create(b, loc, loadF32(lhs, a),
-                                        loadF32(rhs, w));
-        scf::YieldOp::create(
-            b, loc,
-            ValueRange{arith::AddFOp::create(b, loc,
-                                             loop.getRegionIterArgs()[0], p)});
-      }
-      storeMatmulElement(mm, idx, loop.getResult(0));
-    });
+    emitFmaMatmul(mm);
     return success();
   }
   if (isa<mb::ReduceSumOp, mb::ReduceMaxOp>(op)) {

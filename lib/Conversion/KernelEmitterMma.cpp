@@ -1,6 +1,7 @@
-//===- KernelEmitterMma.cpp - Tile matmuls on tensor cores ---------------===//
+//===- KernelEmitterMma.cpp - Tile matmuls -------------------------------===//
 //
-// mb.matmul tiles that fit the mma.sync shapes, through nvgpu (KernelEmitter.h).
+// mb.matmul tiles: those that fit the mma.sync shapes on tensor cores,
+// through nvgpu, the others as f32 FMA strips (KernelEmitter.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -230,6 +231,61 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
       storeMatmulElement(mm, at(mIdx, add(rowC, 8 * i)), v);
     }
   ++numMma;
+}
+
+int64_t fmaStripLength(ArrayRef<int64_t> shape, int64_t threads) {
+  int64_t n = shape.empty() ? 1 : shape.back(), elements = 1;
+  for (int64_t d : shape)
+    elements *= d;
+  for (int64_t s : {4, 2})
+    if (n % s == 0 && elements / s >= threads)
+      return s;
+  return 1;
+}
+
+void KernelEmitter::emitFmaMatmul(mb::MatmulOp mm) {
+  Value lhs = buf(mm.getLhs()), rhs = buf(mm.getRhs());
+  ArrayRef<int64_t> shape = mm.getType().getShape();
+  int64_t k = mm.getLhs().getType().getShape().back();
+  // A strip of s outputs of one row, n / s columns apart: one load of
+  // A(i, kk) feeds s FMAs, and each of the s loads of B reads, across
+  // consecutive threads, consecutive columns (no bank conflicts).
+  int64_t s = fmaStripLength(shape, blockThreads());
+  int64_t n = shape.back(), apart = n / s;
+  SmallVector<int64_t> strips(shape);
+  strips.back() = apart;
+  forEachElement(strips, [&](ValueRange first) {
+    SmallVector<SmallVector<Value>> outs;
+    for (int64_t t = 0; t < s; ++t) {
+      SmallVector<Value> idx(first);
+      if (t > 0)
+        idx.back() = arith::AddIOp::create(b, loc, idx.back(),
+                                           cIndex(b, loc, t * apart));
+      outs.push_back(idx);
+    }
+    SmallVector<Value> zeros(s, cF32(b, loc, 0.0));
+    auto loop = scf::ForOp::create(b, loc, cIndex(b, loc, 0), cIndex(b, loc, k),
+                                   cIndex(b, loc, 1), zeros);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value kk = loop.getInductionVar();
+      SmallVector<Value> at(first);
+      at.back() = kk;
+      Value a = loadF32(lhs, at);
+      SmallVector<Value> sums;
+      for (auto [t, idx] : llvm::enumerate(outs)) {
+        SmallVector<Value> w(idx);
+        w[w.size() - 2] = kk;
+        Value p = arith::MulFOp::create(b, loc, a, loadF32(rhs, w));
+        sums.push_back(
+            arith::AddFOp::create(b, loc, loop.getRegionIterArgs()[t], p));
+      }
+      scf::YieldOp::create(b, loc, sums);
+    }
+    for (auto [t, idx] : llvm::enumerate(outs))
+      storeMatmulElement(mm, idx, loop.getResult(t));
+  });
 }
 
 void KernelEmitter::storeMatmulElement(mb::MatmulOp mm, ValueRange idx,
