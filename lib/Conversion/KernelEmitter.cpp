@@ -78,10 +78,7 @@ int64_t KernelEmitter::planSharedMemory() {
   Type f32 = b.getF32Type();
   stages = std::min<int64_t>(maxStages, staticTrips(kernel));
   planLayouts();
-  kernel.getBody().walk([&](Operation *op) {
-    if (isa<mb::ForLoopOp, mb::OutputSaverOp, mb::YieldOp, mb::ReturnOp>(op) ||
-        op->getParentOfType<mt::ThreadGraphOp>())
-      return;
+  auto planOp = [&](Operation *op) {
     if (auto mm = dyn_cast<mb::MatmulOp>(op)) {
       if (mb::AccumSumOp acc = mb::accumulatedInPlace(mm);
           acc && !inRegisters(acc)) {
@@ -130,7 +127,38 @@ int64_t KernelEmitter::planSharedMemory() {
         pipelined.push_back(it);
       }
     }
+  };
+  // Shared memory by liveness, in three groups: what lives across the
+  // loop (accumulators, whose buffers are the loop's results, with their
+  // running maxima and row parts; anything before the loop), the loop's
+  // other tiles (input tiles and their pipeline buffers, body values),
+  // dead once the loop's last trip has passed its closing barrier (every
+  // cp.async group of a trip is waited for in that trip), and what comes
+  // after the loop, laid over the loop's tiles.
+  mb::ForLoopOp loop = kernel.getForLoop();
+  SmallVector<Operation *> across, inLoop, after;
+  kernel.getBody().walk([&](Operation *op) {
+    if (isa<mb::ForLoopOp, mb::OutputSaverOp, mb::YieldOp, mb::ReturnOp>(op) ||
+        op->getParentOfType<mt::ThreadGraphOp>())
+      return;
+    if (loop && loop->isProperAncestor(op))
+      (isa<AccumulatorOpInterface>(op) ? across : inLoop).push_back(op);
+    else if (loop && op->getBlock() == loop->getBlock() &&
+             loop->isBeforeInBlock(op))
+      after.push_back(op);
+    else
+      across.push_back(op);
   });
+  for (Operation *op : across)
+    planOp(op);
+  int64_t loopStart = smemBytes;
+  for (Operation *op : inLoop)
+    planOp(op);
+  int64_t loopEnd = smemBytes;
+  smemBytes = loopStart;
+  for (Operation *op : after)
+    planOp(op);
+  smemBytes = std::max(smemBytes, loopEnd);
   return smemBytes;
 }
 

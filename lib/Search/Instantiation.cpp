@@ -195,8 +195,9 @@ private:
     // warps' partial sums of whole-block row reductions; otherwise a search
     // result may not lower. The operands of tensor-core matmuls are laid out
     // for reads across rows, rows of 128 bytes or more padded (CodePlan.h,
-    // sharedTileBytes). (Thread graphs, formed after the search, only save
-    // slots.)
+    // sharedTileBytes). The slots are added side by side, an upper bound of
+    // the lowering's layout, which lays the post-loop tiles over the loop's
+    // dead ones. (Thread graphs, formed after the search, only save slots.)
     auto slot = [](int64_t elements, int64_t width) {
       return static_cast<double>(sharedSlotBytes(elements * width));
     };
