@@ -818,7 +818,7 @@ LogicalResult KernelEmitter::emitLoopBody(mb::ForLoopOp loop, Value iv) {
     }
     if (auto acc = dyn_cast<AccumulatorOpInterface>(op)) {
       // A matmul accumulated in place has updated it already.
-      if (!llvm::is_contained(llvm::make_second_range(inPlace), acc))
+      if (!inPlace.contains(acc.getAccumulated().getDefiningOp()))
         emitAccumUpdate(acc);
       continue;
     }

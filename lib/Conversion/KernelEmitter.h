@@ -72,11 +72,6 @@ using search::planTileCopy;
 using search::planViewCopy;
 using search::TileCopy;
 
-/// How many outputs of one row a thread of an FMA tile matmul computes
-/// with `shape` (the output tile's) and `threads` per block: 4 or 2 where
-/// the row divides and every thread still has a strip, else 1.
-int64_t fmaStripLength(ArrayRef<int64_t> shape, int64_t threads);
-
 /// Computes `kind` on f32 scalars.
 Value emitScalar(OpBuilder &b, Location loc, ElementwiseKind kind,
                  ArrayRef<double> params, ValueRange x);
@@ -422,7 +417,7 @@ private:
   /// Emits `mm` with nvgpu.mma.sync, one 16x8 output tile per warp at a time.
   void emitMmaMatmul(mb::MatmulOp mm);
   /// Emits `mm` on the FMA units: each thread sums the products of a strip
-  /// of fmaStripLength outputs of one row, n / s columns apart, over k.
+  /// of s outputs of one row, n / s columns apart, over k.
   void emitFmaMatmul(mb::MatmulOp mm);
   /// Stores (or, for a matmul accumulated in place, adds) the f32 value
   /// `v` of `mm`'s output element `idx`.

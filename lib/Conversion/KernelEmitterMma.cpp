@@ -233,7 +233,10 @@ void KernelEmitter::emitMmaMatmul(mb::MatmulOp mm) {
   ++numMma;
 }
 
-int64_t fmaStripLength(ArrayRef<int64_t> shape, int64_t threads) {
+/// How many outputs of one row a thread of an FMA tile matmul computes
+/// with `shape` (the output tile's) and `threads` per block: 4 or 2 where
+/// the row divides and every thread still has a strip, else 1.
+static int64_t fmaStripLength(ArrayRef<int64_t> shape, int64_t threads) {
   int64_t n = shape.empty() ? 1 : shape.back(), elements = 1;
   for (int64_t d : shape)
     elements *= d;
